@@ -238,7 +238,7 @@ def table(rows):
         note = f" ({r['note']})" if r["note"] else ""
         out.append(f"| {r['shape']} | {r['ep']} | {r['tokens']} | {r['routing']} | {r['schedule']}{note} | "
                    f"{r['recv']:.0f} | {r['touched']} | {r['time_ms'] * 1e3:.1f} | {r['tflops']:.1f} | "
-                   f"{r['hbm_GBps']:.0f} | {r['nvl_GBps']:.0f} | {r['floor_us']:.1f} | {r['bound']} | "
+                   f"{r['hbm_GBps']:.0f} | {r['nvl_GBps']:.1f} | {r['floor_us']:.1f} | {r['bound']} | "
                    f"{r['ratio']:.2f} | {err} |")
     return "\n".join(out)
 

@@ -175,8 +175,7 @@ class TorchBaseline:
             recv_to_pool - off_t[seg_e]).unsqueeze(1)
         # Same layout for the L2 input scales, gathered from [P, I/128].
         row_seg = torch.full((pool_rows,), -1, dtype=torch.int64, device=dev)
-        for j, o, m in segments:
-            row_seg[o : o + m] = j
+        row_seg[: sum(padded)] = torch.repeat_interleave(torch.arange(self.el, device=dev), pad_t)
         rows = torch.arange(pool_rows, device=dev)
         used = row_seg >= 0
         r_used, e_used = rows[used], row_seg[used]
