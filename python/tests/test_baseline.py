@@ -1,10 +1,14 @@
 """The torch baseline against the FP32 oracle (GPU: needs SM90 block-scaled
 torch._scaled_mm; the EP2 case needs two GPUs)."""
 
+import pytest
+
+pytest.importorskip("torch", reason="PyTorch is not installed: the oracle tests need it")
+pytest.importorskip("numpy", reason="numpy is not installed")
+
 import json
 import os
 
-import pytest
 import torch
 
 from megamoe_testing import dist_launch

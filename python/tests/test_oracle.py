@@ -1,8 +1,12 @@
 """The FP32 oracle: agreement with the C++ reference, and its invariants."""
 
+import pytest
+
+pytest.importorskip("torch", reason="PyTorch is not installed: the oracle tests need it")
+pytest.importorskip("numpy", reason="numpy is not installed")
+
 import subprocess
 
-import pytest
 import torch
 
 from megamoe_testing import caseio
