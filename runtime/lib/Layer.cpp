@@ -29,6 +29,14 @@ std::unique_ptr<Layer> Layer::create(const std::string &manifestPath,
                 std::to_string(l->totalBytes) +
                 " bytes per rank but the symmetric buffer has " +
                 std::to_string(symm.usableBytes()));
+  if (layer->manifest_.bufferLayout &&
+      layer->manifest_.bufferLayout->workspaceBytes > 0) {
+    ScopedDevice scope(symm.device());
+    checkCu(cuMemsetD8((CUdeviceptr)symm.local(), 0,
+                       layer->manifest_.bufferLayout->workspaceBytes),
+            "zeroing the workspace counters");
+    checkCu(cuCtxSynchronize(), "cuCtxSynchronize");
+  }
   return layer;
 }
 

@@ -196,6 +196,10 @@ BufferLayout parseBufferLayout(const json &j) {
   BufferLayout layout;
   layout.totalBytes = (uint64_t)getInt(field(j, where, "total_bytes"),
                                        where + ".total_bytes", 0, INT64_MAX);
+  if (j.contains("workspace_bytes"))
+    layout.workspaceBytes =
+        (uint64_t)getInt(j["workspace_bytes"], where + ".workspace_bytes", 0,
+                         (int64_t)layout.totalBytes);
   const json &regions = getArray(j, where, "regions", std::nullopt);
   for (size_t i = 0; i < regions.size(); ++i) {
     std::string w = where + ".regions[" + std::to_string(i) + "]";

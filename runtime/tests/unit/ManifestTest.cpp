@@ -118,11 +118,13 @@ TEST(Manifest, NamesTheOffendingField) {
 TEST(Manifest, BufferLayout) {
   Manifest m = parseManifest(edited(
       "\"buffer_layout\": null",
-      R"("buffer_layout": {"total_bytes": 4096, "regions": [
+      R"("buffer_layout": {"total_bytes": 4096, "workspace_bytes": 256,
+           "alignment": 128, "regions": [
            {"name": "x", "offset": 0, "bytes": 1024},
            {"name": "x_sf", "offset": 1024, "bytes": 512}]})"));
   ASSERT_TRUE(m.bufferLayout);
   EXPECT_EQ(m.bufferLayout->totalBytes, 4096u);
+  EXPECT_EQ(m.bufferLayout->workspaceBytes, 256u);
   ASSERT_TRUE(m.bufferLayout->find("x_sf"));
   EXPECT_EQ(m.bufferLayout->find("x_sf")->offset, 1024u);
   EXPECT_EQ(m.bufferLayout->find("y"), nullptr);

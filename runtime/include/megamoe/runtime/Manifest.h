@@ -75,6 +75,9 @@ struct BufferRegion {
 
 struct BufferLayout {
   uint64_t totalBytes = 0;
+  /// [0, workspaceBytes) holds counters the kernel expects zero at the first
+  /// call (it restores them itself afterwards); the layer zeroes them once.
+  uint64_t workspaceBytes = 0;
   std::vector<BufferRegion> regions;
 
   const BufferRegion *find(const std::string &name) const;
