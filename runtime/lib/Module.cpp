@@ -34,13 +34,16 @@ Module::Module(Manifest manifest, int device)
       impl_(std::make_unique<Impl>()) {}
 
 Module::~Module() {
-  if (!impl_ || !impl_->module)
+  if (!impl_ || !impl_->context)
     return;
   try { // A destructor must not throw; a failing unload leaks the module.
-    ScopedDevice scope(device_);
-    cuModuleUnload(impl_->module);
+    if (impl_->module) {
+      ScopedDevice scope(device_);
+      cuModuleUnload(impl_->module);
+    }
   } catch (const Error &) {
   }
+  cuDevicePrimaryCtxRelease(impl_->dev);
 }
 
 std::unique_ptr<Module> Module::loadFile(const std::string &manifestPath,
@@ -63,6 +66,10 @@ void Module::load(const void *cubin, size_t size) {
   checkChipMatchesDevice(manifest_.chip, device_);
   ScopedDevice scope(device_);
   checkCu(cuDeviceGet(&impl_->dev, device_), "cuDeviceGet");
+  // The module lives in the primary context: keep it alive as long as the
+  // module (the caller may hold no other reference to it).
+  checkCu(cuDevicePrimaryCtxRetain(&impl_->context, impl_->dev),
+          "cuDevicePrimaryCtxRetain");
   checkCu(cuDeviceGetAttribute(&numSms_,
                                CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
                                impl_->dev),

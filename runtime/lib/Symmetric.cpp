@@ -88,21 +88,25 @@ SymmetricMemory::createWithComm(ncclComm_t comm, int device,
             "ncclCommWindowRegister(NCCL_WIN_COLL_SYMMETRIC)");
   mem->window_ = window;
 
-  uint64_t *lsa = nullptr;
-  checkCudart(cudaMalloc(&lsa, sizeof(uint64_t) * nranks), "cudaMalloc");
-  std::vector<uint64_t> bases(nranks);
-  cudaError_t err = kernels::lsaPointers(window, nranks, lsa, nullptr);
-  if (err == cudaSuccess)
-    err = cudaMemcpy(bases.data(), lsa, sizeof(uint64_t) * nranks,
-                     cudaMemcpyDeviceToHost);
-  cudaFree(lsa);
-  checkCudart(err, "ncclGetLsaPointer setup kernel");
-  for (int p = 0; p < nranks; ++p)
-    if (bases[p] == 0)
-      fail(ErrorKind::Nccl,
-           "symmetric memory: NCCL gave no load/store address for rank " +
-               std::to_string(p) +
-               " (is every rank in one NVLink domain, with P2P allowed?)");
+  std::vector<uint64_t> bases(nranks, (uint64_t)mem->local_);
+  // One rank has no peer to resolve (and the setup kernel faulted on a
+  // one-rank communicator on the H200 machine): the table is {0}.
+  if (nranks > 1) {
+    uint64_t *lsa = nullptr;
+    checkCudart(cudaMalloc(&lsa, sizeof(uint64_t) * nranks), "cudaMalloc");
+    cudaError_t err = kernels::lsaPointers(window, nranks, lsa, nullptr);
+    if (err == cudaSuccess)
+      err = cudaMemcpy(bases.data(), lsa, sizeof(uint64_t) * nranks,
+                       cudaMemcpyDeviceToHost);
+    cudaFree(lsa);
+    checkCudart(err, "ncclGetLsaPointer setup kernel");
+    for (int p = 0; p < nranks; ++p)
+      if (bases[p] == 0)
+        fail(ErrorKind::Nccl,
+             "symmetric memory: NCCL gave no load/store address for rank " +
+                 std::to_string(p) +
+                 " (is every rank in one NVLink domain, with P2P allowed?)");
+  }
   // The local buffer is not inside NCCL's flat mapping: translate relative to
   // the local pointer (notes/NCCL_SYMMETRIC.md).
   mem->finishSetup(bases);

@@ -541,6 +541,7 @@ void testSymmetric() {
 } // namespace
 
 int main(int argc, char **argv) {
+  setvbuf(stdout, nullptr, _IOLBF, 0); // keep lines if a test crashes
   std::string cmd = argc > 1 ? argv[1] : "";
   if (cmd == "module" && argc > 2)
     testModule(argv[2]);
