@@ -79,9 +79,9 @@ SymmetricMemory::createWithComm(ncclComm_t comm, int device,
   size_t total = mem->controlOffset_ + kControlBytes;
   checkNccl(ncclMemAlloc(&mem->local_, total), "ncclMemAlloc");
   mem->ownsBuffer_ = true;
-  checkCudart(cudaMemset((char *)mem->local_ + mem->controlOffset_, 0,
-                         kControlBytes),
-              "cudaMemset(control region)");
+  checkCudart(
+      cudaMemset((char *)mem->local_ + mem->controlOffset_, 0, kControlBytes),
+      "cudaMemset(control region)");
   ncclWindow_t window = nullptr;
   checkNccl(ncclCommWindowRegister(comm, mem->local_, total, &window,
                                    NCCL_WIN_COLL_SYMMETRIC),
@@ -114,8 +114,8 @@ SymmetricMemory::createWithComm(ncclComm_t comm, int device,
   // Every rank's control region must be zeroed before any peer signals it.
   float *token = nullptr;
   checkCudart(cudaMalloc(&token, sizeof(float)), "cudaMalloc");
-  ncclResult_t r = ncclAllReduce(token, token, 1, ncclFloat, ncclSum, comm,
-                                 nullptr);
+  ncclResult_t r =
+      ncclAllReduce(token, token, 1, ncclFloat, ncclSum, comm, nullptr);
   cudaError_t s = cudaStreamSynchronize(nullptr);
   cudaFree(token);
   checkNccl(r, "ncclAllReduce(setup fence)");
@@ -194,8 +194,7 @@ SymmetricMemory::~SymmetricMemory() {
 void SymmetricMemory::barrier(CUstream stream, unsigned timeoutMs) const {
   ScopedRuntimeDevice scope(device_);
   checkCudart(kernels::barrier((char *)local_, deviceOffsets_, rank_, nranks_,
-                               controlOffset_,
-                               (uint64_t)timeoutMs * 1000000ull,
+                               controlOffset_, (uint64_t)timeoutMs * 1000000ull,
                                (cudaStream_t)stream),
               "cross-rank barrier launch");
 }
@@ -204,11 +203,11 @@ bool SymmetricMemory::barrierTimedOut() const {
   ScopedRuntimeDevice scope(device_);
   checkCudart(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   uint32_t flag = 0;
-  checkCudart(cudaMemcpy(&flag,
-                         (char *)local_ + controlOffset_ +
-                             kernels::kTimeoutOffset,
-                         sizeof flag, cudaMemcpyDeviceToHost),
-              "cudaMemcpy(barrier status)");
+  checkCudart(
+      cudaMemcpy(&flag,
+                 (char *)local_ + controlOffset_ + kernels::kTimeoutOffset,
+                 sizeof flag, cudaMemcpyDeviceToHost),
+      "cudaMemcpy(barrier status)");
   return flag != 0;
 }
 

@@ -86,7 +86,7 @@ struct BufferLayout {
 struct Manifest {
   int version = 0;
   std::string chip;
-  std::string cubin;     // file name relative to `directory`
+  std::string cubin; // file name relative to `directory`
   std::string ptx;
   std::string directory; // where the manifest was read from ("" if memory)
   SymbolTable symbols;
