@@ -95,10 +95,6 @@ LogicalResult KernelOp::verify() {
 
 LogicalResult KernelOp::verifyRegions() {
   Block &body = getBody().front();
-  if (body.getNumArguments() != getArgumentTypes().size())
-    return emitOpError("body has ")
-           << body.getNumArguments() << " arguments but the signature has "
-           << getArgumentTypes().size();
   unsigned numRoles = 0;
   llvm::DenseMap<int64_t, NamedBarrierOp> barrierIds;
   llvm::StringSet<> names;
@@ -364,11 +360,16 @@ namespace {
 /// Warps of the distinct roles that contain an op of type `OpT` on `pipe`.
 template <typename OpT>
 std::pair<unsigned, std::string> arrivingWarps(Value pipe) {
-  llvm::SetVector<RoleOp> roles;
+  llvm::SetVector<RoleOp> found;
   for (Operation *user : pipe.getUsers())
     if (isa<OpT>(user))
       if (auto role = user->getParentOfType<RoleOp>())
-        roles.insert(role);
+        found.insert(role);
+  // Name the roles in warp order so the diagnostic is deterministic.
+  SmallVector<RoleOp> roles(found.begin(), found.end());
+  llvm::sort(roles, [](RoleOp a, RoleOp b) {
+    return a.getWarpBegin() < b.getWarpBegin();
+  });
   unsigned warps = 0;
   std::string names;
   for (RoleOp role : roles) {
@@ -383,20 +384,20 @@ LogicalResult PipelineCreateOp::verify() {
   if (std::optional<int64_t> offset = getOffset(); offset && *offset % 8 != 0)
     return emitOpError("mbarrier offset ")
            << *offset << " is not 8-byte aligned";
-  auto check = [&](StringRef side, unsigned expected,
+  auto check = [&](StringRef side, StringRef verb, unsigned expected,
                    std::pair<unsigned, std::string> found) -> LogicalResult {
     if (found.first == 0 || found.first == expected)
       return success();
     return emitOpError("pipeline '")
            << getName() << "' expects " << expected << " " << side
-           << " arrival(s) per stage, but the roles that " << side
+           << " arrival(s) per stage, but the roles that " << verb
            << " it (" << found.second << ") have " << found.first
            << " warp(s); each warp arrives once";
   };
-  if (failed(check("producer", getProducerArrivals(),
+  if (failed(check("producer", "commit", getProducerArrivals(),
                    arrivingWarps<ProducerCommitOp>(getResult()))))
     return failure();
-  return check("consumer", getConsumerArrivals(),
+  return check("consumer", "release", getConsumerArrivals(),
                arrivingWarps<ConsumerReleaseOp>(getResult()));
 }
 
