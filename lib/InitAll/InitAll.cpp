@@ -3,6 +3,7 @@
 
 #include "megamoe/Dialect/MegaMoE/IR/MegaMoE.h"
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
+#include "megamoe/Dialect/WarpSpec/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -42,4 +43,5 @@ void megamoe::registerAllPasses() {
   // Upstream passes: the project's pipelines are built from them
   // (canonicalize, cse, convert-nvvm-to-llvm, gpu-module-to-binary, ...).
   mlir::registerAllPasses();
+  mlir::warpspec::registerWarpSpecPasses();
 }
