@@ -2,6 +2,7 @@
 #include "megamoe/InitAll.h"
 
 #include "megamoe/Dialect/MegaMoE/IR/MegaMoE.h"
+#include "megamoe/Dialect/MegaMoE/Transforms/Passes.h"
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -42,4 +43,5 @@ void megamoe::registerAllPasses() {
   // Upstream passes: the project's pipelines are built from them
   // (canonicalize, cse, convert-nvvm-to-llvm, gpu-module-to-binary, ...).
   mlir::registerAllPasses();
+  mlir::megamoe::registerMegaMoEPasses();
 }
