@@ -236,10 +236,13 @@ std::vector<std::string> validatePlan(const LayerConfig &c, const Plan &p) {
       fail(cat(who, ": smem bytes (", v.smemBytes,
                ") disagree with the layout of its tiles and stages (", u.total,
                ")"));
-    if (u.combineStaging > v.stages * (u.stageA + u.stageB))
+    // The combine reduce runs after the last tile and reuses the dispatch
+    // and GEMM shared memory.
+    int64_t reusable = u.fixed + v.stages * (u.stageA + u.stageB);
+    if (u.combineStaging > reusable)
       fail(cat(who, ": the combine staging (", u.combineStaging,
-               " B) must fit in the pipeline stages it reuses (",
-               v.stages * (u.stageA + u.stageB), " B)"));
+               " B) must fit in the shared memory it reuses (", reusable,
+               " B)"));
     if (v.expertsPerWave < 1 || v.expertsPerWave > c.localExperts())
       fail(cat(who, ": experts per wave (", v.expertsPerWave,
                ") must be between 1 and the ", c.localExperts(),
