@@ -224,3 +224,44 @@ TEST(Plan, PrintsTextAndJson) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(PlanJson, RoundTrips) {
+  for (LayerConfig c : {v4Flash(8, 512), v4Pro(2, 8192), mimo(8, 1)}) {
+    c.clamp = 10.0;
+    c.fastMath = true;
+    Plan p = planOk(c);
+    LayerConfig c2;
+    Plan p2;
+    std::vector<std::string> errors = planFromJson(planToJson(c, p), c2, p2);
+    EXPECT_TRUE(errors.empty()) << errors.front();
+    EXPECT_TRUE(validatePlan(c2, p2).empty());
+    // Same text, same layout: nothing was lost.
+    EXPECT_EQ(planToJson(c2, p2), planToJson(c, p));
+    EXPECT_EQ(c2.clamp, c.clamp);
+  }
+}
+
+TEST(PlanJson, ReportsProblemsWithoutThrowing) {
+  LayerConfig c;
+  Plan p;
+  EXPECT_EQ(planFromJson("{not json", c, p),
+            std::vector<std::string>{"not valid JSON"});
+  std::vector<std::string> e = planFromJson(
+      R"({"config": {"hidden": "big"}, "plan": {"variants": 3}})", c, p);
+  auto has = [&](const std::string &needle) {
+    for (const std::string &s : e)
+      if (s.find(needle) != std::string::npos)
+        return true;
+    return false;
+  };
+  EXPECT_TRUE(has("config.hidden must be an integer"));
+  EXPECT_TRUE(has("config.intermediate is missing"));
+  EXPECT_TRUE(has("plan.variants must be an array"));
+  e = planFromJson(R"({"config": [], "plan": {"chip": "sm_80"}})", c, p);
+  EXPECT_TRUE(has("config must be a JSON object"));
+  EXPECT_TRUE(has("plan.chip: unknown value \"sm_80\""));
+}
+
+} // namespace
