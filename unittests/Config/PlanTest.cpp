@@ -76,10 +76,12 @@ TEST(Plan, V4FlashVariantsAt512And8192) {
   Plan big = planOk(v4Flash(8, 8192));
   EXPECT_EQ(big.variants[1].expertsPerWave, 1);
   EXPECT_EQ(big.poolTokens, 2 * 132 * 64); // a ring
-  EXPECT_EQ(&selectVariant(big, 0), &big.variants[0]);
-  EXPECT_EQ(&selectVariant(big, 88), &big.variants[0]);
-  EXPECT_EQ(&selectVariant(big, 89), &big.variants[1]);
-  EXPECT_EQ(&selectVariant(big, 8192), &big.variants[1]);
+  EXPECT_EQ(selectVariant(big, 0), &big.variants[0]);
+  EXPECT_EQ(selectVariant(big, 88), &big.variants[0]);
+  EXPECT_EQ(selectVariant(big, 89), &big.variants[1]);
+  EXPECT_EQ(selectVariant(big, 8192), &big.variants[1]);
+  EXPECT_EQ(selectVariant(big, 8193), nullptr); // over T
+  EXPECT_EQ(selectVariant(Plan(), 1), nullptr);
 }
 
 TEST(Plan, Requant64UsesTheDesignDocBuckets) {
@@ -183,6 +185,38 @@ TEST(Plan, BadTileOverrides) {
   o = {};
   o.expertsPerWave = 33; // 32 local experts at EP8
   EXPECT_NE(planError(v4Flash(8, 8), o).find("experts per wave (33)"),
+            std::string::npos);
+}
+
+TEST(Plan, HugeOverridesAreRangeErrors) {
+  PlanOverrides o;
+  o.stages = int64_t(1) << 62;
+  o.blockK = int64_t(1) << 40;
+  std::string e = planError(v4Pro(8, 8192), o);
+  EXPECT_NE(e.find("override stages (4611686018427387904) must be between 0 "
+                   "and 1024"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("override block-k"), std::string::npos) << e;
+}
+
+TEST(Plan, HugeValuesInAPlanAreRangeErrors) {
+  LayerConfig c = v4Flash(8, 8);
+  Plan p = planOk(c);
+  p.variants[0].stages = int64_t(1) << 62;
+  p.variants[0].blockM = int64_t(1) << 62;
+  std::vector<std::string> errors = validatePlan(c, p);
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_NE(errors[0].find("BLOCK_M (4611686018427387904) must be between 1 "
+                           "and 4096"),
+            std::string::npos)
+      << errors[0];
+}
+
+TEST(Plan, PoolLargerThanTheWorstCaseIsAnError) {
+  PlanOverrides o;
+  o.poolTokens = 1 << 20;
+  EXPECT_NE(planError(v4Flash(8, 8), o).find("at most the worst case (1408)"),
             std::string::npos);
 }
 

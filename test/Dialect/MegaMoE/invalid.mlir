@@ -120,3 +120,18 @@ megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, to
 megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, topk = 6, ranks = 8, max_tokens = 8>
   plan = <chip = "sm_90a", num_sms = 132, schedule = "fused", threads = 384, dispatch_warps = 2, tma_a_warp = 2, tma_b_warp = 3, math_warpgroups = 2, entry_registers = 168, requant_block = 128, pool_tokens = 1408,
     variants = [#megamoe.variant<min_tokens = 0, max_tokens = 8, block_m = 32, l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 5, experts_per_wave = 24, math_mode = "pingpong", producer_registers = 48, math_registers = 224, idle_registers = 24, smem_bytes = 211840>]>
+
+// -----
+
+// Absurd sizes are range errors, never arithmetic overflow.
+// expected-error @+1 {{'megamoe.layer' op variant BLOCK_M 32 (tokens/rank 0..8): stages (9223372036854775807) must be between 0 and 1024}}
+megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, topk = 6, ranks = 8, max_tokens = 8>
+  plan = <chip = "sm_90a", num_sms = 132, schedule = "fused", threads = 384, dispatch_warps = 2, tma_a_warp = 2, tma_b_warp = 3, math_warpgroups = 2, entry_registers = 168, requant_block = 128, pool_tokens = 1408,
+    variants = [#megamoe.variant<min_tokens = 0, max_tokens = 8, block_m = 32, l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 9223372036854775807, experts_per_wave = 24, math_mode = "cooperative-n", producer_registers = 48, math_registers = 224, idle_registers = 24, smem_bytes = 211840>]>
+
+// -----
+
+// expected-error @+1 {{'megamoe.layer' op variant BLOCK_M 32 (tokens/rank 0..9223372036854775807): token ranges must be contiguous from 0 to T = 8 (expected to start at 0)}}
+megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, topk = 6, ranks = 8, max_tokens = 8>
+  plan = <chip = "sm_90a", num_sms = 132, schedule = "fused", threads = 384, dispatch_warps = 2, tma_a_warp = 2, tma_b_warp = 3, math_warpgroups = 2, entry_registers = 168, requant_block = 128, pool_tokens = 1408,
+    variants = [#megamoe.variant<min_tokens = 0, max_tokens = 9223372036854775807, block_m = 32, l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 5, experts_per_wave = 24, math_mode = "cooperative-n", producer_registers = 48, math_registers = 224, idle_registers = 24, smem_bytes = 211840>]>

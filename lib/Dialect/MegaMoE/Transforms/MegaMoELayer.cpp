@@ -50,8 +50,8 @@ struct MegaMoELayerPass
       return signalPassFailure();
     }
     OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
-    builder.create<LayerOp>(module.getLoc(), layerName, config,
-                            /*plan=*/PlanAttr());
+    LayerOp::create(builder, module.getLoc(), layerName, config,
+                    /*plan=*/PlanAttr());
   }
 };
 
