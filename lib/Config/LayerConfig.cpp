@@ -33,8 +33,9 @@ std::vector<std::string> validate(const LayerConfig &c) {
   if (c.ranks < 1 || c.ranks > kMaxRanks)
     fail(cat("ranks (R = ", c.ranks, ") must be between 1 and ", kMaxRanks,
              " (one NVLink domain)"));
-  if (c.experts < 1)
-    fail(cat("experts (E = ", c.experts, ") must be at least 1"));
+  if (c.experts < 1 || c.experts > kMaxExperts)
+    fail(cat("experts (E = ", c.experts, ") must be between 1 and ",
+             kMaxExperts));
   else if (c.ranks >= 1 && c.experts % c.ranks != 0)
     fail(cat("experts (E = ", c.experts, ") must be divisible by ranks (R = ",
              c.ranks, ") so every rank holds E/R experts"));

@@ -4,6 +4,7 @@
 #include "megamoe/Config/Heuristics.h"
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 
 namespace megamoe::config {
@@ -22,6 +23,31 @@ std::string describe(const Variant &v) {
 }
 
 bool isRegisterTarget(int64_t r) { return r >= 24 && r <= 256 && r % 8 == 0; }
+
+// Bounds that keep every size computation far from int64 overflow; real
+// values are much smaller (the fit checks then say what is wrong).
+constexpr int64_t kMaxTile = 4096, kMaxStages = 1024, kMaxCount = 1 << 20;
+
+/// "what (value) must be between lo and hi", or nothing.
+std::optional<std::string> outOfRange(const char *what, int64_t value,
+                                      int64_t lo, int64_t hi) {
+  if (value >= lo && value <= hi)
+    return std::nullopt;
+  return cat(what, " (", value, ") must be between ", lo, " and ", hi);
+}
+
+/// Range errors of the sizes that feed shared-memory and layout arithmetic.
+std::vector<std::string> rangeErrors(const Variant &v) {
+  std::vector<std::string> errors;
+  for (auto e : {outOfRange("BLOCK_M", v.blockM, 1, kMaxTile),
+                 outOfRange("L1 BLOCK_N", v.l1BlockN, 1, kMaxTile),
+                 outOfRange("L2 BLOCK_N", v.l2BlockN, 1, kMaxTile),
+                 outOfRange("BLOCK_K", v.blockK, 1, kMaxTile),
+                 outOfRange("stages", v.stages, 0, kMaxStages)})
+    if (e)
+      errors.push_back(*e);
+  return errors;
+}
 
 } // namespace
 
@@ -45,6 +71,27 @@ std::vector<std::string> makePlan(const LayerConfig &c, const PlanOverrides &o,
     return {cat("planning for ", toString(c.chip),
                 " is not implemented: only sm_90a kernels (wgmma, 384 "
                 "threads) have a planner")};
+
+  // Overrides are checked for range before any size is computed from them.
+  std::vector<std::string> ranges;
+  auto check = [&](const char *what, const std::optional<int64_t> &value,
+                   int64_t lo, int64_t hi) {
+    if (value)
+      if (std::optional<std::string> e = outOfRange(what, *value, lo, hi))
+        ranges.push_back("override " + *e);
+  };
+  check("block-m", o.blockM, 1, kMaxTile);
+  check("l1-block-n", o.l1BlockN, 1, kMaxTile);
+  check("l2-block-n", o.l2BlockN, 1, kMaxTile);
+  check("block-k", o.blockK, 1, kMaxTile);
+  check("stages", o.stages, 0, kMaxStages);
+  check("experts-per-wave", o.expertsPerWave, 1, kMaxCount);
+  check("num-sms", o.numSMs, 1, kMaxCount);
+  check("producer-registers", o.producerRegisters, 0, kMaxTile);
+  check("math-registers", o.mathRegisters, 0, kMaxTile);
+  check("pool-tokens", o.poolTokens, 0, int64_t(1) << 40);
+  if (!ranges.empty())
+    return ranges;
 
   plan.chip = c.chip;
   plan.numSMs = o.numSMs.value_or(defaultNumSMs(c.chip));
@@ -153,19 +200,23 @@ std::vector<std::string> validatePlan(const LayerConfig &c, const Plan &p) {
   int64_t expectNext = 0;
   for (const Variant &v : p.variants) {
     std::string who = describe(v);
-    if (v.minTokens != expectNext || v.maxTokens < v.minTokens)
-      fail(cat(who,
-               ": token ranges must be contiguous from 0 (expected to "
-               "start at ",
-               expectNext, ")"));
-    expectNext = v.maxTokens + 1;
-    maxBlockM = std::max(maxBlockM, v.blockM);
+    if (v.minTokens != expectNext || v.maxTokens < v.minTokens ||
+        v.maxTokens > c.maxTokensPerRank)
+      fail(cat(who, ": token ranges must be contiguous from 0 to T = ",
+               c.maxTokensPerRank, " (expected to start at ", expectNext, ")"));
+    expectNext = std::min(v.maxTokens, c.maxTokensPerRank) + 1;
+    std::vector<std::string> ranges = rangeErrors(v);
+    for (const std::string &e : ranges)
+      fail(cat(who, ": ", e));
+    if (!ranges.empty())
+      continue;
 
     if (v.blockM != 32 && v.blockM != 64 && v.blockM != 128) {
       fail(cat(who, ": BLOCK_M must be 32, 64 or 128 (wgmma is m64 per "
                     "warpgroup)"));
       continue;
     }
+    maxBlockM = std::max(maxBlockM, v.blockM);
     if (v.mathMode == MathMode::CooperativeM && v.blockM != 128)
       fail(cat(who,
                ": cooperative-m splits 128 rows between two warpgroups; "
@@ -236,10 +287,13 @@ std::vector<std::string> validatePlan(const LayerConfig &c, const Plan &p) {
       fail(cat(who, ": smem bytes (", v.smemBytes,
                ") disagree with the layout of its tiles and stages (", u.total,
                ")"));
-    if (u.combineStaging > v.stages * (u.stageA + u.stageB))
+    // The combine reduce runs after the last tile and reuses the dispatch
+    // and GEMM shared memory.
+    int64_t reusable = u.fixed + v.stages * (u.stageA + u.stageB);
+    if (u.combineStaging > reusable)
       fail(cat(who, ": the combine staging (", u.combineStaging,
-               " B) must fit in the pipeline stages it reuses (",
-               v.stages * (u.stageA + u.stageB), " B)"));
+               " B) must fit in the shared memory it reuses (", reusable,
+               " B)"));
     if (v.expertsPerWave < 1 || v.expertsPerWave > c.localExperts())
       fail(cat(who, ": experts per wave (", v.expertsPerWave,
                ") must be between 1 and the ", c.localExperts(),
@@ -249,18 +303,22 @@ std::vector<std::string> validatePlan(const LayerConfig &c, const Plan &p) {
     fail(cat("the variants must cover 0..", c.maxTokensPerRank,
              " tokens per rank; they end at ", expectNext - 1));
 
-  if (p.poolTokens < maxBlockM || p.poolTokens % kPoolAlignment != 0)
+  // (Without a valid variant there is no BLOCK_M to size the pool by.)
+  int64_t worst = worstCasePoolTokens(c, maxBlockM);
+  if (maxBlockM > 0 &&
+      (p.poolTokens < maxBlockM || p.poolTokens % kPoolAlignment != 0 ||
+       p.poolTokens > worst))
     fail(cat("pool tokens (", p.poolTokens, ") must be a positive multiple of ",
              kPoolAlignment, " holding at least one ", maxBlockM,
-             "-row pool block"));
+             "-row pool block and at most the worst case (", worst, ")"));
   return errors;
 }
 
-const Variant &selectVariant(const Plan &plan, int64_t numTokens) {
+const Variant *selectVariant(const Plan &plan, int64_t numTokens) {
   for (const Variant &v : plan.variants)
-    if (numTokens <= v.maxTokens)
-      return v;
-  return plan.variants.back();
+    if (numTokens >= v.minTokens && numTokens <= v.maxTokens)
+      return &v;
+  return nullptr;
 }
 
 const char *toString(Schedule schedule) {

@@ -2,6 +2,7 @@
 #include "megamoe/InitAll.h"
 
 #include "megamoe/Dialect/MegaMoE/IR/MegaMoE.h"
+#include "megamoe/Dialect/MegaMoE/Transforms/Passes.h"
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 #include "megamoe/Dialect/WarpSpec/Transforms/Passes.h"
 
@@ -44,4 +45,5 @@ void megamoe::registerAllPasses() {
   // (canonicalize, cse, convert-nvvm-to-llvm, gpu-module-to-binary, ...).
   mlir::registerAllPasses();
   mlir::warpspec::registerWarpSpecPasses();
+  mlir::megamoe::registerMegaMoEPasses();
 }

@@ -72,6 +72,11 @@ TEST(LayerConfig, SlotIndicesFitI32) {
   EXPECT_NE(e.find("2^31"), std::string::npos) << e;
 }
 
+TEST(LayerConfig, ExpertsBounded) {
+  EXPECT_NE(onlyError(shape(4096, 2048, 8192, 6, 8, 8)).find("E = 8192"),
+            std::string::npos);
+}
+
 TEST(LayerConfig, RecipeRules) {
   LayerConfig c = v4Flash(8, 8);
   c.recipe.requantBlock = 32;

@@ -76,10 +76,12 @@ TEST(Plan, V4FlashVariantsAt512And8192) {
   Plan big = planOk(v4Flash(8, 8192));
   EXPECT_EQ(big.variants[1].expertsPerWave, 1);
   EXPECT_EQ(big.poolTokens, 2 * 132 * 64); // a ring
-  EXPECT_EQ(&selectVariant(big, 0), &big.variants[0]);
-  EXPECT_EQ(&selectVariant(big, 88), &big.variants[0]);
-  EXPECT_EQ(&selectVariant(big, 89), &big.variants[1]);
-  EXPECT_EQ(&selectVariant(big, 8192), &big.variants[1]);
+  EXPECT_EQ(selectVariant(big, 0), &big.variants[0]);
+  EXPECT_EQ(selectVariant(big, 88), &big.variants[0]);
+  EXPECT_EQ(selectVariant(big, 89), &big.variants[1]);
+  EXPECT_EQ(selectVariant(big, 8192), &big.variants[1]);
+  EXPECT_EQ(selectVariant(big, 8193), nullptr); // over T
+  EXPECT_EQ(selectVariant(Plan(), 1), nullptr);
 }
 
 TEST(Plan, Requant64UsesTheDesignDocBuckets) {
@@ -186,6 +188,38 @@ TEST(Plan, BadTileOverrides) {
             std::string::npos);
 }
 
+TEST(Plan, HugeOverridesAreRangeErrors) {
+  PlanOverrides o;
+  o.stages = int64_t(1) << 62;
+  o.blockK = int64_t(1) << 40;
+  std::string e = planError(v4Pro(8, 8192), o);
+  EXPECT_NE(e.find("override stages (4611686018427387904) must be between 0 "
+                   "and 1024"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("override block-k"), std::string::npos) << e;
+}
+
+TEST(Plan, HugeValuesInAPlanAreRangeErrors) {
+  LayerConfig c = v4Flash(8, 8);
+  Plan p = planOk(c);
+  p.variants[0].stages = int64_t(1) << 62;
+  p.variants[0].blockM = int64_t(1) << 62;
+  std::vector<std::string> errors = validatePlan(c, p);
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_NE(errors[0].find("BLOCK_M (4611686018427387904) must be between 1 "
+                           "and 4096"),
+            std::string::npos)
+      << errors[0];
+}
+
+TEST(Plan, PoolLargerThanTheWorstCaseIsAnError) {
+  PlanOverrides o;
+  o.poolTokens = 1 << 20;
+  EXPECT_NE(planError(v4Flash(8, 8), o).find("at most the worst case (1408)"),
+            std::string::npos);
+}
+
 TEST(Plan, TooManySMsIsAnError) {
   PlanOverrides o;
   o.numSMs = 200;
@@ -221,6 +255,47 @@ TEST(Plan, PrintsTextAndJson) {
   EXPECT_NE(json.find("\"block_m\": 64"), std::string::npos);
   EXPECT_NE(json.find("\"buffer_layout\""), std::string::npos);
   EXPECT_EQ(formatBytes(1048576), "1,048,576 B (1.00 MiB)");
+}
+
+} // namespace
+
+namespace {
+
+TEST(PlanJson, RoundTrips) {
+  for (LayerConfig c : {v4Flash(8, 512), v4Pro(2, 8192), mimo(8, 1)}) {
+    c.clamp = 10.0;
+    c.fastMath = true;
+    Plan p = planOk(c);
+    LayerConfig c2;
+    Plan p2;
+    std::vector<std::string> errors = planFromJson(planToJson(c, p), c2, p2);
+    EXPECT_TRUE(errors.empty()) << errors.front();
+    EXPECT_TRUE(validatePlan(c2, p2).empty());
+    // Same text, same layout: nothing was lost.
+    EXPECT_EQ(planToJson(c2, p2), planToJson(c, p));
+    EXPECT_EQ(c2.clamp, c.clamp);
+  }
+}
+
+TEST(PlanJson, ReportsProblemsWithoutThrowing) {
+  LayerConfig c;
+  Plan p;
+  EXPECT_EQ(planFromJson("{not json", c, p),
+            std::vector<std::string>{"not valid JSON"});
+  std::vector<std::string> e = planFromJson(
+      R"({"config": {"hidden": "big"}, "plan": {"variants": 3}})", c, p);
+  auto has = [&](const std::string &needle) {
+    for (const std::string &s : e)
+      if (s.find(needle) != std::string::npos)
+        return true;
+    return false;
+  };
+  EXPECT_TRUE(has("config.hidden must be an integer"));
+  EXPECT_TRUE(has("config.intermediate is missing"));
+  EXPECT_TRUE(has("plan.variants must be an array"));
+  e = planFromJson(R"({"config": [], "plan": {"chip": "sm_80"}})", c, p);
+  EXPECT_TRUE(has("config must be a JSON object"));
+  EXPECT_TRUE(has("plan.chip: unknown value \"sm_80\""));
 }
 
 } // namespace

@@ -69,7 +69,7 @@ struct SharedMemoryUsage {
   int64_t stageA = 0, stageB = 0, stageScales = 0, stageBarriers = 0;
   int64_t perStage = 0;
   int64_t otherBarriers = 0;  // dispatch pull + combine double-buffer
-  int64_t combineStaging = 0; // aliases the pipeline stages after L2
+  int64_t combineStaging = 0; // reuses fixed + stage memory after L2
   int64_t total = 0;          // at variant.stages
 };
 SharedMemoryUsage sharedMemoryUsage(const LayerConfig &config,

@@ -57,6 +57,8 @@ struct LayerConfig {
 
 /// Largest EP size: one NVLink domain (NVL72).
 constexpr int64_t kMaxRanks = 72;
+/// Largest expert count (per-expert counters live in shared memory).
+constexpr int64_t kMaxExperts = 4096;
 
 /// Every rule the layer breaks, each as a sentence naming the rule and the
 /// offending values; empty when the layer is valid.

@@ -108,9 +108,9 @@ std::vector<std::string> makePlan(const LayerConfig &config,
 std::vector<std::string> validatePlan(const LayerConfig &config,
                                       const Plan &plan);
 
-/// The variant a call with `numTokens` tokens on this rank runs (the last one
-/// when numTokens is beyond every range; validate numTokens <= T first).
-const Variant &selectVariant(const Plan &plan, int64_t numTokens);
+/// The variant a call with `numTokens` tokens on this rank runs; nullptr when
+/// no variant covers numTokens (more than T, or a plan without variants).
+const Variant *selectVariant(const Plan &plan, int64_t numTokens);
 
 const char *toString(Schedule schedule);
 const char *toString(MathMode mode);

@@ -6,6 +6,7 @@
 #include "megamoe/Config/BufferLayout.h"
 
 #include <string>
+#include <vector>
 
 namespace megamoe::config {
 
@@ -20,6 +21,13 @@ std::string planToJson(const LayerConfig &config, const Plan &plan,
 
 /// The "buffer_layout" object alone.
 std::string layoutToJson(const BufferLayout &layout, int indent = 2);
+
+/// Reads back what planToJson wrote (e.g. from a manifest): the "config" and
+/// "plan" members of `json`. Returns every problem found (malformed JSON, a
+/// missing or mistyped field, an unknown name); never throws or aborts.
+/// Run validatePlan(config, plan) on the result before trusting it.
+std::vector<std::string> planFromJson(const std::string &json,
+                                      LayerConfig &config, Plan &plan);
 
 /// Bytes as "1,234,567 B (1.18 MiB)".
 std::string formatBytes(int64_t bytes);

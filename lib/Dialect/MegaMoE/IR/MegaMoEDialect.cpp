@@ -1,4 +1,5 @@
-//===- MegaMoEDialect.cpp - the megamoe dialect ------------------------------===//
+//===- MegaMoEDialect.cpp - the megamoe dialect
+//------------------------------===//
 #include "megamoe/Dialect/MegaMoE/IR/MegaMoE.h"
 
 #include "mlir/IR/Builders.h"
@@ -10,11 +11,9 @@ using namespace mlir::megamoe;
 #include "megamoe/Dialect/MegaMoE/IR/MegaMoEOpsDialect.cpp.inc"
 
 void MegaMoEDialect::initialize() {
+  registerAttributes();
   addOperations<
 #define GET_OP_LIST
 #include "megamoe/Dialect/MegaMoE/IR/MegaMoEOps.cpp.inc"
       >();
 }
-
-#define GET_OP_CLASSES
-#include "megamoe/Dialect/MegaMoE/IR/MegaMoEOps.cpp.inc"

@@ -7,6 +7,10 @@ def MegaMoE_Dialect : Dialect {
   let name = "megamoe";
   let cppNamespace = "::mlir::megamoe";
   let summary = "The Mixture-of-Experts layer as the user describes it, and its kernel plan.";
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+  }];
 }
 
 class MegaMoE_Op<string mnemonic, list<Trait> traits = []>

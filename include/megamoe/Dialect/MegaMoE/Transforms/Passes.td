@@ -1,0 +1,101 @@
+#ifndef MEGAMOE_DIALECT_MEGAMOE_TRANSFORMS_PASSES_TD
+#define MEGAMOE_DIALECT_MEGAMOE_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def MegaMoELayer : Pass<"megamoe-layer", "::mlir::ModuleOp"> {
+  let summary = "Adds a megamoe.layer built from the pass options";
+  let description = [{
+    Describes a layer on the command line instead of in a file:
+
+    ```
+    megamoe-opt --megamoe-layer="hidden=7168 intermediate=2048 experts=256 topk=8 ranks=8 max-tokens=8192 chip=sm_90a"
+    ```
+
+    appends `megamoe.layer @<name> config = <...>` to the module. Given no
+    input file, megamoe-opt starts from an empty module. A layer that breaks a
+    rule (H % 128, E % R, ...) is an error naming the rule.
+  }];
+  let dependentDialects = ["::mlir::megamoe::MegaMoEDialect"];
+  let options = [
+    Option<"layerName", "name", "std::string", "\"layer\"",
+           "symbol name of the layer">,
+    Option<"hidden", "hidden", "int64_t", "0", "hidden size H">,
+    Option<"intermediate", "intermediate", "int64_t", "0",
+           "intermediate size I (per expert)">,
+    Option<"experts", "experts", "int64_t", "0", "routed experts E">,
+    Option<"topk", "topk", "int64_t", "0", "experts per token K">,
+    Option<"ranks", "ranks", "int64_t", "1", "expert-parallel ranks R">,
+    Option<"maxTokens", "max-tokens", "int64_t", "0",
+           "bound T on tokens per rank per call">,
+    Option<"chip", "chip", "std::string", "\"sm_90a\"",
+           "target chip: sm_90a or sm_100a">,
+    Option<"requantBlock", "requant-block", "int64_t", "128",
+           "L1-output requantization block: 128 or 64 channels">,
+    Option<"clamp", "clamp", "double", "0.0",
+           "SwiGLU clamp c (gate <= c, |up| <= c); 0 = no clamp">,
+    Option<"fastMath", "fast-math", "bool", "false",
+           "fast exp / reciprocal in SiLU">,
+  ];
+}
+
+def MegaMoEPlan : Pass<"megamoe-plan", "::mlir::ModuleOp"> {
+  let summary = "Chooses the kernel plan of every megamoe.layer";
+  let description = [{
+    Attaches `plan = #megamoe.plan<...>` to each `megamoe.layer` (replacing
+    any plan it had): number of SMs, warp roles, entry registers, schedule,
+    token-pool size, and one `#megamoe.variant` per BLOCK_M bucket reachable
+    with 0..T tokens per rank (BLOCK_M/N/K, stages, experts per wave, math
+    mode, setmaxnreg targets, shared memory). The heuristics are plain
+    functions of the shape in lib/Config/Heuristics.cpp, each threshold with
+    its reason.
+
+    Every choice can be overridden; an option left at its default keeps the
+    heuristic, a set one applies to every variant (`block-m` gives a single
+    variant for all token counts). An override that does not fit (shared
+    memory, registers, tile shape) is an error that says why.
+  }];
+  let options = [
+    Option<"blockM", "block-m", "int64_t", "0",
+           "BLOCK_M: 32, 64 or 128 (0 = one variant per bucket)">,
+    Option<"l1BlockN", "l1-block-n", "int64_t", "0",
+           "L1 BLOCK_N in weight rows (0 = heuristic)">,
+    Option<"l2BlockN", "l2-block-n", "int64_t", "0",
+           "L2 BLOCK_N in output channels (0 = heuristic)">,
+    Option<"blockK", "block-k", "int64_t", "0",
+           "BLOCK_K: 128 or 256 (0 = heuristic)">,
+    Option<"stages", "stages", "int64_t", "0",
+           "pipeline stages (0 = as many as fit)">,
+    Option<"expertsPerWave", "experts-per-wave", "int64_t", "0",
+           "experts per scheduler wave (0 = heuristic)">,
+    Option<"numSMs", "num-sms", "int64_t", "0",
+           "persistent CTAs (0 = all SMs of the chip)">,
+    Option<"producerRegisters", "producer-registers", "int64_t", "0",
+           "setmaxnreg target of the dispatch/TMA warpgroup (0 = heuristic)">,
+    Option<"mathRegisters", "math-registers", "int64_t", "0",
+           "setmaxnreg target of each math warpgroup (0 = heuristic)">,
+    Option<"poolTokens", "pool-tokens", "int64_t", "-1",
+           "token-pool rows (-1 = heuristic ring, 0 = worst case)">,
+    Option<"schedule", "schedule", "std::string", "\"\"",
+           "fused, split or unfused (empty = heuristic)">,
+    Option<"mathMode", "math-mode", "std::string", "\"\"",
+           "cooperative-m, cooperative-n or single (empty = heuristic)">,
+  ];
+}
+
+def MegaMoEPrintPlan : Pass<"megamoe-print-plan", "::mlir::ModuleOp"> {
+  let summary = "Prints each layer's plan and buffer layout as text or JSON";
+  let description = [{
+    Writes, to standard output, the plan of every planned `megamoe.layer`:
+    `format=text` a few readable lines (variants and symmetric-buffer size),
+    `format=json` the object {"config", "plan", "buffer_layout"} whose
+    "buffer_layout" is the manifest field (docs/Manifest.md). The IR is left
+    unchanged. A layer without a plan is an error.
+  }];
+  let options = [
+    Option<"format", "format", "std::string", "\"text\"",
+           "text or json">,
+  ];
+}
+
+#endif // MEGAMOE_DIALECT_MEGAMOE_TRANSFORMS_PASSES_TD

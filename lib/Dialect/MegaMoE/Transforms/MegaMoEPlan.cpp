@@ -1,0 +1,88 @@
+//===- MegaMoEPlan.cpp - attach #megamoe.plan to every layer --------------===//
+//
+// The heuristics live in the config library (lib/Config/Heuristics.cpp) so
+// the runtime can evaluate them too; this pass maps its options onto
+// PlanOverrides and reports the library's messages on the layer.
+//
+//===----------------------------------------------------------------------===//
+#include "megamoe/Config/Plan.h"
+#include "megamoe/Dialect/MegaMoE/Transforms/Passes.h"
+
+namespace mlir::megamoe {
+#define GEN_PASS_DEF_MEGAMOEPLAN
+#include "megamoe/Dialect/MegaMoE/Transforms/Passes.h.inc"
+} // namespace mlir::megamoe
+
+using namespace mlir;
+using namespace mlir::megamoe;
+namespace cfg = ::megamoe::config;
+
+namespace {
+
+struct MegaMoEPlanPass
+    : public mlir::megamoe::impl::MegaMoEPlanBase<MegaMoEPlanPass> {
+  using MegaMoEPlanBase::MegaMoEPlanBase;
+
+  /// The overrides the options ask for, or failure (reported on `op`).
+  FailureOr<cfg::PlanOverrides> overrides(Operation *op) {
+    cfg::PlanOverrides o;
+    auto set = [](std::optional<int64_t> &field, int64_t value) {
+      if (value != 0)
+        field = value;
+    };
+    set(o.blockM, blockM);
+    set(o.l1BlockN, l1BlockN);
+    set(o.l2BlockN, l2BlockN);
+    set(o.blockK, blockK);
+    set(o.stages, stages);
+    set(o.expertsPerWave, expertsPerWave);
+    set(o.numSMs, numSMs);
+    set(o.producerRegisters, producerRegisters);
+    set(o.mathRegisters, mathRegisters);
+    if (poolTokens >= 0)
+      o.poolTokens = poolTokens;
+    if (!schedule.empty()) {
+      o.schedule = cfg::parseSchedule(schedule);
+      if (!o.schedule)
+        return op->emitError()
+               << "megamoe-plan: unknown schedule=\"" << schedule
+               << "\"; expected fused, split or unfused";
+    }
+    if (!mathMode.empty()) {
+      o.mathMode = cfg::parseMathMode(mathMode);
+      if (!o.mathMode)
+        return op->emitError()
+               << "megamoe-plan: unknown math-mode=\"" << mathMode
+               << "\"; expected cooperative-m, cooperative-n or single";
+    }
+    return o;
+  }
+
+  void runOnOperation() override {
+    bool failed = false;
+    getOperation().walk([&](LayerOp layer) {
+      FailureOr<cfg::PlanOverrides> o = overrides(layer);
+      if (mlir::failed(o)) {
+        failed = true;
+        return;
+      }
+      cfg::Plan plan;
+      std::vector<std::string> errors =
+          cfg::makePlan(layer.getConfig().getLayerConfig(), *o, plan);
+      if (!errors.empty()) {
+        InFlightDiagnostic diag = layer.emitError()
+                                  << "megamoe-plan: no plan fits layer @"
+                                  << layer.getSymName();
+        for (const std::string &e : errors)
+          diag.attachNote() << e;
+        failed = true;
+        return;
+      }
+      layer.setPlanAttr(PlanAttr::get(&getContext(), plan));
+    });
+    if (failed)
+      signalPassFailure();
+  }
+};
+
+} // namespace
