@@ -10,3 +10,10 @@ mkdir -p build/demo
   -o build/demo/hello_sm90.isa.mlir
 echo "demo: wrote build/demo/hello_sm90.isa.mlir; the PTX it holds begins:"
 grep -o '\.version [0-9.]*\\0A\.target sm_90a' build/demo/hello_sm90.isa.mlir | sed 's/\\0A/\n/'
+
+# The default layer (V4-Flash, EP8, 8192 tokens per rank): its plan and buffer layout.
+echo
+echo "demo: plan of the default layer (V4-Flash, EP8, 8192 tokens/rank):"
+./build/release/bin/megamoe-opt \
+  --megamoe-layer="hidden=4096 intermediate=2048 experts=256 topk=6 ranks=8 max-tokens=8192 chip=sm_90a" \
+  --megamoe-plan --megamoe-print-plan -o /dev/null
