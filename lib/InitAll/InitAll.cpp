@@ -4,6 +4,7 @@
 #include "megamoe/Conversion/Passes.h"
 #include "megamoe/Dialect/MegaMoE/IR/MegaMoE.h"
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
+#include "megamoe/Dialect/WarpSpec/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -43,6 +44,7 @@ void megamoe::registerAllPasses() {
   // Upstream passes: the project's pipelines are built from them
   // (canonicalize, cse, convert-nvvm-to-llvm, gpu-module-to-binary, ...).
   mlir::registerAllPasses();
+  mlir::warpspec::registerWarpSpecPasses();
   mlir::megamoe::registerMegaMoEConversionPasses();
   mlir::megamoe::registerMegaMoEToCubinPipeline();
 }
