@@ -1,6 +1,7 @@
 //===- InitAll.cpp - register everything megamoe-opt understands ----------===//
 #include "megamoe/InitAll.h"
 
+#include "megamoe/Conversion/Passes.h"
 #include "megamoe/Dialect/MegaMoE/IR/MegaMoE.h"
 #include "megamoe/Dialect/MegaMoE/Transforms/Passes.h"
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
@@ -30,8 +31,8 @@ void megamoe::registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect,
                   mlir::math::MathDialect, mlir::memref::MemRefDialect,
                   mlir::scf::SCFDialect, mlir::vector::VectorDialect>();
-  registry.insert<mlir::warpspec::WarpSpecDialect,
-                  mlir::megamoe::MegaMoEDialect>();
+  registry
+      .insert<mlir::warpspec::WarpSpecDialect, mlir::megamoe::MegaMoEDialect>();
   // Needed to serialize a gpu.module with #nvvm.target to PTX / cubin.
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
@@ -46,4 +47,6 @@ void megamoe::registerAllPasses() {
   mlir::registerAllPasses();
   mlir::warpspec::registerWarpSpecPasses();
   mlir::megamoe::registerMegaMoEPasses();
+  mlir::megamoe::registerMegaMoEConversionPasses();
+  mlir::megamoe::registerMegaMoEToCubinPipeline();
 }
