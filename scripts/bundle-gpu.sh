@@ -35,6 +35,8 @@ cp scripts/run-gpu-tests.sh "$DEST"/
 python3 runtime/tools/extract_gpu_binary.py "$DEST"/data/hello.mlir "$DEST"/data
 rm "$DEST"/data/hello.mlir
 cp runtime/tests/data/hello.manifest.json "$DEST"/data/
+# A kernel whose counter never arrives: its timed wait must print and trap.
+"$OPT" test/GPU/counter-timeout.mlir --megamoe-to-cubin="chip=sm_90a emit-dir=$DEST/data" -o /dev/null
 
 size=$(du -sm "$DEST" | cut -f1)
 echo "bundle-gpu: $DEST holds ${size} MiB"

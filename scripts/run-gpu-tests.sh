@@ -30,12 +30,23 @@ run_cubin_check() { # the runner prints out[i] = i for the 64 threads
   echo "$got"
   if [[ $got == "$want" ]]; then echo "PASS run-cubin output"; else echo "FAIL run-cubin output"; return 1; fi
 }
+counter_timeout_check() { # the launch fails (trap) after printing the counter
+  local out rc want="^megamoe: timeout waiting for counter 'l1_arrival' \(block [01], thread 0\): value 0, expected >= 8 after 1000000 cycles$"
+  out=$(timeout 120 "$B/bin/megamoe-run-cubin" "$B/data/timeout_kernels.json" never_arrives --out ctr=1 --i32 target=8 2>&1); rc=$?
+  echo "$out" | head -n 20
+  if (( rc == 0 )); then echo "FAIL counter timeout: the launch succeeded"; return 1; fi
+  if (( rc == 124 )); then echo "FAIL counter timeout: hung (killed after 120 s)"; return 1; fi
+  if grep -qE "$want" <<<"$out"; then
+    echo "message: $(grep -m1 -E "$want" <<<"$out")"; echo "PASS counter timeout message, then trap (rc=$rc)"
+  else echo "FAIL counter timeout: no message naming the counter"; return 1; fi
+}
 skip() { NAMES+=("$1"); RESULTS+=("SKIP ($2)"); echo "=== $1: SKIP ($2)"; }
 
 step "unit tests (CPU)" unit.log "$B/bin/megamoe-runtime-unittests" --gtest_brief=1
 if (( NGPU >= 1 )); then
   step "1 cubin from megamoe-opt: load, launch, graph" gpu1.log "$B/bin/megamoe-gpu-tests" module "$B/data"
   step "1 megamoe-run-cubin output" gpu1.log run_cubin_check
+  step "1 counter wait timeout: message naming it, then trap" gpu1.log counter_timeout_check
   step "3 bad inputs + layer + weight transform" gpu1.log "$B/bin/megamoe-gpu-tests" bad-inputs "$B/data" "$TMP"
   if python3 -c 'import torch, pytest' 2>/dev/null; then
     step "3 python package (pytest, 1 GPU)" python.log python3 -m pytest -q -rs "$B/python/tests/test_runtime.py" -p no:cacheprovider

@@ -3,13 +3,20 @@
 // Releases are `red.release.<scope>.global` through nvvm.inline_ptx: LLVM 22
 // NVPTX lowers llvm.atomicrmw without its ordering and scope. Acquires are
 // atomic loads (ld.acquire.gpu with syncscope "device", ld.acquire.sys
-// without). Timeouts read %clock64 and trap.
+// without). A wait with a timeout reads %clock64 while it polls; past the
+// limit, each waiting thread prints one line naming the counter (device
+// printf: gpu.printf, lowered to vprintf by upstream GPUToNVVM) and traps, so
+// a lost arrival is reported instead of hanging the grid. The report sits in
+// the cold branch; a wait without a timeout is a bare poll loop.
 //
 //===----------------------------------------------------------------------===//
 #include "Common.h"
 #include "megamoe/Conversion/WarpSpecToNVVM/WarpSpecToNVVM.h"
 
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -49,32 +56,71 @@ Value acquireLoad(OpBuilder &b, Location loc, Scope scope, Value ptr) {
                               scope == Scope::sys ? StringRef() : "device");
 }
 
-/// Polls `*ptr` (acquire) until `done(value)`; with a timeout, traps after
-/// `timeoutCycles` clock64 ticks.
+/// What a timed-out wait reports: the counter's name and the value it waits
+/// for (an i32 computed before the poll loop).
+struct WaitReport {
+  std::string counter;
+  Value target;
+};
+
+/// `megamoe: timeout waiting for counter '<name>' (block B, thread T): value
+/// V, expected >= E after C cycles`, as a printf format ('%' in the name
+/// escaped).
+std::string timeoutFormat(StringRef counter, int64_t cycles) {
+  std::string name;
+  for (char c : counter) {
+    name += c;
+    if (c == '%')
+      name += '%';
+  }
+  return ("megamoe: timeout waiting for counter '" + name +
+          "' (block %u, thread %u): value %u, expected >= %u after " +
+          Twine(cycles) + " cycles\n")
+      .str();
+}
+
+/// The cold path of a timed-out wait: print the report, then trap.
+void reportTimeoutAndTrap(OpBuilder &b, Location loc, const WaitReport &report,
+                          int64_t cycles, Value value) {
+  Type i32 = b.getI32Type();
+  Value block = NVVM::BlockIdXOp::create(b, loc, i32);
+  Value thread = NVVM::ThreadIdXOp::create(b, loc, i32);
+  gpu::PrintfOp::create(b, loc, timeoutFormat(report.counter, cycles),
+                        ValueRange{block, thread, value, report.target});
+  LLVM::Trap::create(b, loc);
+}
+
+/// Polls `*ptr` (acquire) until `done(value)`. With a timeout, the loop
+/// carries the last value read and, after `timeoutCycles` clock64 ticks,
+/// reports it and traps.
 void pollUntil(OpBuilder &b, Location loc, Scope scope, Value ptr,
                function_ref<Value(OpBuilder &, Location, Value)> done,
-               std::optional<int64_t> timeoutCycles) {
+               std::optional<int64_t> timeoutCycles, const WaitReport &report) {
   Value start;
-  if (timeoutCycles)
+  SmallVector<Type> carried;
+  if (timeoutCycles) {
     start = NVVM::Clock64Op::create(b, loc, b.getI64Type());
+    carried.push_back(b.getI32Type());
+  }
   scf::WhileOp::create(
-      b, loc, TypeRange{}, ValueRange{},
+      b, loc, carried, ValueRange{},
       [&](OpBuilder &nb, Location nl, ValueRange) {
         Value v = acquireLoad(nb, nl, scope, ptr);
         Value notDone = arith::XOrIOp::create(
             nb, nl, done(nb, nl, v),
             arith::ConstantIntOp::create(nb, nl, nb.getI1Type(), 1));
-        scf::ConditionOp::create(nb, nl, notDone, ValueRange{});
+        scf::ConditionOp::create(nb, nl, notDone,
+                                 timeoutCycles ? ValueRange{v} : ValueRange{});
       },
-      [&](OpBuilder &nb, Location nl, ValueRange) {
+      [&](OpBuilder &nb, Location nl, ValueRange last) {
         if (timeoutCycles) {
           Value now = NVVM::Clock64Op::create(nb, nl, nb.getI64Type());
           Value elapsed = arith::SubIOp::create(nb, nl, now, start);
           Value late =
               arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::ugt, elapsed,
                                     i64Const(nb, nl, *timeoutCycles));
-          buildIf(nb, nl, late, [](OpBuilder &tb, Location tl) {
-            LLVM::Trap::create(tb, tl);
+          buildIf(nb, nl, late, [&](OpBuilder &tb, Location tl) {
+            reportTimeoutAndTrap(tb, tl, report, *timeoutCycles, last[0]);
           });
         }
         scf::YieldOp::create(nb, nl);
@@ -117,7 +163,7 @@ struct CounterWaitLowering : OpConversionPattern<CounterWaitOp> {
           return arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, v,
                                        target);
         },
-        op.getTimeoutCycles());
+        op.getTimeoutCycles(), WaitReport{op.getName().str(), target});
     rewriter.eraseOp(op);
     return success();
   }
@@ -143,7 +189,7 @@ struct GridSyncLowering : OpConversionPattern<GridSyncOp> {
         [&](OpBuilder &b, Location l, Value v) {
           return reached(b, l, v, target);
         },
-        op.getTimeoutCycles());
+        op.getTimeoutCycles(), WaitReport{"grid.sync", target});
     rewriter.eraseOp(op);
     return success();
   }
@@ -207,7 +253,7 @@ struct CrossRankBarrierLowering : OpConversionPattern<CrossRankBarrierOp> {
         [&](OpBuilder &b, Location l, Value v) {
           return reached(b, l, v, target);
         },
-        op.getTimeoutCycles());
+        op.getTimeoutCycles(), WaitReport{"cross_rank.barrier", target});
     rewriter.eraseOp(op);
     return success();
   }
@@ -222,4 +268,22 @@ void warpspec::populateWarpSpecCounterPatterns(const TypeConverter &converter,
   patterns.add<CounterUpdateLowering<CounterOrOp>>(converter, ctx, "or.b32");
   patterns.add<CounterWaitLowering, GridSyncLowering, PeerPtrLowering,
                CrossRankBarrierLowering>(converter, ctx);
+}
+
+LogicalResult warpspec::lowerDevicePrintfs(gpu::GPUModuleOp module) {
+  bool any = false;
+  module.walk([&](gpu::PrintfOp) { any = true; });
+  if (!any)
+    return success();
+  // Upstream's gpu.printf -> vprintf pattern (format string as a constant
+  // global, arguments packed in an alloca'd struct), applied to gpu.printf
+  // only: every other op of the module is left as it is.
+  MLIRContext *ctx = module.getContext();
+  LLVMTypeConverter converter(ctx);
+  RewritePatternSet patterns(ctx);
+  populateGpuToNVVMConversionPatterns(converter, patterns);
+  ConversionTarget target(*ctx);
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  target.addIllegalOp<gpu::PrintfOp>();
+  return applyPartialConversion(module, target, std::move(patterns));
 }

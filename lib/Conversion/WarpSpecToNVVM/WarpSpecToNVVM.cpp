@@ -81,6 +81,7 @@ struct ConvertWarpSpecToNVVMPass
                              arith::ArithDialect>();
       target.addIllegalDialect<WarpSpecDialect>();
       target.addLegalOp<KernelOp, ReturnOp, RolesOp, RoleOp>();
+      target.addLegalOp<gpu::PrintfOp>(); // lowered in phase 3
       scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                            target);
       if (failed(applyPartialConversion(module, target, std::move(patterns))))
@@ -98,6 +99,8 @@ struct ConvertWarpSpecToNVVMPass
       if (failed(applyPartialConversion(module, target, std::move(patterns))))
         return signalPassFailure();
     }
+    if (failed(lowerDevicePrintfs(module)))
+      return signalPassFailure();
   }
 };
 

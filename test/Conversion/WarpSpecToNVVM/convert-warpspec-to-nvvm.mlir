@@ -1,11 +1,20 @@
 // RUN: megamoe-opt %s --pass-pipeline='builtin.module(gpu.module(convert-warpspec-to-nvvm))' | FileCheck %s
 // RUN: megamoe-opt %s --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t/k.ptx
+// RUN: FileCheck %s --check-prefix=PTXMSG < %t/k.ptx
+// RUN: FileCheck %s --check-prefix=PTXLOCAL < %t/k.ptx
 // RUN: %ptxas -arch=sm_90a %t/k.ptx -o %t/k.again.cubin
 // REQUIRES: ptxas
 
 // The kernel becomes an llvm.func with the launch attributes; TMA
 // descriptors are byval grid_constant params with their manifest spec.
+// Timeout reports: one format string per timed wait, naming its counter
+// ('%' escaped), and upstream's vprintf declaration.
+// CHECK-DAG: llvm.mlir.global internal constant @[[L2FMT:printfFormat_[0-9]+]]("megamoe: timeout waiting for counter 'l2_arrival' (block %u, thread %u): value %u, expected >= %u after 2000000000 cycles\0A\00") {addr_space = 0 : i32}
+// CHECK-DAG: llvm.mlir.global internal constant @[[PCTFMT:printfFormat_[0-9]+]]("megamoe: timeout waiting for counter '50%%_tokens' (block %u, thread %u): value %u, expected >= %u after 7 cycles\0A\00")
+// CHECK-DAG: llvm.mlir.global internal constant @[[GSFMT:printfFormat_[0-9]+]]("megamoe: timeout waiting for counter 'grid.sync' (block %u, thread %u): value %u, expected >= %u after 1000 cycles\0A\00")
+// CHECK-DAG: llvm.mlir.global internal constant @[[XRFMT:printfFormat_[0-9]+]]("megamoe: timeout waiting for counter 'cross_rank.barrier' (block %u, thread %u): value %u, expected >= %u after 5000 cycles\0A\00")
+// CHECK-DAG: llvm.func @vprintf(!llvm.ptr, !llvm.ptr) -> i32
 // CHECK: llvm.mlir.global external @__dynamic_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK: llvm.func @all_sm90(%{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, megamoe.tma = {box = [128, 128], dtype = "e4m3", {{.*}}swizzle = "128B"}, nvvm.grid_constant}
 // CHECK-SAME: megamoe.dynamic_smem_bytes = 200000 : i64, nvvm.kernel, nvvm.maxnreg = 168 : i32, nvvm.reqntid = array<i32: 384, 1, 1>
@@ -54,13 +63,54 @@
 // CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
 // CHECK: nvvm.inline_ptx "red.release.gpu.global.add.u32 [$0], $1;"
 // CHECK: nvvm.inline_ptx "red.release.sys.global.or.b32 [$0], $1;"
-// CHECK: scf.while
-// CHECK: llvm.load {{.*}} atomic acquire
-// CHECK: llvm.intr.trap
+// A timed wait: the poll loop carries the last value read; past the limit
+// (clock64), the cold branch prints block, thread, that value and the
+// target through vprintf, then traps.
+// CHECK: %[[START:.*]] = nvvm.read.ptx.sreg.clock64 : i64
+// CHECK-NEXT: scf.while : () -> i32 {
+// CHECK-NEXT: %[[V:.*]] = llvm.load %[[CTR:.*]] atomic acquire
+// CHECK: arith.cmpi uge, %[[V]], %[[TARGET:[^ ]*]] : i32
+// CHECK: scf.condition(%{{.*}}) %[[V]] : i32
+// CHECK-NEXT: } do {
+// CHECK-NEXT: ^bb0(%[[LAST:.*]]: i32):
+// CHECK-NEXT: %[[NOW:.*]] = nvvm.read.ptx.sreg.clock64 : i64
+// CHECK-NEXT: %[[ELAPSED:.*]] = arith.subi %[[NOW]], %[[START]] : i64
+// CHECK-NEXT: %[[LIMIT:.*]] = arith.constant 2000000000 : i64
+// CHECK-NEXT: %[[LATE:.*]] = arith.cmpi ugt, %[[ELAPSED]], %[[LIMIT]] : i64
+// CHECK-NEXT: scf.if %[[LATE]] {
+// CHECK-NEXT: %[[BLOCK:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
+// CHECK-NEXT: %[[THREAD:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK-NEXT: %[[FMT:.*]] = llvm.mlir.addressof @[[L2FMT]] : !llvm.ptr
+// CHECK-NEXT: %[[FMT0:.*]] = llvm.getelementptr %[[FMT]][0, 0]
+// CHECK: %[[ARGS:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: llvm.store %[[BLOCK]]
+// CHECK: llvm.store %[[THREAD]]
+// CHECK: llvm.store %[[LAST]]
+// CHECK: llvm.store %[[TARGET]]
+// CHECK-NEXT: llvm.call @vprintf(%[[FMT0]], %[[ARGS]]) : (!llvm.ptr, !llvm.ptr) -> i32
+// CHECK-NEXT: llvm.intr.trap
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.yield
+// CHECK: llvm.mlir.addressof @[[PCTFMT]]
+// CHECK: llvm.call @vprintf
+// CHECK-NEXT: llvm.intr.trap
 // CHECK: nvvm.inline_ptx "atom.add.release.gpu.global.u32 $0, [$1], $2;"
 // CHECK: llvm.load {{.*}} atomic syncscope("device") acquire
+// CHECK: llvm.mlir.addressof @[[GSFMT]]
+// CHECK: llvm.call @vprintf
+// CHECK-NEXT: llvm.intr.trap
+// Without timeout_cycles a wait is the bare poll loop: no clock, no report.
 // CHECK: nvvm.inline_ptx "atom.add.release.sys.global.u32 $0, [$1], $2;"
 // CHECK: nvvm.inline_ptx "red.release.sys.global.add.u32 [$0], $1;"
+// CHECK: scf.while : () -> () {
+// CHECK-NOT: clock64
+// CHECK-NOT: vprintf
+// CHECK: nvvm.inline_ptx "atom.add.release.sys.global.u32 $0, [$1], $2;"
+// CHECK: nvvm.read.ptx.sreg.clock64
+// CHECK: scf.while : () -> i32 {
+// CHECK: llvm.mlir.addressof @[[XRFMT]]
+// CHECK: llvm.call @vprintf
+// CHECK-NEXT: llvm.intr.trap
 // CHECK-NOT: warpspec.
 
 // PTX: .maxnreg 168
@@ -76,8 +126,23 @@
 // PTX-DAG: ld.acquire.gpu.global
 // PTX-DAG: bar.sync 1, 256;
 // PTX-DAG: fence.proxy.async.shared::cta;
-// The pipeline iterators are registers, not local memory.
-// PTX-NOT: .local
+// The pipeline iterators are registers, not local memory: local memory
+// holds only the 4 timeout reports' printf arguments (4 x 16 bytes),
+// stored, never loaded.
+// PTXLOCAL: .local .align 8 .b8 __local_depot0[64];
+// PTXLOCAL-NOT: ld.local
+
+// The first timed wait in the assembly: the poll, then the cold path that calls
+// vprintf with the 'l2_arrival' format and traps.
+// PTXMSG: .extern .func {{ *}}(.param .b32 func_retval0) vprintf
+// PTXMSG: .global .align 1 .b8 [[L2FMT:printfFormat_[0-9]+]][123] = {109, 101, 103, 97, 109, 111, 101, 58,
+// PTXMSG: ld.acquire.sys.global.b32 [[V:%r[0-9]+]], [[[CTR:%rd[0-9]+]]];
+// PTXMSG: %clock64;
+// PTXMSG: st.local.v2.b32 [{{%rd[0-9]+}}+8], {[[V]], {{%r[0-9]+}}};
+// PTXMSG: mov.b64 {{%rd[0-9]+}}, [[L2FMT]];
+// PTXMSG: call.uni (retval0), vprintf, (param0, param1);
+// PTXMSG-NEXT: } // callseq
+// PTXMSG-NEXT: trap;
 
 !tile = !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
 !sfa = !warpspec.smem<128xf32, slots = 4, align = 128>
@@ -133,9 +198,11 @@ warpspec.kernel @all_sm90(%da: !desc, %dout: !odesc,
       warpspec.counter.add %ctr, %n scope gpu
       warpspec.counter.or %ctr, %n scope sys
       warpspec.counter.wait %ctr, %n scope sys name "l2_arrival" timeout_cycles 2000000000
+      warpspec.counter.wait %ctr, %n scope gpu name "50%_tokens" timeout_cycles 7
       warpspec.grid.sync %ctr, %n timeout_cycles 1000
       %peer = warpspec.peer.ptr %ctr, %n, %offsets
       warpspec.cross_rank.barrier %peer, %n, %n, %offsets scope sys
+      warpspec.cross_rank.barrier %peer, %n, %n, %offsets scope sys timeout_cycles 5000
     }
   }
   warpspec.return

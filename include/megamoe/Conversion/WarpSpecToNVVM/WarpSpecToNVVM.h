@@ -5,12 +5,14 @@
 //     arith and scf while the role structure is still there, so that a
 //     pipeline iterator can be keyed on its role and role.warp_id can read
 //     its warp range;
-//  2. roles become a warp-index dispatch and the kernel an llvm.func.
+//  2. roles become a warp-index dispatch and the kernel an llvm.func;
+//  3. the gpu.printf of timeout reports become vprintf calls.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MEGAMOE_CONVERSION_WARPSPECTONVVM_WARPSPECTONVVM_H
 #define MEGAMOE_CONVERSION_WARPSPECTONVVM_WARPSPECTONVVM_H
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <map>
@@ -47,6 +49,10 @@ void populateWarpSpecMmaSm90Patterns(const TypeConverter &converter,
 /// warpspec.roles -> warp-index dispatch with setmaxnreg per warpgroup.
 void populateWarpSpecKernelPatterns(const TypeConverter &converter,
                                     RewritePatternSet &patterns);
+
+/// Phase 3: gpu.printf (the counter waits' timeout reports) -> vprintf with
+/// upstream's GPUToNVVM pattern; no other op is touched.
+LogicalResult lowerDevicePrintfs(gpu::GPUModuleOp module);
 
 } // namespace mlir::warpspec
 
