@@ -562,8 +562,9 @@ def WarpSpec_CounterWaitOp : WarpSpec_Op<"counter.wait"> {
     Executed by every thread that reaches it: polls the u32 at `ptr` with
     `ld.acquire.<scope>.global` until it is `>= value` (unsigned). The
     releases observed happen before the thread's later accesses. With
-    `timeout_cycles T`, a wait longer than T clock cycles writes an error
-    record naming the counter (`name`) and traps, instead of hanging.
+    `timeout_cycles T`, a wait longer than T clock cycles prints one line
+    (device printf) naming the counter (`name`), the block, the thread, the
+    value last read and the target, then traps, instead of hanging.
 
     ```mlir
     warpspec.counter.wait %ptr, %target scope sys name "l1_arrival" timeout_cycles 2000000000
