@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine from a bundle made by scripts/bundle-grouped-gemm.sh:
+# SASS check (QGMMA in the math loop), ptxas resources, the GPU tests, then the
+# benchmark; logs go to $OUT (or ./gpu-out), a short summary is printed last.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=${OUT:-$here/gpu-out}
+mkdir -p "$out"
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
+export MEGAMOE_GEMM_DIR=$here/cubins PYTHONPATH=$here/python
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv > "$out/gpu.txt" 2>&1
+# 1. SASS + resources of every variant.
+{
+  for d in "$here"/cubins/*/; do
+    c=$d/grouped_gemm.cubin
+    sass=$(cuobjdump -sass "$c" 2>&1)
+    printf '%s: QGMMA=%s HGMMA=%s LDL/STL=%s\n' "$(basename "$d")" \
+      "$(grep -c QGMMA <<<"$sass")" "$(grep -c HGMMA <<<"$sass")" "$(grep -cE '\b(LDL|STL)\b' <<<"$sass")"
+    python3 -c "import json,sys; k=json.load(open('$d/grouped_gemm.json'))['kernels'][0]; print('  ', k.get('resources'), 'smem', k['dynamic_smem_bytes'])"
+  done
+} > "$out/sass_resources.txt" 2>&1
+cuobjdump -sass "$here/cubins/gg_e8_n4096_k7168_m32768_bm128/grouped_gemm.cubin" > "$out/sass_bm128_4096x7168.txt" 2>&1
+# 2. Correctness.
+(cd "$here" && timeout 300 python3 -m pytest -x -q -s python/tests/test_grouped_gemm.py) > "$out/pytest.txt" 2>&1
+test_rc=$?
+# 3. Benchmark (only if correct).
+if [[ $test_rc -eq 0 ]]; then
+  (cd "$here" && timeout 240 python3 bench/bench_grouped_gemm.py --out "$out/bench.md") > "$out/bench.txt" 2>&1
+fi
+echo "=== SASS / resources"; cat "$out/sass_resources.txt"
+echo "=== tests (rc=$test_rc)"; grep -E "rel err|passed|failed|Error|error" "$out/pytest.txt" | tail -40
+echo "=== bench"; tail -20 "$out/bench.txt" 2>/dev/null
