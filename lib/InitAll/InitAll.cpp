@@ -1,6 +1,7 @@
 //===- InitAll.cpp - register everything megamoe-opt understands ----------===//
 #include "megamoe/InitAll.h"
 
+#include "megamoe/Conversion/Passes.h"
 #include "megamoe/Dialect/MegaMoE/IR/MegaMoE.h"
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 
@@ -28,8 +29,8 @@ void megamoe::registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect,
                   mlir::math::MathDialect, mlir::memref::MemRefDialect,
                   mlir::scf::SCFDialect, mlir::vector::VectorDialect>();
-  registry.insert<mlir::warpspec::WarpSpecDialect,
-                  mlir::megamoe::MegaMoEDialect>();
+  registry
+      .insert<mlir::warpspec::WarpSpecDialect, mlir::megamoe::MegaMoEDialect>();
   // Needed to serialize a gpu.module with #nvvm.target to PTX / cubin.
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
@@ -42,4 +43,6 @@ void megamoe::registerAllPasses() {
   // Upstream passes: the project's pipelines are built from them
   // (canonicalize, cse, convert-nvvm-to-llvm, gpu-module-to-binary, ...).
   mlir::registerAllPasses();
+  mlir::megamoe::registerMegaMoEConversionPasses();
+  mlir::megamoe::registerMegaMoEToCubinPipeline();
 }

@@ -1,0 +1,99 @@
+//===- EmitKernels.cpp - write cubin, PTX, manifest and header ------------===//
+#include "ManifestAttrs.h"
+#include "megamoe/Conversion/EmbedHeader.h"
+#include "megamoe/Conversion/Passes.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+
+namespace mlir::megamoe {
+#define GEN_PASS_DEF_MEGAMOEEMITKERNELS
+#include "megamoe/Conversion/Passes.h.inc"
+} // namespace mlir::megamoe
+
+using namespace mlir;
+namespace mf = mlir::megamoe::manifest;
+
+namespace {
+
+LogicalResult writeFile(Operation *anchor, StringRef path, StringRef data) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return anchor->emitError("cannot write '") << path << "': " << ec.message();
+  os << data;
+  return success();
+}
+
+/// The manifest JSON (docs/Manifest.md, version 1) of one gpu.binary.
+std::string manifestJson(StringRef name, DictionaryAttr entry) {
+  llvm::json::Object m;
+  m["format"] = "megamoe-manifest";
+  m["version"] = 1;
+  m["chip"] = mf::toJSON(entry.get("chip"));
+  m["cubin"] = (name + ".cubin").str();
+  m["ptx"] = (name + ".ptx").str();
+  m["symbols"] = mf::toJSON(entry.get("symbols"));
+  m["runtime_symbols"] = mf::toJSON(entry.get("runtime_symbols"));
+  m["kernels"] = mf::toJSON(entry.get("kernels"));
+  m["buffer_layout"] = nullptr;
+  return llvm::formatv("{0:2}", llvm::json::Value(std::move(m))).str() + "\n";
+}
+
+struct EmitKernelsPass
+    : mlir::megamoe::impl::MegaMoEEmitKernelsBase<EmitKernelsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (outputDir.empty()) {
+      module.emitError("megamoe-emit-kernels needs output-dir");
+      return signalPassFailure();
+    }
+    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
+      module.emitError("cannot create '") << outputDir << "': " << ec.message();
+      return signalPassFailure();
+    }
+    auto manifests = module->getAttrOfType<DictionaryAttr>(mf::kManifests);
+    for (auto binary : module.getOps<gpu::BinaryOp>()) {
+      StringRef name = binary.getName();
+      gpu::ObjectAttr cubinObject;
+      for (Attribute a : binary.getObjectsAttr())
+        if (cast<gpu::ObjectAttr>(a).getFormat() ==
+            gpu::CompilationTarget::Binary)
+          cubinObject = cast<gpu::ObjectAttr>(a);
+      if (!cubinObject) {
+        binary.emitError("gpu.binary @")
+            << name << " holds no cubin; run megamoe-assemble-ptx first";
+        return signalPassFailure();
+      }
+      auto entry = manifests ? manifests.getAs<DictionaryAttr>(name) : nullptr;
+      if (!entry) {
+        binary.emitError("no manifest recorded for @")
+            << name
+            << "; run megamoe-collect-manifest before gpu-module-to-binary";
+        return signalPassFailure();
+      }
+      auto file = [&](StringRef ext) {
+        SmallString<256> p(outputDir);
+        llvm::sys::path::append(p, name + ext);
+        return p.str().str();
+      };
+      std::string cubin = cubinObject.getObject().getValue().str();
+      std::string json = manifestJson(name, entry);
+      StringRef ptx;
+      if (DictionaryAttr props = cubinObject.getProperties())
+        if (auto p = props.getAs<StringAttr>("ptx"))
+          ptx = p.getValue();
+      if (failed(writeFile(binary, file(".cubin"), cubin)) ||
+          failed(writeFile(binary, file(".ptx"), ptx)) ||
+          failed(writeFile(binary, file(".json"), json)) ||
+          failed(
+              writeFile(binary, file(".h"),
+                        ::megamoe::makeEmbedHeader(name.str(), cubin, json))))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace

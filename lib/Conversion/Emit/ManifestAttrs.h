@@ -1,0 +1,39 @@
+//===- ManifestAttrs.h - attribute names shared by the emit passes -*- C++
+//-*-===//
+//
+// The lowering annotates kernels with `megamoe.*` discardable attributes;
+// megamoe-collect-manifest turns them into `megamoe.manifests` on the
+// builtin.module, megamoe-assemble-ptx adds ptxas resources, and
+// megamoe-emit-kernels writes the JSON. The names live here only.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MEGAMOE_LIB_CONVERSION_EMIT_MANIFESTATTRS_H
+#define MEGAMOE_LIB_CONVERSION_EMIT_MANIFESTATTRS_H
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/Support/JSON.h"
+
+namespace mlir::megamoe::manifest {
+
+// On the builtin.module: {gpu-module-name = {chip, symbols, runtime_symbols,
+// kernels = [...]}}.
+inline constexpr char kManifests[] = "megamoe.manifests";
+// On a gpu.module (copied into its manifest).
+inline constexpr char kSymbols[] = "megamoe.symbols";
+inline constexpr char kRuntimeSymbols[] = "megamoe.runtime_symbols";
+// On a kernel llvm.func.
+inline constexpr char kGrid[] = "megamoe.grid";
+inline constexpr char kDynamicSmem[] = "megamoe.dynamic_smem_bytes";
+// On kernel arguments.
+inline constexpr char kParamName[] = "megamoe.name";
+inline constexpr char kParamKind[] = "megamoe.kind";
+inline constexpr char kTma[] = "megamoe.tma";
+
+/// Converts an attribute built from dictionaries, arrays, strings, integers,
+/// floats, booleans and unit into JSON; anything else is printed as a string.
+llvm::json::Value toJSON(Attribute attr);
+
+} // namespace mlir::megamoe::manifest
+
+#endif // MEGAMOE_LIB_CONVERSION_EMIT_MANIFESTATTRS_H
