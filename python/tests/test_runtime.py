@@ -1,0 +1,125 @@
+"""Single-GPU tests of the megamoe Python package (skipped without a GPU).
+
+The compiler-made test cubin comes from $MEGAMOE_TEST_DATA (hello.cubin +
+hello.manifest.json; scripts/bundle-gpu.sh puts them in the GPU bundle).
+"""
+import os
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="PyTorch is not installed")
+if not torch.cuda.is_available():
+    pytest.skip("no CUDA GPU visible", allow_module_level=True)
+if torch.cuda.get_device_capability(0) != (9, 0):
+    pytest.skip("the test kernels are compiled for sm_90a", allow_module_level=True)
+
+import megamoe  # noqa: E402
+
+DATA = os.environ.get("MEGAMOE_TEST_DATA", "")
+HELLO = os.path.join(DATA, "hello.manifest.json")
+needs_cubin = pytest.mark.skipif(not os.path.exists(HELLO),
+                                 reason="MEGAMOE_TEST_DATA has no hello.cubin/manifest")
+
+
+@needs_cubin
+def test_module_launch_with_torch_tensor():
+    m = megamoe.Module(HELLO, device=0)
+    assert m.num_sms > 0
+    out = torch.full((64,), -1, dtype=torch.int32, device="cuda")
+    m.launch("store_tid", out=out)
+    torch.cuda.synchronize()
+    assert out.tolist() == list(range(64))
+
+
+@needs_cubin
+def test_launch_errors_are_exceptions_with_messages():
+    m = megamoe.Module(HELLO, device=0)
+    with pytest.raises(megamoe.MegaMoEError, match="parameter 'out' .* was not given"):
+        m.launch("store_tid")
+    with pytest.raises(megamoe.MegaMoEError, match="no kernel named 'nope'"):
+        m.launch("nope", out=torch.zeros(64, dtype=torch.int32, device="cuda"))
+    with pytest.raises(megamoe.MegaMoEError, match="cannot open"):
+        megamoe.Module("/nonexistent/x.json")
+
+
+def reference_l1_transform(w, sf):
+    """Independent torch formulation of the layout in WeightTransform.h."""
+    e, two_i, h = w.shape
+    i = two_i // 2
+    # [E, (gate|up), I/8, 8, H] -> [E, I/8, (gate|up), 8, H]
+    w_ref = w.view(torch.uint8).view(e, 2, i // 8, 8, h).permute(0, 2, 1, 3, 4)
+    w_ref = w_ref.reshape(e, two_i, h)
+    nb = i // 128
+    gate = sf[:, :nb].repeat_interleave(2, dim=1)
+    up = sf[:, nb:].repeat_interleave(2, dim=1)
+    return w_ref, torch.stack([gate, up], dim=-1)
+
+
+@pytest.fixture
+def layer(tmp_path):
+    if not os.path.exists(HELLO):
+        pytest.skip("MEGAMOE_TEST_DATA has no hello.cubin/manifest")
+    manifest = tmp_path / "layer.json"
+    manifest.write_text(open(HELLO).read().replace(
+        '"symbols": {}',
+        '"symbols": {"hidden": 256, "intermediate": 256, "experts": 4, '
+        '"topk": 2, "ranks": 1, "max_tokens": 32}').replace(
+        '"buffer_layout": null',
+        '"buffer_layout": {"total_bytes": 16384, "regions": ['
+        '{"name": "x", "offset": 0, "bytes": 8192},'
+        '{"name": "x_sf", "offset": 8192, "bytes": 256},'
+        '{"name": "topk_idx", "offset": 8448, "bytes": 512},'
+        '{"name": "topk_weights", "offset": 8960, "bytes": 256}]}'))
+    # The config symbols must really be there for the mismatch test.
+    assert '"experts": 4' in manifest.read_text()
+    symm = megamoe.SymmetricBuffer(1 << 20, unique_id=megamoe.unique_id(),
+                                   rank=0, world_size=1, device=0)
+    lay = megamoe.Layer(str(manifest), symm, hidden=256, intermediate=256,
+                        experts=4, topk=2, max_tokens=32)
+    yield lay, symm, str(manifest)
+    lay.close()
+    symm.close()
+
+
+def test_layer_views_are_zero_copy(layer):
+    lay, symm, _ = layer
+    x = lay.view("x")
+    assert x.dtype == torch.float8_e4m3fn and tuple(x.shape) == (32, 256)
+    idx = lay.view("topk_idx")
+    assert idx.dtype == torch.int64 and tuple(idx.shape) == (32, 2)
+    idx.copy_(torch.arange(64, device="cuda").view(32, 2))
+    raw = symm.tensor(torch.int64, offset=8448, numel=64)
+    torch.cuda.synchronize()
+    assert raw.tolist() == list(range(64))
+
+
+def test_layer_transform_matches_reference(layer):
+    lay, _, _ = layer
+    g = torch.Generator(device="cuda").manual_seed(0)
+    w = torch.randint(0, 256, (4, 512, 256), dtype=torch.uint8, device="cuda",
+                      generator=g).view(torch.float8_e4m3fn)
+    sf = torch.rand(4, 4, 2, device="cuda", generator=g)
+    w_out, s_out = lay.transform_l1(w, sf)
+    w_ref, s_ref = reference_l1_transform(w, sf)
+    assert torch.equal(w_out.view(torch.uint8), w_ref)
+    assert torch.equal(s_out, s_ref)
+
+
+def test_layer_rejects_bad_inputs_and_forward_is_not_available(layer):
+    lay, symm, manifest = layer
+    e, h, i = 4, 256, 256
+    fp8 = torch.float8_e4m3fn
+    w1 = torch.zeros(e, 2 * i, h, dtype=torch.uint8, device="cuda").view(fp8)
+    s1 = torch.zeros(e, 2 * i // 128, h // 128, 2, device="cuda")
+    w2 = torch.zeros(e, h, i, dtype=torch.uint8, device="cuda").view(fp8)
+    s2 = torch.zeros(e, h // 128, i // 128, device="cuda")
+    y = torch.zeros(8, h, dtype=torch.bfloat16, device="cuda")
+    with pytest.raises(megamoe.MegaMoEError, match="y must be bf16, got f32"):
+        lay.forward(8, w1, s1, w2, s2, y.float())
+    with pytest.raises(megamoe.MegaMoEError, match="num_tokens = 33 is outside"):
+        lay.forward(33, w1, s1, w2, s2, torch.zeros(33, h, dtype=torch.bfloat16, device="cuda"))
+    with pytest.raises(megamoe.MegaMoEError, match="was compiled for experts = 4"):
+        megamoe.Layer(manifest, symm, hidden=256, intermediate=256, experts=8,
+                      topk=2, max_tokens=32)
+    with pytest.raises(megamoe.NotAvailableError, match="no fused kernel in this manifest"):
+        lay.forward(8, w1, s1, w2, s2, y)

@@ -1,0 +1,192 @@
+/*===- runtime.h - the C API of libmegamoe_runtime -------------------------===*
+ *
+ * Every function returns a megamoe_status; on failure
+ * megamoe_last_error() gives this thread's message naming the problem. Handles
+ * are opaque. Launch and forward are stream-ordered (a CUstream /
+ * cudaStream_t, NULL = the legacy default stream), do not synchronize and do
+ * not allocate device memory, so they can be captured in a CUDA graph.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef MEGAMOE_RUNTIME_C_H
+#define MEGAMOE_RUNTIME_C_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum megamoe_status {
+  MEGAMOE_OK = 0,
+  MEGAMOE_ERR_INVALID_ARGUMENT = 1,
+  MEGAMOE_ERR_MANIFEST = 2,
+  MEGAMOE_ERR_CUDA = 3,
+  MEGAMOE_ERR_NCCL = 4,
+  MEGAMOE_ERR_UNSUPPORTED = 5,
+  MEGAMOE_ERR_NOT_AVAILABLE = 6,
+  MEGAMOE_ERR_IO = 7,
+  MEGAMOE_ERR_INTERNAL = 8,
+} megamoe_status;
+
+/* Element types (match the manifest's dtype names). */
+typedef enum megamoe_dtype {
+  MEGAMOE_E4M3 = 0,
+  MEGAMOE_E5M2 = 1,
+  MEGAMOE_BF16 = 2,
+  MEGAMOE_F16 = 3,
+  MEGAMOE_F32 = 4,
+  MEGAMOE_U8 = 5,
+  MEGAMOE_I32 = 6,
+  MEGAMOE_I64 = 7,
+} megamoe_dtype;
+
+/* The message of this thread's last failure ("" if none). */
+const char *megamoe_last_error(void);
+/* The library version, "major.minor.patch". */
+const char *megamoe_version(void);
+
+/*--- modules: manifest + cubin ------------------------------------------*/
+typedef struct megamoe_module *megamoe_module_t;
+
+/* Loads the manifest at `manifest_path` and the cubin it names onto
+ * `device` (CUDA ordinal), in the device's primary context. */
+megamoe_status megamoe_module_load(const char *manifest_path, int device,
+                                   megamoe_module_t *out);
+/* As megamoe_module_load from memory (e.g. an embedded header). */
+megamoe_status megamoe_module_load_memory(const char *manifest_json,
+                                          const void *cubin, size_t cubin_size,
+                                          int device, megamoe_module_t *out);
+megamoe_status megamoe_module_destroy(megamoe_module_t module);
+/* Number of SMs of the module's device (the manifest's `num_sms`). */
+megamoe_status megamoe_module_num_sms(megamoe_module_t module, int *out);
+
+/* One named kernel argument: `integer` for i32/i64/u32/u64, `real` for f32,
+ * `pointer` (+ `bytes`, the size behind it, 0 = unknown) for pointer and
+ * tma_descriptor parameters. */
+typedef struct megamoe_arg {
+  const char *name;
+  int64_t integer;
+  double real;
+  void *pointer;
+  uint64_t bytes;
+} megamoe_arg;
+
+/* A runtime symbol value (the manifest's runtime_symbols). */
+typedef struct megamoe_symbol {
+  const char *name;
+  int64_t value;
+} megamoe_symbol;
+
+/* Launches `kernel` with cuLaunchKernelEx on `stream`. Every parameter must
+ * be given exactly once by name; TMA descriptors are encoded from the
+ * manifest's specs over the given pointer. */
+megamoe_status megamoe_launch(megamoe_module_t module, const char *kernel,
+                              const megamoe_arg *args, int num_args,
+                              const megamoe_symbol *symbols, int num_symbols,
+                              void *stream);
+
+/*--- symmetric memory ----------------------------------------------------*/
+typedef struct megamoe_symm *megamoe_symm_t;
+
+/* Size of an NCCL unique id (bytes). */
+size_t megamoe_unique_id_size(void);
+/* Makes a new NCCL unique id into `out` (megamoe_unique_id_size() bytes);
+ * rank 0 calls it and distributes the bytes. */
+megamoe_status megamoe_get_unique_id(void *out);
+/* Collective: NCCL communicator + symmetric window of `bytes` usable bytes. */
+megamoe_status megamoe_symm_create(const void *unique_id, int nranks, int rank,
+                                   int device, size_t bytes,
+                                   megamoe_symm_t *out);
+/* As megamoe_symm_create over an existing ncclComm_t (not owned). */
+megamoe_status megamoe_symm_create_with_comm(void *nccl_comm, int device,
+                                             size_t bytes,
+                                             megamoe_symm_t *out);
+/* Over buffers the caller mapped (e.g. torch symmetric memory): `peers[p]` is
+ * rank p's buffer as seen from this process; each buffer has `total_bytes`,
+ * the last 4096 of which the barrier uses. Every rank must return from this
+ * call before any rank calls megamoe_symm_barrier. */
+megamoe_status megamoe_symm_create_from_peers(int nranks, int rank, int device,
+                                              void *local,
+                                              void *const *peers,
+                                              size_t total_bytes,
+                                              megamoe_symm_t *out);
+/* Collective for the NCCL constructors. */
+megamoe_status megamoe_symm_destroy(megamoe_symm_t symm);
+/* This rank's buffer, its usable size, rank and rank count. */
+megamoe_status megamoe_symm_info(megamoe_symm_t symm, void **local,
+                                 size_t *usable_bytes, int *rank,
+                                 int *nranks);
+/* The device array of nranks int64 offsets: peer address of local q on rank
+ * p is q + offsets[p]; and a host copy into `host` (nranks entries, may be
+ * NULL). */
+megamoe_status megamoe_symm_offsets(megamoe_symm_t symm,
+                                    const int64_t **device_offsets,
+                                    int64_t *host);
+/* A cross-rank barrier kernel on `stream` (graph capturable). */
+megamoe_status megamoe_symm_barrier(megamoe_symm_t symm, void *stream,
+                                    unsigned timeout_ms);
+/* Synchronizes; *timed_out = 1 if a barrier on this rank ever timed out. */
+megamoe_status megamoe_symm_barrier_timed_out(megamoe_symm_t symm,
+                                              int *timed_out);
+
+/*--- the layer ------------------------------------------------------------*/
+typedef struct megamoe_layer *megamoe_layer_t;
+
+typedef struct megamoe_layer_config {
+  int64_t hidden;       /* H, multiple of 128 */
+  int64_t intermediate; /* I, multiple of 128 */
+  int64_t experts;      /* E, multiple of ranks */
+  int64_t topk;         /* K, 1..E */
+  int64_t ranks;        /* R, the communicator's size */
+  int64_t max_tokens;   /* T, tokens per rank bound */
+} megamoe_layer_config;
+
+/* A contiguous row-major tensor. */
+typedef struct megamoe_tensor {
+  void *data;
+  int32_t dtype; /* megamoe_dtype */
+  int32_t ndim;  /* <= 4 */
+  int64_t shape[4];
+} megamoe_tensor;
+
+/* `symm` must outlive the layer. */
+megamoe_status megamoe_layer_create(const char *manifest_path,
+                                    const megamoe_layer_config *config,
+                                    megamoe_symm_t symm, megamoe_layer_t *out);
+megamoe_status megamoe_layer_destroy(megamoe_layer_t layer);
+/* The input region `name` (x | x_sf | topk_idx | topk_weights) of this rank's
+ * symmetric buffer as a tensor of max_tokens rows (zero-copy). */
+megamoe_status megamoe_layer_view(megamoe_layer_t layer, const char *name,
+                                  megamoe_tensor *out);
+/* User layout -> kernel layout of the L1 weights (DESIGN.md section 3):
+ * w e4m3 [E_local, 2I, H] -> w_out (gate/up rows interleaved by 8);
+ * sf f32 [E_local, 2I/128, H/128] -> sf_out f32 [E_local, 2I/128, H/128, 2]. */
+megamoe_status megamoe_layer_transform_l1(megamoe_layer_t layer,
+                                          const megamoe_tensor *w,
+                                          const megamoe_tensor *sf,
+                                          const megamoe_tensor *w_out,
+                                          const megamoe_tensor *sf_out,
+                                          void *stream);
+/* The forward on `stream` over the inputs in the views: checks every tensor,
+ * then launches the fused kernel. NOT YET AVAILABLE: returns
+ * MEGAMOE_ERR_NOT_AVAILABLE after the checks (no fused kernel exists yet). */
+megamoe_status megamoe_layer_forward(megamoe_layer_t layer, int64_t num_tokens,
+                                     const megamoe_tensor *l1_weight,
+                                     const megamoe_tensor *l1_scale,
+                                     const megamoe_tensor *l2_weight,
+                                     const megamoe_tensor *l2_scale,
+                                     const megamoe_tensor *y, void *stream);
+
+/* The L1 transform without a layer: device pointers, on `stream`. */
+megamoe_status megamoe_transform_l1_weights(const void *w, const float *sf,
+                                            void *w_out, float *sf_out,
+                                            int64_t local_experts,
+                                            int64_t intermediate,
+                                            int64_t hidden, void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MEGAMOE_RUNTIME_C_H */

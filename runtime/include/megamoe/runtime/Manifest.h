@@ -1,0 +1,113 @@
+//===- Manifest.h - the compiler -> runtime manifest ------------*- C++ -*-===//
+//
+// The JSON manifest megamoe-opt writes next to each cubin (docs/Manifest.md,
+// schema version 1), parsed and checked once so that launching needs no
+// further validation of the manifest itself.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MEGAMOE_RUNTIME_MANIFEST_H
+#define MEGAMOE_RUNTIME_MANIFEST_H
+
+#include "megamoe/runtime/Expr.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace megamoe::rt {
+
+enum class DType { E4M3, E5M2, BF16, F16, F32, U8, I32, I64 };
+enum class Swizzle { None, B32, B64, B128 };
+enum class Interleave { None, B16, B32 };
+enum class L2Promotion { None, B64, B128, B256 };
+enum class OobFill { Zero, NaN };
+enum class ParamKind { Pointer, I32, I64, U32, U64, F32, TmaDescriptor };
+
+/// Bytes of one element of `t`.
+unsigned dtypeBytes(DType t);
+/// The manifest spelling of `t` ("e4m3", "bf16", ...).
+const char *dtypeName(DType t);
+const char *paramKindName(ParamKind k);
+
+/// A TMA descriptor as the manifest describes it; shapes and strides are
+/// expressions over the symbols (innermost dimension first).
+struct TmaSpec {
+  std::string name;
+  DType dtype = DType::U8;
+  unsigned rank = 0;
+  std::vector<std::string> globalShape;        // rank entries
+  std::vector<std::string> globalStridesBytes; // rank - 1 entries
+  std::vector<uint32_t> box;                   // rank entries
+  std::vector<uint32_t> elementStrides;        // rank entries
+  Swizzle swizzle = Swizzle::None;
+  Interleave interleave = Interleave::None;
+  L2Promotion l2Promotion = L2Promotion::None;
+  OobFill oobFill = OobFill::Zero;
+};
+
+struct ParamSpec {
+  std::string name;
+  ParamKind kind = ParamKind::Pointer;
+  std::string tma; // the TmaSpec name, for kind == TmaDescriptor
+};
+
+struct KernelSpec {
+  std::string name;
+  std::array<uint32_t, 3> block{1, 1, 1};
+  std::array<std::string, 3> grid{"1", "1", "1"};
+  std::array<uint32_t, 3> cluster{1, 1, 1};
+  uint32_t dynamicSmemBytes = 0;
+  uint32_t maxRegisters = 0;
+  std::vector<ParamSpec> params;
+  std::vector<TmaSpec> tmaDescriptors;
+
+  const TmaSpec *findTma(const std::string &name) const;
+};
+
+/// One region of the symmetric buffer (offset and size in bytes).
+struct BufferRegion {
+  std::string name;
+  uint64_t offset = 0;
+  uint64_t bytes = 0;
+};
+
+struct BufferLayout {
+  uint64_t totalBytes = 0;
+  std::vector<BufferRegion> regions;
+
+  const BufferRegion *find(const std::string &name) const;
+};
+
+struct Manifest {
+  int version = 0;
+  std::string chip;
+  std::string cubin;     // file name relative to `directory`
+  std::string ptx;
+  std::string directory; // where the manifest was read from ("" if memory)
+  SymbolTable symbols;
+  std::vector<std::string> runtimeSymbols;
+  std::vector<KernelSpec> kernels;
+  std::optional<BufferLayout> bufferLayout;
+
+  const KernelSpec *findKernel(const std::string &name) const;
+  /// The cubin path (directory + cubin).
+  std::string cubinPath() const;
+};
+
+/// Parses and checks manifest text; `directory` is where relative paths in it
+/// point. Throws Error(Manifest) naming the offending field (e.g.
+/// "kernels[0].tma_descriptors[1].box: expected 2 entries, got 3").
+Manifest parseManifest(const std::string &jsonText,
+                       const std::string &directory = "");
+
+/// Reads and parses a manifest file. Throws Error(Io) if it cannot be read.
+Manifest loadManifestFile(const std::string &path);
+
+/// Reads a whole file as bytes. Throws Error(Io) naming the path.
+std::string readFileBytes(const std::string &path);
+
+} // namespace megamoe::rt
+
+#endif // MEGAMOE_RUNTIME_MANIFEST_H

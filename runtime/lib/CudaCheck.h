@@ -1,0 +1,59 @@
+//===- CudaCheck.h - turning CUDA/NCCL failures into errors -----*- C++ -*-===//
+#ifndef MEGAMOE_RUNTIME_LIB_CUDACHECK_H
+#define MEGAMOE_RUNTIME_LIB_CUDACHECK_H
+
+#include "megamoe/runtime/Error.h"
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+
+#include <string>
+
+namespace megamoe::rt {
+
+inline void checkCu(CUresult r, const char *what) {
+  if (r == CUDA_SUCCESS)
+    return;
+  const char *name = nullptr, *text = nullptr;
+  cuGetErrorName(r, &name);
+  cuGetErrorString(r, &text);
+  fail(ErrorKind::Cuda, std::string(what) + " failed: " +
+                            (name ? name : "CUDA error " + std::to_string(r)) +
+                            (text ? std::string(" (") + text + ")" : ""));
+}
+
+inline void checkCudart(cudaError_t r, const char *what) {
+  if (r == cudaSuccess)
+    return;
+  fail(ErrorKind::Cuda, std::string(what) + " failed: " +
+                            cudaGetErrorName(r) + " (" +
+                            cudaGetErrorString(r) + ")");
+}
+
+inline void checkNccl(ncclResult_t r, const char *what) {
+  if (r == ncclSuccess || r == ncclInProgress)
+    return;
+  fail(ErrorKind::Nccl, std::string(what) + " failed: " +
+                            ncclGetErrorString(r));
+}
+
+/// Makes the primary context of `device` current for the scope (the context
+/// the CUDA runtime, PyTorch and NCCL use), restoring the caller's after.
+class ScopedDevice {
+public:
+  explicit ScopedDevice(int device);
+  ~ScopedDevice();
+  CUcontext context() const { return ctx_; }
+
+private:
+  CUdevice dev_ = 0;
+  CUcontext ctx_ = nullptr;
+};
+
+/// "sm_90a"-style name of `device`'s compute capability (without suffix).
+std::string deviceChip(int device);
+
+} // namespace megamoe::rt
+
+#endif // MEGAMOE_RUNTIME_LIB_CUDACHECK_H

@@ -1,0 +1,44 @@
+//===- DeviceKernels.h - the runtime's own nvcc-built kernels ---*- C++ -*-===//
+//
+// Small kernels compiled by nvcc into the runtime library (sm_90a): the
+// symmetric-window setup (ncclGetLsaPointer is device-side only), the
+// cross-rank barrier and the weight transform. Each returns the launch's
+// cudaError_t; none synchronizes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MEGAMOE_RUNTIME_LIB_DEVICEKERNELS_H
+#define MEGAMOE_RUNTIME_LIB_DEVICEKERNELS_H
+
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace megamoe::rt::kernels {
+
+/// Control-region layout of the symmetric buffer (offsets in bytes).
+constexpr size_t kArriveOffset = 0;    // uint32 per source rank
+constexpr size_t kEpochOffset = 512;   // uint32, this rank's barrier count
+constexpr size_t kTimeoutOffset = 516; // uint32, nonzero after a timeout
+
+/// out[p] = ncclGetLsaPointer(window, 0, p) for p < nranks.
+cudaError_t lsaPointers(ncclWindow_t window, int nranks, uint64_t *out,
+                        cudaStream_t stream);
+
+/// The cross-rank barrier over the control region at local + controlOffset.
+cudaError_t barrier(char *local, const int64_t *offsets, int rank,
+                    int nranks, size_t controlOffset, uint64_t timeoutNs,
+                    cudaStream_t stream);
+
+/// GPU versions of interleaveL1WeightsHost / relayoutL1ScalesHost.
+cudaError_t interleaveL1Weights(const uint8_t *w, uint8_t *out,
+                                int64_t localExperts, int64_t intermediate,
+                                int64_t hidden, cudaStream_t stream);
+cudaError_t relayoutL1Scales(const float *sf, float *out,
+                             int64_t localExperts, int64_t intermediate,
+                             int64_t hidden, cudaStream_t stream);
+
+} // namespace megamoe::rt::kernels
+
+#endif // MEGAMOE_RUNTIME_LIB_DEVICEKERNELS_H

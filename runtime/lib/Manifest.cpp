@@ -1,0 +1,383 @@
+//===- Manifest.cpp - the compiler -> runtime manifest --------------------===//
+#include "megamoe/runtime/Manifest.h"
+#include "megamoe/runtime/Error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace megamoe::rt {
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void bad(const std::string &where, const std::string &what) {
+  fail(ErrorKind::Manifest, "manifest: " + where + ": " + what);
+}
+
+const json &field(const json &obj, const std::string &where,
+                  const char *key) {
+  if (!obj.is_object())
+    bad(where, "expected an object");
+  auto it = obj.find(key);
+  if (it == obj.end())
+    bad(where, std::string("missing field '") + key + "'");
+  return *it;
+}
+
+std::string getString(const json &obj, const std::string &where,
+                      const char *key) {
+  const json &v = field(obj, where, key);
+  if (!v.is_string())
+    bad(where + "." + key, "expected a string");
+  return v.get<std::string>();
+}
+
+int64_t getInt(const json &v, const std::string &where, int64_t lo,
+               int64_t hi) {
+  if (!v.is_number_integer())
+    bad(where, "expected an integer");
+  int64_t x = v.get<int64_t>();
+  if (x < lo || x > hi)
+    bad(where, "value " + std::to_string(x) + " outside [" +
+                   std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return x;
+}
+
+/// An integer or an expression string; integers become their decimal text.
+std::string getExpr(const json &v, const std::string &where) {
+  if (v.is_number_integer())
+    return std::to_string(v.get<int64_t>());
+  if (v.is_string() && !v.get<std::string>().empty())
+    return v.get<std::string>();
+  bad(where, "expected an integer or an expression string");
+}
+
+template <typename Enum>
+Enum getEnum(const json &obj, const std::string &where, const char *key,
+             std::initializer_list<std::pair<const char *, Enum>> names,
+             std::optional<Enum> dflt = std::nullopt) {
+  if (dflt && !obj.contains(key))
+    return *dflt;
+  std::string s = getString(obj, where, key);
+  std::string known;
+  for (auto &[n, e] : names) {
+    if (s == n)
+      return e;
+    known += known.empty() ? n : std::string(" | ") + n;
+  }
+  bad(where + "." + key, "unknown value '" + s + "' (known: " + known + ")");
+}
+
+const json &getArray(const json &obj, const std::string &where,
+                     const char *key, std::optional<size_t> size) {
+  const json &v = field(obj, where, key);
+  if (!v.is_array())
+    bad(where + "." + key, "expected an array");
+  if (size && v.size() != *size)
+    bad(where + "." + key, "expected " + std::to_string(*size) +
+                               " entries, got " + std::to_string(v.size()));
+  return v;
+}
+
+TmaSpec parseTma(const json &j, const std::string &where) {
+  TmaSpec t;
+  t.name = getString(j, where, "name");
+  t.dtype = getEnum<DType>(j, where, "dtype",
+                           {{"e4m3", DType::E4M3},
+                            {"e5m2", DType::E5M2},
+                            {"bf16", DType::BF16},
+                            {"f16", DType::F16},
+                            {"f32", DType::F32},
+                            {"u8", DType::U8},
+                            {"i32", DType::I32}});
+  t.rank = (unsigned)getInt(field(j, where, "rank"), where + ".rank", 1, 5);
+  for (auto &e : getArray(j, where, "global_shape", t.rank))
+    t.globalShape.push_back(getExpr(e, where + ".global_shape"));
+  for (auto &e : getArray(j, where, "global_strides_bytes", t.rank - 1))
+    t.globalStridesBytes.push_back(getExpr(e, where + ".global_strides_bytes"));
+  for (auto &e : getArray(j, where, "box", t.rank))
+    t.box.push_back((uint32_t)getInt(e, where + ".box", 1, 256));
+  if (j.contains("element_strides")) {
+    for (auto &e : getArray(j, where, "element_strides", t.rank))
+      t.elementStrides.push_back(
+          (uint32_t)getInt(e, where + ".element_strides", 1, 8));
+  } else {
+    t.elementStrides.assign(t.rank, 1);
+  }
+  t.swizzle = getEnum<Swizzle>(j, where, "swizzle",
+                               {{"none", Swizzle::None},
+                                {"32B", Swizzle::B32},
+                                {"64B", Swizzle::B64},
+                                {"128B", Swizzle::B128}},
+                               Swizzle::None);
+  t.interleave = getEnum<Interleave>(
+      j, where, "interleave",
+      {{"none", Interleave::None}, {"16B", Interleave::B16},
+       {"32B", Interleave::B32}},
+      Interleave::None);
+  t.l2Promotion = getEnum<L2Promotion>(j, where, "l2_promotion",
+                                       {{"none", L2Promotion::None},
+                                        {"64B", L2Promotion::B64},
+                                        {"128B", L2Promotion::B128},
+                                        {"256B", L2Promotion::B256}},
+                                       L2Promotion::None);
+  t.oobFill = getEnum<OobFill>(j, where, "oob_fill",
+                               {{"zero", OobFill::Zero}, {"nan", OobFill::NaN}},
+                               OobFill::Zero);
+  return t;
+}
+
+KernelSpec parseKernel(const json &j, const std::string &where) {
+  KernelSpec k;
+  k.name = getString(j, where, "name");
+  const json &block = getArray(j, where, "block", 3);
+  for (int i = 0; i < 3; ++i)
+    k.block[i] = (uint32_t)getInt(block[i], where + ".block", 1, 1024);
+  if ((uint64_t)k.block[0] * k.block[1] * k.block[2] > 1024)
+    bad(where + ".block", "more than 1024 threads per block");
+  const json &grid = getArray(j, where, "grid", 3);
+  for (int i = 0; i < 3; ++i)
+    k.grid[i] = getExpr(grid[i], where + ".grid");
+  if (j.contains("cluster")) {
+    const json &cluster = getArray(j, where, "cluster", 3);
+    for (int i = 0; i < 3; ++i)
+      k.cluster[i] = (uint32_t)getInt(cluster[i], where + ".cluster", 1, 16);
+  }
+  if (j.contains("dynamic_smem_bytes"))
+    k.dynamicSmemBytes = (uint32_t)getInt(j["dynamic_smem_bytes"],
+                                          where + ".dynamic_smem_bytes", 0,
+                                          int64_t(1) << 30);
+  if (j.contains("max_registers"))
+    k.maxRegisters = (uint32_t)getInt(j["max_registers"],
+                                      where + ".max_registers", 0, 255);
+  const json &tmas = j.contains("tma_descriptors")
+                         ? getArray(j, where, "tma_descriptors", std::nullopt)
+                         : json::array();
+  std::set<std::string> tmaNames;
+  for (size_t i = 0; i < tmas.size(); ++i) {
+    TmaSpec t =
+        parseTma(tmas[i], where + ".tma_descriptors[" + std::to_string(i) + "]");
+    if (!tmaNames.insert(t.name).second)
+      bad(where + ".tma_descriptors", "duplicate name '" + t.name + "'");
+    k.tmaDescriptors.push_back(std::move(t));
+  }
+  const json &params = getArray(j, where, "params", std::nullopt);
+  std::set<std::string> paramNames;
+  for (size_t i = 0; i < params.size(); ++i) {
+    std::string w = where + ".params[" + std::to_string(i) + "]";
+    ParamSpec p;
+    p.name = getString(params[i], w, "name");
+    p.kind = getEnum<ParamKind>(params[i], w, "kind",
+                                {{"pointer", ParamKind::Pointer},
+                                 {"i32", ParamKind::I32},
+                                 {"i64", ParamKind::I64},
+                                 {"u32", ParamKind::U32},
+                                 {"u64", ParamKind::U64},
+                                 {"f32", ParamKind::F32},
+                                 {"tma_descriptor", ParamKind::TmaDescriptor}});
+    if (p.kind == ParamKind::TmaDescriptor) {
+      p.tma = getString(params[i], w, "tma");
+      if (!k.findTma(p.tma))
+        bad(w + ".tma", "no TMA descriptor named '" + p.tma + "' in " + where +
+                            ".tma_descriptors");
+    }
+    if (!paramNames.insert(p.name).second)
+      bad(where + ".params", "duplicate parameter name '" + p.name + "'");
+    k.params.push_back(std::move(p));
+  }
+  return k;
+}
+
+BufferLayout parseBufferLayout(const json &j) {
+  const std::string where = "buffer_layout";
+  BufferLayout layout;
+  layout.totalBytes = (uint64_t)getInt(field(j, where, "total_bytes"),
+                                       where + ".total_bytes", 0, INT64_MAX);
+  const json &regions = getArray(j, where, "regions", std::nullopt);
+  for (size_t i = 0; i < regions.size(); ++i) {
+    std::string w = where + ".regions[" + std::to_string(i) + "]";
+    BufferRegion r;
+    r.name = getString(regions[i], w, "name");
+    r.offset = (uint64_t)getInt(field(regions[i], w, "offset"), w + ".offset",
+                                0, INT64_MAX);
+    r.bytes = (uint64_t)getInt(field(regions[i], w, "bytes"), w + ".bytes", 0,
+                               INT64_MAX);
+    if (r.offset + r.bytes > layout.totalBytes)
+      bad(w, "region '" + r.name + "' [" + std::to_string(r.offset) + ", " +
+                 std::to_string(r.offset + r.bytes) + ") ends past total_bytes " +
+                 std::to_string(layout.totalBytes));
+    if (layout.find(r.name))
+      bad(w, "duplicate region name '" + r.name + "'");
+    layout.regions.push_back(std::move(r));
+  }
+  return layout;
+}
+
+} // namespace
+
+unsigned dtypeBytes(DType t) {
+  switch (t) {
+  case DType::E4M3:
+  case DType::E5M2:
+  case DType::U8:
+    return 1;
+  case DType::BF16:
+  case DType::F16:
+    return 2;
+  case DType::F32:
+  case DType::I32:
+    return 4;
+  case DType::I64:
+    return 8;
+  }
+  return 0;
+}
+
+const char *dtypeName(DType t) {
+  switch (t) {
+  case DType::E4M3:
+    return "e4m3";
+  case DType::E5M2:
+    return "e5m2";
+  case DType::BF16:
+    return "bf16";
+  case DType::F16:
+    return "f16";
+  case DType::F32:
+    return "f32";
+  case DType::U8:
+    return "u8";
+  case DType::I32:
+    return "i32";
+  case DType::I64:
+    return "i64";
+  }
+  return "?";
+}
+
+const char *paramKindName(ParamKind k) {
+  switch (k) {
+  case ParamKind::Pointer:
+    return "pointer";
+  case ParamKind::I32:
+    return "i32";
+  case ParamKind::I64:
+    return "i64";
+  case ParamKind::U32:
+    return "u32";
+  case ParamKind::U64:
+    return "u64";
+  case ParamKind::F32:
+    return "f32";
+  case ParamKind::TmaDescriptor:
+    return "tma_descriptor";
+  }
+  return "?";
+}
+
+const TmaSpec *KernelSpec::findTma(const std::string &n) const {
+  for (const TmaSpec &t : tmaDescriptors)
+    if (t.name == n)
+      return &t;
+  return nullptr;
+}
+
+const BufferRegion *BufferLayout::find(const std::string &n) const {
+  for (const BufferRegion &r : regions)
+    if (r.name == n)
+      return &r;
+  return nullptr;
+}
+
+const KernelSpec *Manifest::findKernel(const std::string &n) const {
+  for (const KernelSpec &k : kernels)
+    if (k.name == n)
+      return &k;
+  return nullptr;
+}
+
+std::string Manifest::cubinPath() const {
+  if (directory.empty() || (!cubin.empty() && cubin[0] == '/'))
+    return cubin;
+  return directory + "/" + cubin;
+}
+
+Manifest parseManifest(const std::string &jsonText,
+                       const std::string &directory) {
+  json j;
+  try {
+    j = json::parse(jsonText, nullptr, /*allow_exceptions=*/true,
+                    /*ignore_comments=*/true);
+  } catch (const json::parse_error &e) {
+    fail(ErrorKind::Manifest, std::string("manifest: not valid JSON: ") +
+                                  e.what());
+  }
+  const std::string top = "manifest";
+  if (getString(j, top, "format") != "megamoe-manifest")
+    bad("format", "expected \"megamoe-manifest\", got \"" +
+                      j["format"].get<std::string>() + "\"");
+  Manifest m;
+  m.directory = directory;
+  m.version = (int)getInt(field(j, top, "version"), "version", 0, INT32_MAX);
+  if (m.version != 1)
+    bad("version", "this runtime reads schema version 1, the manifest has " +
+                       std::to_string(m.version));
+  m.chip = getString(j, top, "chip");
+  m.cubin = getString(j, top, "cubin");
+  if (j.contains("ptx") && j["ptx"].is_string())
+    m.ptx = j["ptx"].get<std::string>();
+  if (j.contains("symbols")) {
+    const json &syms = j["symbols"];
+    if (!syms.is_object())
+      bad("symbols", "expected an object of name: integer");
+    for (auto it = syms.begin(); it != syms.end(); ++it)
+      m.symbols[it.key()] =
+          getInt(it.value(), "symbols." + it.key(), INT64_MIN, INT64_MAX);
+  }
+  if (j.contains("runtime_symbols")) {
+    for (auto &s : getArray(j, top, "runtime_symbols", std::nullopt)) {
+      if (!s.is_string())
+        bad("runtime_symbols", "expected strings");
+      std::string name = s.get<std::string>();
+      if (m.symbols.count(name))
+        bad("runtime_symbols", "'" + name +
+                                   "' is also a compile-time symbol");
+      m.runtimeSymbols.push_back(name);
+    }
+  }
+  const json &kernels = getArray(j, top, "kernels", std::nullopt);
+  if (kernels.empty())
+    bad("kernels", "the manifest lists no kernel");
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    KernelSpec k = parseKernel(kernels[i], "kernels[" + std::to_string(i) + "]");
+    if (m.findKernel(k.name))
+      bad("kernels", "duplicate kernel name '" + k.name + "'");
+    m.kernels.push_back(std::move(k));
+  }
+  if (j.contains("buffer_layout") && !j["buffer_layout"].is_null())
+    m.bufferLayout = parseBufferLayout(j["buffer_layout"]);
+  return m;
+}
+
+std::string readFileBytes(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    fail(ErrorKind::Io, "cannot open '" + path + "'");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad())
+    fail(ErrorKind::Io, "cannot read '" + path + "'");
+  return ss.str();
+}
+
+Manifest loadManifestFile(const std::string &path) {
+  std::string text = readFileBytes(path);
+  size_t slash = path.find_last_of('/');
+  std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  return parseManifest(text, dir);
+}
+
+} // namespace megamoe::rt

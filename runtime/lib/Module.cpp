@@ -1,0 +1,157 @@
+//===- Module.cpp - loaded cubins and kernel launch -----------------------===//
+#include "megamoe/runtime/Module.h"
+#include "CudaCheck.h"
+#include "TmaEncode.h"
+
+#include <cuda.h>
+
+#include <vector>
+
+namespace megamoe::rt {
+
+struct Module::Impl {
+  CUmodule module = nullptr;
+  std::vector<CUfunction> functions; // parallel to manifest_.kernels
+  CUcontext context = nullptr;
+  CUdevice dev = 0;
+};
+
+void checkChipMatchesDevice(const std::string &chip, int device) {
+  std::string have = deviceChip(device);
+  // "sm_90a" runs only on sm_90, "sm_100a" only on sm_100: arch-specific
+  // features ('a') are not forward compatible.
+  std::string want = chip;
+  if (!want.empty() && (want.back() == 'a' || want.back() == 'f'))
+    want.pop_back();
+  if (want != have)
+    fail(ErrorKind::Unsupported, "the kernels were compiled for " + chip +
+                                     " but device " + std::to_string(device) +
+                                     " is " + have);
+}
+
+Module::Module(Manifest manifest, int device)
+    : manifest_(std::move(manifest)), device_(device),
+      impl_(std::make_unique<Impl>()) {}
+
+Module::~Module() {
+  if (!impl_ || !impl_->module)
+    return;
+  try { // A destructor must not throw; a failing unload leaks the module.
+    ScopedDevice scope(device_);
+    cuModuleUnload(impl_->module);
+  } catch (const Error &) {
+  }
+}
+
+std::unique_ptr<Module> Module::loadFile(const std::string &manifestPath,
+                                         int device) {
+  Manifest m = loadManifestFile(manifestPath);
+  std::string cubin = readFileBytes(m.cubinPath());
+  return loadMemory(std::move(m), cubin.data(), cubin.size(), device);
+}
+
+std::unique_ptr<Module> Module::loadMemory(Manifest manifest,
+                                           const void *cubin, size_t size,
+                                           int device) {
+  require(cubin && size > 0, "load: the cubin is empty");
+  std::unique_ptr<Module> mod(new Module(std::move(manifest), device));
+  mod->load(cubin, size);
+  return mod;
+}
+
+void Module::load(const void *cubin, size_t size) {
+  checkChipMatchesDevice(manifest_.chip, device_);
+  ScopedDevice scope(device_);
+  checkCu(cuDeviceGet(&impl_->dev, device_), "cuDeviceGet");
+  checkCu(cuDeviceGetAttribute(&numSms_,
+                               CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                               impl_->dev),
+          "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)");
+  int smemOptin = 0;
+  checkCu(cuDeviceGetAttribute(
+              &smemOptin,
+              CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+              impl_->dev),
+          "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
+  // cuModuleLoadData wants the image in memory it may read past the end of a
+  // cubin's declared size; copy into an owned, padded buffer.
+  std::vector<char> image((const char *)cubin, (const char *)cubin + size);
+  image.resize(size + 16, 0);
+  checkCu(cuModuleLoadData(&impl_->module, image.data()),
+          ("cuModuleLoadData(" + manifest_.cubin + ")").c_str());
+  for (const KernelSpec &k : manifest_.kernels) {
+    CUfunction f = nullptr;
+    CUresult r = cuModuleGetFunction(&f, impl_->module, k.name.c_str());
+    if (r == CUDA_ERROR_NOT_FOUND)
+      fail(ErrorKind::Manifest, "the cubin " + manifest_.cubin +
+                                    " has no kernel named '" + k.name + "'");
+    checkCu(r, "cuModuleGetFunction");
+    if ((int)k.dynamicSmemBytes > smemOptin)
+      fail(ErrorKind::Unsupported,
+           "kernel '" + k.name + "' needs " +
+               std::to_string(k.dynamicSmemBytes) +
+               " bytes of dynamic shared memory; the device allows " +
+               std::to_string(smemOptin));
+    checkCu(cuFuncSetAttribute(f,
+                               CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                               (int)k.dynamicSmemBytes),
+            "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+    impl_->functions.push_back(f);
+  }
+}
+
+void Module::launch(const std::string &kernel, const ArgMap &args,
+                    const SymbolTable &runtimeSymbols, CUstream stream) const {
+  size_t index = 0;
+  while (index < manifest_.kernels.size() &&
+         manifest_.kernels[index].name != kernel)
+    ++index;
+  if (index == manifest_.kernels.size())
+    fail(ErrorKind::InvalidArgument,
+         "launch: the manifest has no kernel named '" + kernel + "'");
+  const KernelSpec &spec = manifest_.kernels[index];
+  BoundLaunch bound =
+      bindLaunch(manifest_, spec, args, runtimeSymbols, numSms_);
+
+  // Parameter storage: CUtensorMap is 64-byte aligned and passed by value
+  // (the kernels take it as a __grid_constant__ parameter).
+  std::vector<CUtensorMap> maps(bound.params.size());
+  std::vector<uint64_t> scalars(bound.params.size());
+  std::vector<void *> pointers(bound.params.size());
+  for (size_t i = 0; i < bound.params.size(); ++i) {
+    const BoundParam &p = bound.params[i];
+    if (p.kind == ParamKind::TmaDescriptor) {
+      maps[i] = encodeTma(p.tma, spec.params[i].tma);
+      pointers[i] = &maps[i];
+    } else {
+      // Little-endian: the low 4 bytes of the slot are the 32-bit value.
+      scalars[i] = p.bits;
+      pointers[i] = &scalars[i];
+    }
+  }
+
+  ScopedDevice scope(device_);
+  CUlaunchConfig config = {};
+  config.gridDimX = bound.grid[0];
+  config.gridDimY = bound.grid[1];
+  config.gridDimZ = bound.grid[2];
+  config.blockDimX = spec.block[0];
+  config.blockDimY = spec.block[1];
+  config.blockDimZ = spec.block[2];
+  config.sharedMemBytes = spec.dynamicSmemBytes;
+  config.hStream = stream;
+  CUlaunchAttribute attr = {};
+  if (spec.cluster[0] * spec.cluster[1] * spec.cluster[2] > 1) {
+    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = spec.cluster[0];
+    attr.value.clusterDim.y = spec.cluster[1];
+    attr.value.clusterDim.z = spec.cluster[2];
+    config.attrs = &attr;
+    config.numAttrs = 1;
+  }
+  checkCu(cuLaunchKernelEx(&config, impl_->functions[index], pointers.data(),
+                           nullptr),
+          ("cuLaunchKernelEx(" + kernel + ")").c_str());
+}
+
+} // namespace megamoe::rt
