@@ -4,6 +4,7 @@
 #include "megamoe/Conversion/Passes.h"
 #include "megamoe/Dialect/MegaMoE/IR/MegaMoE.h"
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
+#include "megamoe/Dialect/WarpSpec/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -45,4 +46,5 @@ void megamoe::registerAllPasses() {
   mlir::registerAllPasses();
   mlir::megamoe::registerMegaMoEConversionPasses();
   mlir::megamoe::registerMegaMoEToCubinPipeline();
+  mlir::warpspec::registerWarpSpecPasses();
 }

@@ -1,0 +1,480 @@
+//===- WarpSpecOps.cpp - kernel, roles, barriers, SMEM and pipelines ------===//
+#include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
+
+#include "WarpSpecVerifyUtils.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace mlir::warpspec;
+using namespace mlir::warpspec::checks;
+
+#define GET_OP_CLASSES
+#include "megamoe/Dialect/WarpSpec/IR/WarpSpecOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildType = [](Builder &builder, ArrayRef<Type> args,
+                      ArrayRef<Type> results,
+                      function_interface_impl::VariadicFlag, std::string &) {
+    return builder.getFunctionType(args, results);
+  };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+RolesOp KernelOp::getRolesOp() {
+  for (Operation &op : getBody().front())
+    if (auto roles = dyn_cast<RolesOp>(op))
+      return roles;
+  return {};
+}
+
+static bool isValidKernelArgument(Type type) {
+  if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(type))
+    return ptr.getAddressSpace() == 1;
+  return isa<IntegerType, FloatType, TmaDescType>(type);
+}
+
+LogicalResult KernelOp::verify() {
+  if (!getFunctionType().getResults().empty())
+    return emitOpError("kernel must not return values");
+  for (auto [i, type] : llvm::enumerate(getArgumentTypes()))
+    if (!isValidKernelArgument(type))
+      return emitOpError("kernel argument #")
+             << i << " has type " << type
+             << "; expected !llvm.ptr<1>, an integer, a float or "
+                "!warpspec.tma_desc";
+  int64_t threads = getThreads();
+  if (threads % 32 != 0 || threads > 1024)
+    return emitOpError("expects threads to be a multiple of 32 in [32, 1024], "
+                       "got ")
+           << threads;
+  int64_t maxnreg = getMaxnreg();
+  if (maxnreg % 8 != 0 || maxnreg < 24 || maxnreg > 256)
+    return emitOpError("expects maxnreg to be a multiple of 8 in [24, 256], "
+                       "got ")
+           << maxnreg;
+  if (threads * maxnreg > kRegistersPerSM)
+    return emitOpError("launch needs threads x maxnreg = ")
+           << threads << " x " << maxnreg << " = " << threads * maxnreg
+           << " registers, more than the " << kRegistersPerSM
+           << " of an SM";
+  int64_t limit = getSmemLimit(getChip());
+  if (limit == 0)
+    return emitOpError("unsupported chip \"")
+           << getChip() << "\"; expected sm_90a or sm_100a";
+  if (std::optional<ArrayRef<int32_t>> cluster = getCluster()) {
+    if (cluster->size() != 3 || llvm::any_of(*cluster, [](int32_t d) {
+          return d < 1;
+        }))
+      return emitOpError("expects cluster to be 3 positive dimensions");
+  }
+  if (std::optional<int64_t> smem = getSmemBytes(); smem && *smem > limit)
+    return emitOpError("dynamic shared memory of ")
+           << *smem << " B exceeds the " << limit << " B limit of "
+           << getChip();
+  return success();
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  Block &body = getBody().front();
+  unsigned numRoles = 0;
+  llvm::DenseMap<int64_t, NamedBarrierOp> barrierIds;
+  llvm::StringSet<> names;
+  for (Operation &op : body) {
+    if (isa<RolesOp>(op) && ++numRoles > 1)
+      return op.emitOpError("only one warpspec.roles per kernel");
+    if (auto barrier = dyn_cast<NamedBarrierOp>(op)) {
+      auto [it, inserted] = barrierIds.try_emplace(barrier.getId(), barrier);
+      if (!inserted)
+        return barrier.emitOpError("named barrier id ")
+               << barrier.getId() << " is declared twice in the kernel";
+    }
+    StringRef name;
+    if (auto alloc = dyn_cast<SmemAllocOp>(op))
+      name = alloc.getName();
+    else if (auto pipe = dyn_cast<PipelineCreateOp>(op))
+      name = pipe.getName();
+    if (!name.empty() && !names.insert(name).second)
+      return op.emitOpError("shared-memory name '")
+             << name << "' is used twice in the kernel";
+  }
+  if (numRoles && getThreads() % 128 != 0)
+    return emitOpError("kernels with roles need threads to be a multiple of "
+                       "128 (setmaxnreg acts on whole warpgroups), got ")
+           << getThreads();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// RolesOp / RoleOp
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Registers each warp of the block runs with: its role's `regs`, or the
+/// kernel's entry cap for warps no role owns.
+SmallVector<int64_t> registersPerWarp(KernelOp kernel,
+                                      ArrayRef<RoleOp> roles) {
+  SmallVector<int64_t> regs(kernel.getNumWarps(), kernel.getMaxnreg());
+  for (RoleOp role : roles)
+    for (unsigned w = role.getWarpBegin(); w < role.getWarpEnd(); ++w)
+      regs[w] = role.getRegs();
+  return regs;
+}
+
+LogicalResult verifyDisjoint(RolesOp op, SmallVector<RoleOp> roles) {
+  llvm::sort(roles, [](RoleOp a, RoleOp b) {
+    return a.getWarpBegin() < b.getWarpBegin();
+  });
+  for (size_t i = 1; i < roles.size(); ++i)
+    if (roles[i].getWarpBegin() < roles[i - 1].getWarpEnd())
+      return op.emitOpError("roles '")
+             << roles[i - 1].getName() << "' (warps ["
+             << roles[i - 1].getWarpBegin() << ", "
+             << roles[i - 1].getWarpEnd() << ")) and '" << roles[i].getName()
+             << "' (warps [" << roles[i].getWarpBegin() << ", "
+             << roles[i].getWarpEnd() << ")) overlap";
+  return success();
+}
+
+/// setmaxnreg is `.sync.aligned` over a warpgroup: every warp of a warpgroup
+/// whose budget changes must be in a role, and all with the same budget.
+LogicalResult verifyWarpgroupRegisters(RolesOp op, KernelOp kernel,
+                                       ArrayRef<RoleOp> roles) {
+  unsigned numGroups = kernel.getNumWarps() / 4;
+  SmallVector<RoleOp> owner(kernel.getNumWarps());
+  for (RoleOp role : roles)
+    for (unsigned w = role.getWarpBegin(); w < role.getWarpEnd(); ++w)
+      owner[w] = role;
+  for (unsigned g = 0; g < numGroups; ++g) {
+    RoleOp first;
+    for (unsigned w = 4 * g; w < 4 * g + 4; ++w) {
+      RoleOp role = owner[w];
+      if (!role)
+        continue;
+      if (!first) {
+        first = role;
+        continue;
+      }
+      if (role.getRegs() != first.getRegs())
+        return op.emitOpError("roles '")
+               << first.getName() << "' and '" << role.getName()
+               << "' share warpgroup " << g << " but ask for "
+               << first.getRegs() << " and " << role.getRegs()
+               << " registers; setmaxnreg applies to a whole warpgroup";
+    }
+    if (!first || first.getRegs() == kernel.getMaxnreg())
+      continue;
+    for (unsigned w = 4 * g; w < 4 * g + 4; ++w)
+      if (!owner[w])
+        return op.emitOpError("warp ")
+               << w << " of warpgroup " << g
+               << " has no role, but role '" << first.getName()
+               << "' changes the warpgroup's registers to " << first.getRegs()
+               << "; setmaxnreg needs every warp of the warpgroup";
+  }
+  return success();
+}
+} // namespace
+
+LogicalResult RolesOp::verifyRegions() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  SmallVector<RoleOp> roles;
+  llvm::StringSet<> names;
+  for (Operation &op : getBody().front()) {
+    auto role = dyn_cast<RoleOp>(op);
+    if (!role)
+      return op.emitOpError("is not allowed directly in warpspec.roles; put "
+                            "it inside a warpspec.role");
+    if (!names.insert(role.getName()).second)
+      return role.emitOpError("duplicate role name '")
+             << role.getName() << "'";
+    if (role.getWarpEnd() > kernel.getNumWarps())
+      return role.emitOpError("warps [")
+             << role.getWarpBegin() << ", " << role.getWarpEnd()
+             << ") exceed the kernel's " << kernel.getNumWarps()
+             << " warps (" << kernel.getThreads() << " threads)";
+    roles.push_back(role);
+  }
+  if (failed(verifyDisjoint(*this, roles)) ||
+      failed(verifyWarpgroupRegisters(*this, kernel, roles)))
+    return failure();
+  int64_t total = 0;
+  for (int64_t regs : registersPerWarp(kernel, roles))
+    total += 32 * regs;
+  if (total > kRegistersPerSM)
+    return emitOpError("register budget of the roles is ")
+           << total << " registers (sum over warps of regs x 32), more than "
+           << "the " << kRegistersPerSM << " of an SM at one CTA per SM";
+  return success();
+}
+
+LogicalResult RoleOp::verify() {
+  if (getWarpBegin() >= getWarpEnd())
+    return emitOpError("role '")
+           << getName() << "' has an empty warp range [" << getWarpBegin()
+           << ", " << getWarpEnd() << ")";
+  int64_t regs = getRegs();
+  if (regs % 8 != 0 || regs < 24 || regs > 256)
+    return emitOpError("regs must be a multiple of 8 in [24, 256] "
+                       "(setmaxnreg), got ")
+           << regs;
+  if (getMma() && (getWarpBegin() % 4 != 0 || getWarpEnd() % 4 != 0))
+    return emitOpError("role '")
+           << getName() << "' issues warpgroup MMA, so its warp range ["
+           << getWarpBegin() << ", " << getWarpEnd()
+           << ") must be warpgroup-aligned (multiples of 4 warps)";
+  return success();
+}
+
+LogicalResult RoleOp::verifyRegions() {
+  if (getMma())
+    return success();
+  WalkResult result = getBody().walk([&](Operation *op) {
+    if (isa<MmaSm90Op, MmaWaitOp, AccStoreOp>(op)) {
+      op->emitOpError("is warpgroup-collective and must be in a role marked "
+                      "`mma`; role '")
+          << getName() << "' is not";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+LogicalResult RoleWarpIdOp::verify() { return verifyInsideRole(*this); }
+
+//===----------------------------------------------------------------------===//
+// Named barriers
+//===----------------------------------------------------------------------===//
+
+static RoleOp findRole(KernelOp kernel, StringRef name) {
+  if (!kernel)
+    return {};
+  RolesOp roles = kernel.getRolesOp();
+  if (!roles)
+    return {};
+  for (Operation &op : roles.getBody().front())
+    if (auto role = dyn_cast<RoleOp>(op); role && role.getName() == name)
+      return role;
+  return {};
+}
+
+unsigned NamedBarrierOp::getNumThreads() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  unsigned threads = 0;
+  for (StringRef name : getRoles().getAsValueRange<StringAttr>())
+    if (RoleOp role = findRole(kernel, name))
+      threads += role.getNumThreads();
+  return threads;
+}
+
+bool NamedBarrierOp::hasRole(StringRef name) {
+  return llvm::is_contained(getRoles().getAsValueRange<StringAttr>(), name);
+}
+
+LogicalResult NamedBarrierOp::verify() {
+  if (getId() < 1 || getId() > 15)
+    return emitOpError("named barrier id must be in [1, 15] (0 is the block "
+                       "barrier), got ")
+           << getId();
+  if (getRoles().empty())
+    return emitOpError("named barrier ") << getId() << " lists no roles";
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (!kernel.getRolesOp())
+    return success(); // nothing to resolve against yet
+  for (StringRef name : getRoles().getAsValueRange<StringAttr>())
+    if (!findRole(kernel, name))
+      return emitOpError("named barrier ")
+             << getId() << " lists role '" << name
+             << "', which the kernel does not define";
+  return success();
+}
+
+static LogicalResult verifyBarrierUse(Operation *op, Value barrier) {
+  if (failed(verifyInsideRole(op)))
+    return failure();
+  auto decl = barrier.getDefiningOp<NamedBarrierOp>();
+  if (!decl)
+    return success();
+  auto role = op->getParentOfType<RoleOp>();
+  if (!decl.hasRole(role.getName()))
+    return op->emitOpError("is executed in role '")
+           << role.getName() << "', which does not take part in named barrier "
+           << decl.getId();
+  return success();
+}
+
+LogicalResult BarrierSyncOp::verify() {
+  return verifyBarrierUse(*this, getBarrier());
+}
+
+LogicalResult BarrierArriveOp::verify() {
+  return verifyBarrierUse(*this, getBarrier());
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult SmemAllocOp::verify() {
+  SmemType type = getType();
+  if (std::optional<int64_t> offset = getOffset();
+      offset && *offset % type.getAlign() != 0)
+    return emitOpError("offset ")
+           << *offset << " is not a multiple of the buffer's alignment "
+           << type.getAlign();
+  return success();
+}
+
+LogicalResult SmemSlotOp::verify() {
+  return verifyStageForBuffer(*this, getStage(), getBuffer().getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Pipelines
+//===----------------------------------------------------------------------===//
+
+int64_t PipelineCreateOp::getBarrierBytes() {
+  return 2 * 8 * static_cast<int64_t>(getType().getStages());
+}
+
+namespace {
+/// Warps of the distinct roles that contain an op of type `OpT` on `pipe`.
+template <typename OpT>
+std::pair<unsigned, std::string> arrivingWarps(Value pipe) {
+  llvm::SetVector<RoleOp> found;
+  for (Operation *user : pipe.getUsers())
+    if (isa<OpT>(user))
+      if (auto role = user->getParentOfType<RoleOp>())
+        found.insert(role);
+  // Name the roles in warp order so the diagnostic is deterministic.
+  SmallVector<RoleOp> roles(found.begin(), found.end());
+  llvm::sort(roles, [](RoleOp a, RoleOp b) {
+    return a.getWarpBegin() < b.getWarpBegin();
+  });
+  unsigned warps = 0;
+  std::string names;
+  for (RoleOp role : roles) {
+    warps += role.getNumWarps();
+    names += (names.empty() ? "'" : ", '") + role.getName().str() + "'";
+  }
+  return {warps, names};
+}
+} // namespace
+
+LogicalResult PipelineCreateOp::verify() {
+  if (std::optional<int64_t> offset = getOffset(); offset && *offset % 8 != 0)
+    return emitOpError("mbarrier offset ")
+           << *offset << " is not 8-byte aligned";
+  auto check = [&](StringRef side, StringRef verb, unsigned expected,
+                   std::pair<unsigned, std::string> found) -> LogicalResult {
+    if (found.first == 0 || found.first == expected)
+      return success();
+    return emitOpError("pipeline '")
+           << getName() << "' expects " << expected << " " << side
+           << " arrival(s) per stage, but the roles that " << verb
+           << " it (" << found.second << ") have " << found.first
+           << " warp(s); each warp arrives once";
+  };
+  if (failed(check("producer", "commit", getProducerArrivals(),
+                   arrivingWarps<ProducerCommitOp>(getResult()))))
+    return failure();
+  return check("consumer", "release", getConsumerArrivals(),
+               arrivingWarps<ConsumerReleaseOp>(getResult()));
+}
+
+LogicalResult ProducerAcquireOp::verify() { return verifyInsideRole(*this); }
+
+LogicalResult ConsumerWaitOp::verify() { return verifyInsideRole(*this); }
+
+LogicalResult ConsumerReleaseOp::verify() {
+  if (failed(verifyInsideRole(*this)))
+    return failure();
+  return verifyStageSource(*this, getStage(), getPipeline(),
+                           /*wantProducer=*/false);
+}
+
+namespace {
+constexpr int64_t kMaxTxBytes = (1 << 20) - 1;
+
+/// Bytes per stage of the distinct buffers that copies fill through `pipe`.
+int64_t bytesFilledPerStage(Value pipe) {
+  llvm::SetVector<Value> buffers;
+  for (Operation *user : pipe.getUsers()) {
+    if (auto load = dyn_cast<TmaLoadOp>(user))
+      buffers.insert(load.getBuffer());
+    else if (auto copy = dyn_cast<BulkCopyOp>(user))
+      buffers.insert(copy.getBuffer());
+  }
+  int64_t bytes = 0;
+  for (Value buffer : buffers)
+    bytes += cast<SmemType>(buffer.getType()).getSlotBytes();
+  return bytes;
+}
+
+/// Bytes the copies of `stage` in `block` deliver, or nullopt when some copy
+/// is elsewhere (another block) or has a dynamic size.
+std::optional<int64_t> bytesOfStageCopies(Value stage, Block *block) {
+  int64_t bytes = 0;
+  for (Operation *user : stage.getUsers()) {
+    std::optional<int64_t> copyBytes;
+    if (auto load = dyn_cast<TmaLoadOp>(user); load && load.getStage() == stage)
+      copyBytes = load.getDesc().getType().getBoxBytes();
+    else if (auto copy = dyn_cast<BulkCopyOp>(user);
+             copy && copy.getStage() == stage) {
+      copyBytes = getConstantIntValue(copy.getBytes());
+      if (!copyBytes)
+        return std::nullopt;
+    } else
+      continue;
+    if (user->getBlock() != block)
+      return std::nullopt;
+    bytes += *copyBytes;
+  }
+  return bytes;
+}
+} // namespace
+
+LogicalResult ProducerCommitOp::verify() {
+  if (failed(verifyInsideRole(*this)) ||
+      failed(verifyStageSource(*this, getStage(), getPipeline(),
+                               /*wantProducer=*/true)))
+    return failure();
+  int64_t tx = getTxBytes().value_or(0);
+  if (tx > kMaxTxBytes)
+    return emitOpError("tx_bytes ")
+           << tx << " exceeds the mbarrier transaction limit of "
+           << kMaxTxBytes;
+  int64_t perStage = bytesFilledPerStage(getPipeline());
+  if (perStage > 0 && tx > perStage)
+    return emitOpError("tx_bytes ")
+           << tx << " exceeds the " << perStage
+           << " B per stage of the buffers filled through this pipeline";
+  if (getStage().getDefiningOp<ProducerAcquireOp>()) {
+    std::optional<int64_t> delivered =
+        bytesOfStageCopies(getStage(), (*this)->getBlock());
+    if (delivered && *delivered > 0 && *delivered != tx)
+      return emitOpError("tx_bytes ")
+             << tx << " does not match the " << *delivered
+             << " B that the copies of this stage deliver";
+  }
+  return success();
+}

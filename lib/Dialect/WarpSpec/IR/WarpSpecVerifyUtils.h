@@ -1,0 +1,39 @@
+//===- WarpSpecVerifyUtils.h - helpers shared by the op verifiers -*- C++ -*-===//
+#ifndef MEGAMOE_LIB_DIALECT_WARPSPEC_IR_WARPSPECVERIFYUTILS_H
+#define MEGAMOE_LIB_DIALECT_WARPSPEC_IR_WARPSPECVERIFYUTILS_H
+
+#include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
+
+namespace mlir::warpspec::checks {
+
+/// Emits "must be inside a warpspec.role" unless `op` is nested in a role.
+LogicalResult verifyInsideRole(Operation *op);
+
+/// The chip of the enclosing kernel, or "" outside a kernel.
+StringRef getKernelChip(Operation *op);
+
+/// Fails with a message if the enclosing kernel's chip is not `prefix`*.
+LogicalResult verifyChip(Operation *op, StringRef prefix, StringRef chipName);
+
+/// Checks a stage index used with `buffer`: a constant must be below the
+/// slot count; a stage produced by a pipeline must come from a pipeline with
+/// one stage per slot.
+LogicalResult verifyStageForBuffer(Operation *op, Value stage, SmemType buffer);
+
+/// The pipeline whose acquire/wait produced `stage`, or null.
+Value getStagePipeline(Value stage);
+
+/// Checks that `stage` (when produced by a pipeline op) comes from
+/// `pipeline` through an op of type `Expected` (producer.acquire or
+/// consumer.wait); `what` names the checking op's need in the message.
+LogicalResult verifyStageSource(Operation *op, Value stage, Value pipeline,
+                                bool wantProducer);
+
+/// Bytes of one element of `type` (integers and floats).
+int64_t elementBytes(Type type);
+
+bool isFp8(Type type);
+
+} // namespace mlir::warpspec::checks
+
+#endif // MEGAMOE_LIB_DIALECT_WARPSPEC_IR_WARPSPECVERIFYUTILS_H

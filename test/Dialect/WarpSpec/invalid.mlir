@@ -1,0 +1,1347 @@
+// RUN: megamoe-opt %s --split-input-file --verify-diagnostics --allow-unregistered-dialect
+// Every verifier message of the warpspec dialect, one case each.
+
+// expected-error @+1 {{TMA box must have 1 to 5 dimensions, got 6}}
+func.func private @f(!warpspec.tma_desc<1x1x1x1x1x16xi8, swizzle = 0>)
+
+// -----
+
+// expected-error @+1 {{TMA box dimensions must be in [1, 256], got 512}}
+func.func private @f(!warpspec.tma_desc<512x16xi8, swizzle = 0>)
+
+// -----
+
+// expected-error @+1 {{TMA element type must be a byte-sized integer or float, got 'i1'}}
+func.func private @f(!warpspec.tma_desc<128xi1, swizzle = 0>)
+
+// -----
+
+// expected-error @+1 {{TMA swizzle must be 0, 32, 64 or 128 bytes, got 16}}
+func.func private @f(!warpspec.tma_desc<64x64xbf16, swizzle = 16>)
+
+// -----
+
+// expected-error @+1 {{TMA box inner dimension must span a multiple of 16 bytes, got 8 B}}
+func.func private @f(!warpspec.tma_desc<64x4xbf16, swizzle = 0>)
+
+// -----
+
+// expected-error @+1 {{TMA box inner dimension spans 256 B, more than the 128 B swizzle span}}
+func.func private @f(!warpspec.tma_desc<64x128xbf16, swizzle = 128>)
+
+// -----
+
+// expected-error @+1 {{smem tile needs at least one dimension}}
+func.func private @f(!warpspec.smem<f32, slots = 1, align = 16>)
+
+// -----
+
+// expected-error @+1 {{smem tile dimensions must be positive, got 0}}
+func.func private @f(!warpspec.smem<0x4xf32, slots = 1, align = 16>)
+
+// -----
+
+// expected-error @+1 {{smem element type must be an integer or float, got 'index'}}
+func.func private @f(!warpspec.smem<4xindex, slots = 1, align = 16>)
+
+// -----
+
+// expected-error @+1 {{smem tile of sub-byte elements must fill whole bytes}}
+func.func private @f(!warpspec.smem<3xi4, slots = 1, align = 16>)
+
+// -----
+
+// expected-error @+1 {{smem buffer needs at least one slot}}
+func.func private @f(!warpspec.smem<4xf32, slots = 0, align = 16>)
+
+// -----
+
+// expected-error @+1 {{smem alignment must be a power of two >= 16, got 48}}
+func.func private @f(!warpspec.smem<4xf32, slots = 1, align = 48>)
+
+// -----
+
+// expected-error @+1 {{smem swizzle must be 0, 32, 64 or 128 bytes, got 16}}
+func.func private @f(!warpspec.smem<4xf32, slots = 1, align = 16, swizzle = 16>)
+
+// -----
+
+// expected-error @+1 {{smem swizzle 128 needs align >= 1024 (one 8-row swizzle atom), got 128}}
+func.func private @f(!warpspec.smem<64x128xi8, slots = 1, align = 128, swizzle = 128>)
+
+// -----
+
+// expected-error @+1 {{unknown smem parameter 'stages' (expected slots, align or swizzle)}}
+func.func private @f(!warpspec.smem<4xf32, stages = 2>)
+
+// -----
+
+// expected-error @+1 {{pipeline needs 1 to 32 stages, got 0}}
+func.func private @f(!warpspec.pipeline<0>)
+
+// -----
+
+// expected-error @+1 {{accumulator of one warpgroup has m = 64 rows (wgmma m64), got m = 128}}
+func.func private @f(!warpspec.acc<128x128xf32>)
+
+// -----
+
+// expected-error @+1 {{accumulator n must be a multiple of 8 in [8, 256] (wgmma n), got n = 100}}
+func.func private @f(!warpspec.acc<64x100xf32>)
+
+// -----
+
+// expected-error @+1 {{accumulator element type must be f32, got 'f16'}}
+func.func private @f(!warpspec.acc<64x128xf16>)
+
+// -----
+
+// expected-error @+1 {{expected a 2-d shape MxNxtype}}
+func.func private @f(!warpspec.acc<64x128x2xf32>)
+
+// -----
+
+// expected-error @+1 {{TMEM allocation spans 64 or 128 lanes, got 32}}
+func.func private @f(!warpspec.tmem<32x128xf32>)
+
+// -----
+
+// expected-error @+1 {{TMEM columns must be a power of two in [32, 512], got 48}}
+func.func private @f(!warpspec.tmem<128x48xf32>)
+
+// -----
+
+// expected-error @+1 {{TMEM element type must be f32 (accumulators) or i32 (scale factors), got 'f16'}}
+func.func private @f(!warpspec.tmem<128x128xf16>)
+
+// -----
+
+// expected-error @+1 {{kernel must not return values}}
+warpspec.kernel @k() -> i32 attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  warpspec.return
+}
+
+// -----
+
+// expected-error @+1 {{kernel argument #1 has type 'memref<4xf32>'; expected !llvm.ptr<1>, an integer, a float or !warpspec.tma_desc}}
+warpspec.kernel @k(%a: i32, %b: memref<4xf32>) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+
+  warpspec.return
+}
+
+// -----
+
+// expected-error @+1 {{expects threads to be a multiple of 32 in [32, 1024], got 100}}
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 100 : i32} {
+
+  warpspec.return
+}
+
+// -----
+
+// expected-error @+1 {{expects maxnreg to be a multiple of 8 in [24, 256], got 20}}
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 20 : i32, threads = 128 : i32} {
+
+  warpspec.return
+}
+
+// -----
+
+// expected-error @+1 {{launch needs threads x maxnreg = 1024 x 128 = 131072 registers, more than the 65536 of an SM}}
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 1024 : i32} {
+
+  warpspec.return
+}
+
+// -----
+
+// expected-error @+1 {{unsupported chip "sm_80"; expected sm_90a or sm_100a}}
+warpspec.kernel @k() attributes {chip = "sm_80", maxnreg = 128 : i32, threads = 128 : i32} {
+
+  warpspec.return
+}
+
+// -----
+
+// expected-error @+1 {{expects cluster to be 3 positive dimensions}}
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32, cluster = array<i32: 2, 1>} {
+
+  warpspec.return
+}
+
+// -----
+
+// expected-error @+1 {{dynamic shared memory of 300000 B exceeds the 232448 B limit of sm_90a}}
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32, smem_bytes = 300000 : i64} {
+
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  warpspec.roles {
+  }
+  // expected-error @+1 {{only one warpspec.roles per kernel}}
+  warpspec.roles {
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %b1 = warpspec.named_barrier 1 roles ["r"]
+  // expected-error @+1 {{named barrier id 1 is declared twice in the kernel}}
+  %b2 = warpspec.named_barrier 1 roles ["r"]
+  warpspec.roles {
+    warpspec.role "r" warps [0, 4) regs 128 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "x" : !warpspec.smem<16xi8, slots = 1, align = 16>
+  // expected-error @+1 {{shared-memory name 'x' is used twice in the kernel}}
+  %p = warpspec.pipeline.create "x" producer_arrivals 1 consumer_arrivals 1 : !warpspec.pipeline<1>
+  warpspec.return
+}
+
+// -----
+
+// expected-error @+1 {{kernels with roles need threads to be a multiple of 128 (setmaxnreg acts on whole warpgroups), got 96}}
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 96 : i32} {
+  warpspec.roles {
+    warpspec.role "r" warps [0, 3) regs 128 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  warpspec.roles {
+    // expected-error @+1 {{is not allowed directly in warpspec.roles; put it inside a warpspec.role}}
+    %c = arith.constant 0 : index
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  warpspec.roles {
+    warpspec.role "r" warps [0, 2) regs 128 {
+
+    }
+    // expected-error @+1 {{duplicate role name 'r'}}
+    warpspec.role "r" warps [2, 4) regs 128 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  warpspec.roles {
+    // expected-error @+1 {{warps [4, 8) exceed the kernel's 4 warps (128 threads)}}
+    warpspec.role "r" warps [4, 8) regs 128 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  // expected-error @+1 {{roles 'a' (warps [0, 3)) and 'b' (warps [2, 4)) overlap}}
+  warpspec.roles {
+    warpspec.role "a" warps [0, 3) regs 128 {
+
+    }
+    warpspec.role "b" warps [2, 4) regs 128 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  // expected-error @+1 {{roles 'a' and 'b' share warpgroup 0 but ask for 40 and 56 registers; setmaxnreg applies to a whole warpgroup}}
+  warpspec.roles {
+    warpspec.role "a" warps [0, 1) regs 40 {
+
+    }
+    warpspec.role "b" warps [1, 4) regs 56 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  // expected-error @+1 {{warp 1 of warpgroup 0 has no role, but role 'tma' changes the warpgroup's registers to 40; setmaxnreg needs every warp of the warpgroup}}
+  warpspec.roles {
+    warpspec.role "tma" warps [0, 1) regs 40 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 168 : i32, threads = 384 : i32} {
+  // expected-error @+1 {{register budget of the roles is 73728 registers (sum over warps of regs x 32), more than the 65536 of an SM at one CTA per SM}}
+  warpspec.roles {
+    warpspec.role "a" warps [0, 4) regs 256 {
+
+    }
+    warpspec.role "b" warps [4, 8) regs 256 {
+
+    }
+    warpspec.role "c" warps [8, 12) regs 64 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  warpspec.roles {
+    // expected-error @+1 {{role 'r' has an empty warp range [2, 2)}}
+    warpspec.role "r" warps [2, 2) regs 128 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  warpspec.roles {
+    // expected-error @+1 {{regs must be a multiple of 8 in [24, 256] (setmaxnreg), got 44}}
+    warpspec.role "r" warps [0, 4) regs 44 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 256 : i32} {
+  warpspec.roles {
+    // expected-error @+1 {{role 'm' issues warpgroup MMA, so its warp range [2, 6) must be warpgroup-aligned (multiples of 4 warps)}}
+    warpspec.role "m" warps [2, 6) regs 128 mma {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "r" warps [0, 4) regs 128 {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{is warpgroup-collective and must be in a role marked `mma`; role 'r' is not}}
+      %p = warpspec.mma.sm90 %a[%c0, %c0], %a[%c0], %z : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  // expected-error @+1 {{must be inside a warpspec.role (it is executed by the warps of one role)}}
+  %w = warpspec.role.warp_id
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  // expected-error @+1 {{named barrier id must be in [1, 15] (0 is the block barrier), got 0}}
+  %b = warpspec.named_barrier 0 roles ["r"]
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  // expected-error @+1 {{named barrier 2 lists no roles}}
+  %b = warpspec.named_barrier 2 roles []
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  // expected-error @+1 {{named barrier 2 lists role 'math', which the kernel does not define}}
+  %b = warpspec.named_barrier 2 roles ["math"]
+  warpspec.roles {
+    warpspec.role "r" warps [0, 4) regs 128 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 256 : i32} {
+  %b = warpspec.named_barrier 2 roles ["a"]
+  warpspec.roles {
+    warpspec.role "a" warps [0, 4) regs 128 {
+
+    }
+    warpspec.role "b" warps [4, 8) regs 128 {
+      // expected-error @+1 {{is executed in role 'b', which does not take part in named barrier 2}}
+      warpspec.barrier.sync %b
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 256 : i32} {
+  %b = warpspec.named_barrier 2 roles ["a"]
+  warpspec.roles {
+    warpspec.role "a" warps [0, 4) regs 128 {
+
+    }
+    warpspec.role "b" warps [4, 8) regs 128 {
+      // expected-error @+1 {{is executed in role 'b', which does not take part in named barrier 2}}
+      warpspec.barrier.arrive %b
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %b = warpspec.named_barrier 2 roles ["a"]
+  // expected-error @+1 {{must be inside a warpspec.role}}
+  warpspec.barrier.sync %b
+  warpspec.roles {
+    warpspec.role "a" warps [0, 4) regs 128 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  // expected-error @+1 {{offset 64 is not a multiple of the buffer's alignment 1024}}
+  %a = warpspec.smem.alloc "a" offset 64 : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{stage 4 is out of range for a buffer of 4 slot(s)}}
+  %p = warpspec.smem.slot %a[%c4] : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128> -> !llvm.ptr<3>
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %pipe = warpspec.pipeline.create "p" producer_arrivals 1 consumer_arrivals 4 : !warpspec.pipeline<2>
+  warpspec.roles {
+    warpspec.role "r" warps [0, 4) regs 128 {
+      %s = warpspec.consumer.wait %pipe : !warpspec.pipeline<2>
+      // expected-error @+1 {{stage of a 2-stage pipeline indexes a buffer of 4 slot(s); they need one slot per stage}}
+      %p = warpspec.smem.slot %a[%s] : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128> -> !llvm.ptr<3>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  // expected-error @+1 {{mbarrier offset 4 is not 8-byte aligned}}
+  %p = warpspec.pipeline.create "p" producer_arrivals 1 consumer_arrivals 1 offset 4 : !warpspec.pipeline<1>
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  // expected-error @+1 {{pipeline 'p' expects 1 producer arrival(s) per stage, but the roles that commit it ('prod') have 4 warp(s); each warp arrives once}}
+  %pipe = warpspec.pipeline.create "p" producer_arrivals 1 consumer_arrivals 1 : !warpspec.pipeline<1>
+  warpspec.roles {
+    warpspec.role "prod" warps [0, 4) regs 128 {
+      %s = warpspec.producer.acquire %pipe : !warpspec.pipeline<1>
+      warpspec.producer.commit %pipe[%s] : !warpspec.pipeline<1>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 256 : i32} {
+  // expected-error @+1 {{pipeline 'p' expects 4 consumer arrival(s) per stage, but the roles that release it ('c1', 'c2') have 8 warp(s); each warp arrives once}}
+  %pipe = warpspec.pipeline.create "p" producer_arrivals 1 consumer_arrivals 4 : !warpspec.pipeline<1>
+  warpspec.roles {
+    warpspec.role "c1" warps [0, 4) regs 128 {
+      %s = warpspec.consumer.wait %pipe : !warpspec.pipeline<1>
+      warpspec.consumer.release %pipe[%s] : !warpspec.pipeline<1>
+    }
+    warpspec.role "c2" warps [4, 8) regs 128 {
+      %s = warpspec.consumer.wait %pipe : !warpspec.pipeline<1>
+      warpspec.consumer.release %pipe[%s] : !warpspec.pipeline<1>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %pipe = warpspec.pipeline.create "p" producer_arrivals 4 consumer_arrivals 4 : !warpspec.pipeline<1>
+  warpspec.roles {
+    warpspec.role "r" warps [0, 4) regs 128 {
+      %s = warpspec.producer.acquire %pipe : !warpspec.pipeline<1>
+      // expected-error @+1 {{needs a stage from warpspec.consumer.wait, got one from warpspec.producer.acquire}}
+      warpspec.consumer.release %pipe[%s] : !warpspec.pipeline<1>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %p1 = warpspec.pipeline.create "p1" producer_arrivals 4 consumer_arrivals 4 : !warpspec.pipeline<1>
+  %p2 = warpspec.pipeline.create "p2" producer_arrivals 4 consumer_arrivals 4 : !warpspec.pipeline<1>
+  warpspec.roles {
+    warpspec.role "r" warps [0, 4) regs 128 {
+      %s = warpspec.producer.acquire %p1 : !warpspec.pipeline<1>
+      // expected-error @+1 {{uses a stage acquired from a different pipeline}}
+      warpspec.producer.commit %p2[%s] : !warpspec.pipeline<1>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %pipe = warpspec.pipeline.create "p" producer_arrivals 4 consumer_arrivals 4 : !warpspec.pipeline<1>
+  warpspec.roles {
+    warpspec.role "r" warps [0, 4) regs 128 {
+      %s = warpspec.producer.acquire %pipe : !warpspec.pipeline<1>
+      // expected-error @+1 {{tx_bytes 1048576 exceeds the mbarrier transaction limit of 1048575}}
+      warpspec.producer.commit %pipe[%s] tx_bytes 1048576 : !warpspec.pipeline<1>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%d: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %pipe = warpspec.pipeline.create "p" producer_arrivals 1 consumer_arrivals 4 : !warpspec.pipeline<4>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "tma" warps [0, 1) regs 128 {
+      %s = warpspec.producer.acquire %pipe : !warpspec.pipeline<4>
+      warpspec.tma.load %d[%c0i, %c0i] -> %a[%s], %pipe : !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.pipeline<4>
+      // expected-error @+1 {{tx_bytes 32768 exceeds the 16384 B per stage of the buffers filled through this pipeline}}
+      warpspec.producer.commit %pipe[%s] tx_bytes 32768 : !warpspec.pipeline<4>
+    }
+    warpspec.role "rest" warps [1, 4) regs 128 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%d: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %pipe = warpspec.pipeline.create "p" producer_arrivals 1 consumer_arrivals 4 : !warpspec.pipeline<4>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "tma" warps [0, 1) regs 128 {
+      %s = warpspec.producer.acquire %pipe : !warpspec.pipeline<4>
+      warpspec.tma.load %d[%c0i, %c0i] -> %a[%s], %pipe : !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.pipeline<4>
+      // expected-error @+1 {{tx_bytes 8192 does not match the 16384 B that the copies of this stage deliver}}
+      warpspec.producer.commit %pipe[%s] tx_bytes 8192 : !warpspec.pipeline<4>
+    }
+    warpspec.role "rest" warps [1, 4) regs 128 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %pipe = warpspec.pipeline.create "p" producer_arrivals 1 consumer_arrivals 1 : !warpspec.pipeline<1>
+  // expected-error @+1 {{must be inside a warpspec.role}}
+  %s = warpspec.producer.acquire %pipe : !warpspec.pipeline<1>
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %pipe = warpspec.pipeline.create "p" producer_arrivals 1 consumer_arrivals 1 : !warpspec.pipeline<1>
+  // expected-error @+1 {{must be inside a warpspec.role}}
+  %s = warpspec.consumer.wait %pipe : !warpspec.pipeline<1>
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%d: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>, %g: !llvm.ptr<1>, %n: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %pipe = warpspec.pipeline.create "p" producer_arrivals 1 consumer_arrivals 4 : !warpspec.pipeline<4>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "tma" warps [0, 1) regs 128 {
+      %s = warpspec.producer.acquire %pipe : !warpspec.pipeline<4>
+      // expected-error @+1 {{expects 2 coordinate(s) for a 2-d TMA box, got 1}}
+      warpspec.tma.load %d[%c0i] -> %a[%s], %pipe : !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.pipeline<4>
+    }
+    warpspec.role "rest" warps [1, 4) regs 128 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%d: !warpspec.tma_desc<128x128xf8E5M2, swizzle = 128>, %g: !llvm.ptr<1>, %n: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %pipe = warpspec.pipeline.create "p" producer_arrivals 1 consumer_arrivals 4 : !warpspec.pipeline<4>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "tma" warps [0, 1) regs 128 {
+      %s = warpspec.producer.acquire %pipe : !warpspec.pipeline<4>
+      // expected-error @+1 {{TMA box element type 'f8E5M2' does not match the buffer's 'f8E4M3FN'}}
+      warpspec.tma.load %d[%c0i, %c0i] -> %a[%s], %pipe : !warpspec.tma_desc<128x128xf8E5M2, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.pipeline<4>
+    }
+    warpspec.role "rest" warps [1, 4) regs 128 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%d: !warpspec.tma_desc<128x64xf8E4M3FN, swizzle = 64>, %g: !llvm.ptr<1>, %n: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %pipe = warpspec.pipeline.create "p" producer_arrivals 1 consumer_arrivals 4 : !warpspec.pipeline<4>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "tma" warps [0, 1) regs 128 {
+      %s = warpspec.producer.acquire %pipe : !warpspec.pipeline<4>
+      // expected-error @+1 {{TMA swizzle 64 does not match the buffer's swizzle 128}}
+      warpspec.tma.load %d[%c0i, %c0i] -> %a[%s], %pipe : !warpspec.tma_desc<128x64xf8E4M3FN, swizzle = 64>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.pipeline<4>
+    }
+    warpspec.role "rest" warps [1, 4) regs 128 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%d: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>, %g: !llvm.ptr<1>, %n: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %pipe = warpspec.pipeline.create "p" producer_arrivals 1 consumer_arrivals 4 : !warpspec.pipeline<4>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "tma" warps [0, 1) regs 128 {
+      %s = warpspec.producer.acquire %pipe : !warpspec.pipeline<4>
+      // expected-error @+1 {{TMA destination must be 128-byte aligned; the buffer has align 1024 and slot offset 64}}
+      warpspec.tma.load %d[%c0i, %c0i] -> %a[%s], %pipe slot_offset 64 : !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.pipeline<4>
+    }
+    warpspec.role "rest" warps [1, 4) regs 128 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%d: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>, %g: !llvm.ptr<1>, %n: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %pipe = warpspec.pipeline.create "p" producer_arrivals 1 consumer_arrivals 4 : !warpspec.pipeline<2>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "tma" warps [0, 1) regs 128 {
+      %s = warpspec.producer.acquire %pipe : !warpspec.pipeline<2>
+      // expected-error @+1 {{buffer of 4 slot(s) is filled through a 2-stage pipeline; they need one slot per stage}}
+      warpspec.tma.load %d[%c0i, %c0i] -> %a[%s], %pipe : !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.pipeline<2>
+    }
+    warpspec.role "rest" warps [1, 4) regs 128 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%d: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>, %g: !llvm.ptr<1>, %n: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<64x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %pipe = warpspec.pipeline.create "p" producer_arrivals 1 consumer_arrivals 4 : !warpspec.pipeline<4>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "tma" warps [0, 1) regs 128 {
+      %s = warpspec.producer.acquire %pipe : !warpspec.pipeline<4>
+      // expected-error @+1 {{TMA box of 16384 B at slot offset 0 does not fit a 8192 B slot}}
+      warpspec.tma.load %d[%c0i, %c0i] -> %a[%s], %pipe : !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>, !warpspec.smem<64x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.pipeline<4>
+    }
+    warpspec.role "rest" warps [1, 4) regs 128 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%d: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "r" warps [0, 4) regs 128 {
+      %p = llvm.mlir.zero : !llvm.ptr<3>
+      // expected-error @+1 {{expects 2 coordinate(s) for a 2-d TMA box, got 3}}
+      warpspec.tma.store %p -> %d[%c0i, %c0i, %c0i] : !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%d: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>, %g: !llvm.ptr<1>, %n: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %pipe = warpspec.pipeline.create "p" producer_arrivals 1 consumer_arrivals 4 : !warpspec.pipeline<4>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "tma" warps [0, 1) regs 128 {
+      %s = warpspec.producer.acquire %pipe : !warpspec.pipeline<4>
+      %c24 = arith.constant 24 : i32
+      // expected-error @+1 {{bulk copy size must be a positive multiple of 16 bytes, got 24}}
+      warpspec.bulk.copy %g, %c24 -> %a[%s], %pipe : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.pipeline<4>
+    }
+    warpspec.role "rest" warps [1, 4) regs 128 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%d: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>, %g: !llvm.ptr<1>, %n: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %pipe = warpspec.pipeline.create "p" producer_arrivals 1 consumer_arrivals 4 : !warpspec.pipeline<4>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "tma" warps [0, 1) regs 128 {
+      %s = warpspec.producer.acquire %pipe : !warpspec.pipeline<4>
+      // expected-error @+1 {{bulk copy slot offset must be a multiple of 16 bytes, got 8}}
+      warpspec.bulk.copy %g, %n -> %a[%s], %pipe slot_offset 8 : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.pipeline<4>
+    }
+    warpspec.role "rest" warps [1, 4) regs 128 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%d: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>, %g: !llvm.ptr<1>, %n: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %pipe = warpspec.pipeline.create "p" producer_arrivals 1 consumer_arrivals 4 : !warpspec.pipeline<4>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "tma" warps [0, 1) regs 128 {
+      %s = warpspec.producer.acquire %pipe : !warpspec.pipeline<4>
+      %c32k = arith.constant 32768 : i32
+      // expected-error @+1 {{bulk copy of 32768 B at slot offset 0 does not fit a 16384 B slot}}
+      warpspec.bulk.copy %g, %c32k -> %a[%s], %pipe : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.pipeline<4>
+    }
+    warpspec.role "rest" warps [1, 4) regs 128 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%d: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>, %g: !llvm.ptr<1>, %n: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %pipe = warpspec.pipeline.create "p" producer_arrivals 1 consumer_arrivals 4 : !warpspec.pipeline<4>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "tma" warps [0, 1) regs 128 {
+      %c7 = arith.constant 7 : index
+      %s = warpspec.producer.acquire %pipe : !warpspec.pipeline<4>
+      // expected-error @+1 {{stage 7 is out of range for a buffer of 4 slot(s)}}
+      warpspec.tma.load %d[%c0i, %c0i] -> %a[%c7], %pipe : !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.pipeline<4>
+    }
+    warpspec.role "rest" warps [1, 4) regs 128 {
+
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%p: !llvm.ptr<1>, %v: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  warpspec.roles {
+    warpspec.role "r" warps [0, 4) regs 128 {
+      // expected-error @+1 {{needs a non-empty counter name (it is reported when the wait times out)}}
+      warpspec.counter.wait %p, %v scope gpu name ""
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%p: !llvm.ptr<1>, %v: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  warpspec.roles {
+    warpspec.role "r" warps [0, 4) regs 128 {
+      // expected-error @+1 {{timeout_cycles must be positive, got 0}}
+      warpspec.counter.wait %p, %v scope gpu name "c" timeout_cycles 0
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%p: !llvm.ptr<1>, %v: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  warpspec.roles {
+    warpspec.role "r" warps [0, 4) regs 128 {
+      // expected-error @+1 {{timeout_cycles must be positive, got -5}}
+      warpspec.grid.sync %p, %v timeout_cycles -5
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%p: !llvm.ptr<1>, %v: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  warpspec.roles {
+    warpspec.role "r" warps [0, 4) regs 128 {
+      // expected-error @+1 {{must use scope sys: peers on other GPUs do not observe gpu-scope releases}}
+      warpspec.cross_rank.barrier %p, %v, %v, %p scope gpu
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%p: !llvm.ptr<1>, %v: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  warpspec.roles {
+    warpspec.role "r" warps [0, 4) regs 128 {
+      // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'scope' [gpu, sys]}}
+      warpspec.counter.add %p, %v scope cta
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_100a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %b = warpspec.smem.alloc "b" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{needs a kernel with chip = "sm_90a", but the kernel targets "sm_100a"}}
+      %p = warpspec.mma.sm90 %a[%c0, %c0], %b[%c0], %z : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<2x64x128xf8E4M3FN, slots = 1, align = 1024>
+  %b = warpspec.smem.alloc "b" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{A tile must be 2-d, got 3 dimension(s)}}
+      %p = warpspec.mma.sm90 %a[%c0, %c0], %b[%c0], %z : !warpspec.smem<2x64x128xf8E4M3FN, slots = 1, align = 1024>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %b = warpspec.smem.alloc "b" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{fp8 operand B must be K-major: wgmma/tcgen05 transpose only 16-bit tiles}}
+      %p = warpspec.mma.sm90 %a[%c0, %c0], %b[%c0], %z b_major mn : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x64xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %b = warpspec.smem.alloc "b" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{A tile rows span 64 B but its swizzle is 128 B; a row must span exactly one swizzle width}}
+      %p = warpspec.mma.sm90 %a[%c0, %c0], %b[%c0], %z : !warpspec.smem<128x64xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x64xf8E4M3FN, slots = 4, align = 1024, swizzle = 64>
+  %b = warpspec.smem.alloc "b" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{A has K = 64 but B has K = 128}}
+      %p = warpspec.mma.sm90 %a[%c0, %c0], %b[%c0], %z : !warpspec.smem<128x64xf8E4M3FN, slots = 4, align = 1024, swizzle = 64>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<64x32xf32, slots = 1, align = 1024, swizzle = 128>
+  %b = warpspec.smem.alloc "b" : !warpspec.smem<64x32xf32, slots = 1, align = 1024, swizzle = 128>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x64xf32>
+      // expected-error @+1 {{unsupported operand types 'f32' x 'f32'; expected fp8 (f8E4M3FN/f8E5M2), f16 or bf16}}
+      %p = warpspec.mma.sm90 %a[%c0, %c0], %b[%c0], %z : !warpspec.smem<64x32xf32, slots = 1, align = 1024, swizzle = 128>, !warpspec.smem<64x32xf32, slots = 1, align = 1024, swizzle = 128>, !warpspec.acc<64x64xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x48xf8E4M3FN, slots = 1, align = 128>
+  %b = warpspec.smem.alloc "b" : !warpspec.smem<128x48xf8E4M3FN, slots = 1, align = 128>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{K = 48 is not a multiple of the MMA k = 32 of 'f8E4M3FN'}}
+      %p = warpspec.mma.sm90 %a[%c0, %c0], %b[%c0], %z : !warpspec.smem<128x48xf8E4M3FN, slots = 1, align = 128>, !warpspec.smem<128x48xf8E4M3FN, slots = 1, align = 128>, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %b = warpspec.smem.alloc "b" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x64xf32>
+      // expected-error @+1 {{accumulator n = 64 does not match the B tile's 128 rows}}
+      %p = warpspec.mma.sm90 %a[%c0, %c0], %b[%c0], %z : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.acc<64x64xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<96x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %b = warpspec.smem.alloc "b" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{A tile has 96 rows; a multiple of 64 is needed}}
+      %p = warpspec.mma.sm90 %a[%c0, %c0], %b[%c0], %z : !warpspec.smem<96x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %b = warpspec.smem.alloc "b" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %c32 = arith.constant 32 : index
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{A row 32 must be a multiple of 64 with row + 64 <= 128}}
+      %p = warpspec.mma.sm90 %a[%c0, %c32], %b[%c0], %z : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      // expected-error @+1 {{pending must be in [0, 7] (wgmma.wait_group), got 8}}
+      warpspec.mma.wait 8
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %sfa = warpspec.smem.alloc "sfa" : !warpspec.smem<128xf16, slots = 4, align = 128>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{a_scales must be a buffer of 1-d f32 tiles, got '!warpspec.smem<128xf16, slots = 4, align = 128>'}}
+      %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c0] b_scales %sb : !warpspec.smem<128xf16, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %sfa = warpspec.smem.alloc "sfa" : !warpspec.smem<32xf32, slots = 4, align = 128>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{a_scales tile holds 32 scales, fewer than the accumulator's 64 rows}}
+      %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c0] b_scales %sb : !warpspec.smem<32xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %sfa = warpspec.smem.alloc "sfa" : !warpspec.smem<128xf32, slots = 4, align = 128>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{n = 128 columns cannot be split evenly among 3 b_scales in groups of a multiple of 8 columns}}
+      %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c0] b_scales %sb, %sb, %sb : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %o = warpspec.smem.alloc "o" : !warpspec.smem<8192xbf16, slots = 1, align = 1024>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{destination tile must be 2-d [rows, n], got '!warpspec.smem<8192xbf16, slots = 1, align = 1024>'}}
+      warpspec.acc.store %z -> %o[%c0, %c0] : !warpspec.acc<64x128xf32>, !warpspec.smem<8192xbf16, slots = 1, align = 1024>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %o = warpspec.smem.alloc "o" : !warpspec.smem<128x128xf8E4M3FN, slots = 1, align = 1024>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{destination element type must be bf16, f16 or f32, got 'f8E4M3FN'}}
+      warpspec.acc.store %z -> %o[%c0, %c0] : !warpspec.acc<64x128xf32>, !warpspec.smem<128x128xf8E4M3FN, slots = 1, align = 1024>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %o = warpspec.smem.alloc "o" : !warpspec.smem<128x64xbf16, slots = 1, align = 1024>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{accumulator n = 128 does not match the destination's 64 columns}}
+      warpspec.acc.store %z -> %o[%c0, %c0] : !warpspec.acc<64x128xf32>, !warpspec.smem<128x64xbf16, slots = 1, align = 1024>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %o = warpspec.smem.alloc "o" : !warpspec.smem<32x128xbf16, slots = 1, align = 1024>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{destination tile has 32 rows, fewer than the accumulator's 64}}
+      warpspec.acc.store %z -> %o[%c0, %c0] : !warpspec.acc<64x128xf32>, !warpspec.smem<32x128xbf16, slots = 1, align = 1024>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  warpspec.roles {
+    warpspec.role "r" warps [0, 4) regs 128 {
+      // expected-error @+1 {{needs a kernel with chip = "sm_100a", but the kernel targets "sm_90a"}}
+      %d = warpspec.tmem.alloc : !warpspec.tmem<128x256xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_100a", maxnreg = 128 : i32, threads = 128 : i32} {
+  // expected-error @+1 {{must be inside a warpspec.role}}
+  %d = warpspec.tmem.alloc : !warpspec.tmem<128x256xf32>
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%f: i1, %x: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "r" warps [0, 4) regs 128 {
+      %t = "test.tmem"() : () -> !warpspec.tmem<128x128xf32>
+      // expected-error @+1 {{needs a kernel with chip = "sm_100a", but the kernel targets "sm_90a"}}
+      warpspec.mma.sm100 %a[%c0, %c0], %a[%c0], %t accumulate %f : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.tmem<128x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%f: i1) attributes {chip = "sm_100a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %b = warpspec.smem.alloc "b" : !warpspec.smem<256x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "mma" warps [0, 4) regs 128 {
+      %d = warpspec.tmem.alloc : !warpspec.tmem<128x256xi32>
+      %sf = warpspec.tmem.alloc : !warpspec.tmem<128x32xf32>
+      // expected-error @+1 {{accumulator TMEM must hold f32, got 'i32'}}
+      warpspec.mma.sm100 %a[%c0, %c0], %b[%c0], %d accumulate %f : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.smem<256x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.tmem<128x256xi32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%f: i1) attributes {chip = "sm_100a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %b = warpspec.smem.alloc "b" : !warpspec.smem<24x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "mma" warps [0, 4) regs 128 {
+      %d = warpspec.tmem.alloc : !warpspec.tmem<128x256xf32>
+      %sf = warpspec.tmem.alloc : !warpspec.tmem<128x32xf32>
+      // expected-error @+1 {{n = 24 is not a multiple of 16 in [16, 256] for m = 128}}
+      warpspec.mma.sm100 %a[%c0, %c0], %b[%c0], %d accumulate %f : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.smem<24x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.tmem<128x256xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%f: i1) attributes {chip = "sm_100a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %b = warpspec.smem.alloc "b" : !warpspec.smem<256x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "mma" warps [0, 4) regs 128 {
+      %d = warpspec.tmem.alloc : !warpspec.tmem<128x128xf32>
+      %sf = warpspec.tmem.alloc : !warpspec.tmem<128x32xf32>
+      // expected-error @+1 {{accumulator TMEM has 128 columns, fewer than n = 256}}
+      warpspec.mma.sm100 %a[%c0, %c0], %b[%c0], %d accumulate %f : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.smem<256x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.tmem<128x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%f: i1) attributes {chip = "sm_100a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %b = warpspec.smem.alloc "b" : !warpspec.smem<256x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "mma" warps [0, 4) regs 128 {
+      %d = warpspec.tmem.alloc : !warpspec.tmem<128x256xf32>
+      %sf = warpspec.tmem.alloc : !warpspec.tmem<128x32xf32>
+      // expected-error @+1 {{scale factors live in i32 TMEM columns}}
+      warpspec.mma.sm100 %a[%c0, %c0], %b[%c0], %d accumulate %f scales(%sf, %sf : !warpspec.tmem<128x32xf32>, !warpspec.tmem<128x32xf32>) : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.smem<256x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.tmem<128x256xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%f: i1) attributes {chip = "sm_100a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<64x128xf8E4M3FN, slots = 1, align = 1024, swizzle = 128>
+  %b = warpspec.smem.alloc "b" : !warpspec.smem<128x128xf8E4M3FN, slots = 1, align = 1024, swizzle = 128>
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "mma" warps [0, 4) regs 128 {
+      %d = warpspec.tmem.alloc : !warpspec.tmem<128x128xf32>
+      // expected-error @+1 {{A tile has 64 rows; a multiple of m = 128 is needed}}
+      warpspec.mma.sm100 %a[%c0, %c0], %b[%c0], %d accumulate %f
+          : !warpspec.smem<64x128xf8E4M3FN, slots = 1, align = 1024, swizzle = 128>,
+            !warpspec.smem<128x128xf8E4M3FN, slots = 1, align = 1024, swizzle = 128>,
+            !warpspec.tmem<128x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %pipe = warpspec.pipeline.create "p" producer_arrivals 4 consumer_arrivals 4 : !warpspec.pipeline<4>
+  warpspec.roles {
+    warpspec.role "r" warps [0, 4) regs 128 {
+      %s = warpspec.consumer.wait %pipe : !warpspec.pipeline<4>
+      // expected-error @+1 {{needs a stage from warpspec.producer.acquire, got one from warpspec.consumer.wait}}
+      warpspec.producer.commit %pipe[%s] : !warpspec.pipeline<4>
+    }
+  }
+  warpspec.return
+}

@@ -1,0 +1,174 @@
+// RUN: megamoe-opt %s | FileCheck %s
+// RUN: megamoe-opt %s | megamoe-opt | FileCheck %s
+// RUN: megamoe-opt %s --mlir-print-op-generic | megamoe-opt | FileCheck %s
+// Print-parse-print of every warpspec op and type.
+
+!tile = !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!sfa = !warpspec.smem<128xf32, slots = 4, align = 128>
+!out = !warpspec.smem<128x128xbf16, slots = 1, align = 1024>
+!desc = !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>
+!sfdesc = !warpspec.tma_desc<128xf32, swizzle = 0>
+!odesc = !warpspec.tma_desc<64x128xbf16, swizzle = 0>
+!pipe = !warpspec.pipeline<4>
+!acc = !warpspec.acc<64x128xf32>
+
+// CHECK-LABEL: warpspec.kernel @all_sm90
+// CHECK-SAME: (%{{.*}}: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>, %{{.*}}: !warpspec.tma_desc<128xf32, swizzle = 0>, %{{.*}}: !warpspec.tma_desc<64x128xbf16, swizzle = 0>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: f32)
+// CHECK-SAME: attributes {chip = "sm_90a", cluster = array<i32: 1, 1, 1>, maxnreg = 168 : i32, smem_bytes = 0 : i64, threads = 384 : i32}
+warpspec.kernel @all_sm90(%da: !desc, %dsf: !sfdesc, %dout: !odesc,
+                          %ctr: !llvm.ptr<1>, %offsets: !llvm.ptr<1>,
+                          %n: i32, %sb: f32)
+    attributes {chip = "sm_90a", cluster = array<i32: 1, 1, 1>, maxnreg = 168 : i32,
+                smem_bytes = 0 : i64, threads = 384 : i32} {
+  // CHECK: %[[A:.*]] = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %a = warpspec.smem.alloc "a" : !tile
+  // CHECK: warpspec.smem.alloc "b" offset 65536 : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %b = warpspec.smem.alloc "b" offset 65536 : !tile
+  // CHECK: warpspec.smem.alloc "sfa" : !warpspec.smem<128xf32, slots = 4, align = 128>
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  // CHECK: warpspec.smem.alloc "out" : !warpspec.smem<128x128xbf16, slots = 1, align = 1024>
+  %out = warpspec.smem.alloc "out" : !out
+  // CHECK: %[[P:.*]] = warpspec.pipeline.create "ab" producer_arrivals 1 consumer_arrivals 8 : !warpspec.pipeline<4>
+  %ab = warpspec.pipeline.create "ab" producer_arrivals 1 consumer_arrivals 8 : !pipe
+  // CHECK: warpspec.pipeline.create "spare" producer_arrivals 1 consumer_arrivals 1 offset 200000 : !warpspec.pipeline<2>
+  %spare = warpspec.pipeline.create "spare" producer_arrivals 1 consumer_arrivals 1 offset 200000 : !warpspec.pipeline<2>
+  // CHECK: %[[NB:.*]] = warpspec.named_barrier 1 roles ["math"]
+  %epi = warpspec.named_barrier 1 roles ["math"]
+  // CHECK: warpspec.named_barrier 2 roles ["tma", "math"]
+  %all = warpspec.named_barrier 2 roles ["tma", "math"]
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  %c512 = arith.constant 512 : i32
+  // CHECK: warpspec.roles {
+  warpspec.roles {
+    // CHECK: warpspec.role "tma" warps [0, 1) regs 40 {
+    warpspec.role "tma" warps [0, 1) regs 40 {
+      // CHECK: warpspec.tma.prefetch %{{.*}} : !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>
+      warpspec.tma.prefetch %da : !desc
+      // CHECK: %[[S:.*]] = warpspec.producer.acquire %[[P]] : !warpspec.pipeline<4>
+      %s = warpspec.producer.acquire %ab : !pipe
+      // CHECK: warpspec.tma.load %{{.*}}[%{{.*}}, %{{.*}}] -> %[[A]][%[[S]]], %[[P]] : !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.pipeline<4>
+      warpspec.tma.load %da[%c0i, %c0i] -> %a[%s], %ab : !desc, !tile, !pipe
+      // CHECK: warpspec.tma.load %{{.*}}[%{{.*}}, %{{.*}}] -> %{{.*}}[%[[S]]], %[[P]] slot_offset 0 :
+      warpspec.tma.load %da[%c0i, %c0i] -> %b[%s], %ab slot_offset 0 : !desc, !tile, !pipe
+      // CHECK: warpspec.bulk.copy %{{.*}}, %{{.*}} -> %{{.*}}[%[[S]]], %[[P]] : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.pipeline<4>
+      warpspec.bulk.copy %ctr, %c512 -> %sfa[%s], %ab : !sfa, !pipe
+      // CHECK: warpspec.producer.commit %[[P]][%[[S]]] tx_bytes 33280 : !warpspec.pipeline<4>
+      warpspec.producer.commit %ab[%s] tx_bytes 33280 : !pipe
+      // CHECK: warpspec.barrier.arrive %{{.*}}
+      warpspec.barrier.arrive %all
+    }
+    // CHECK: warpspec.role "idle" warps [1, 4) regs 40 {
+    // CHECK-NEXT: }
+    warpspec.role "idle" warps [1, 4) regs 40 {
+    }
+    // CHECK: warpspec.role "math" warps [4, 12) regs 232 mma {
+    warpspec.role "math" warps [4, 12) regs 232 mma {
+      // CHECK: warpspec.role.warp_id
+      %w = warpspec.role.warp_id
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %wg = arith.divui %w, %c4 : index
+      %row = arith.muli %wg, %c64 : index
+      // CHECK: warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      %zero = warpspec.acc.zero : !acc
+      // CHECK: %[[CS:.*]] = warpspec.consumer.wait %[[P]] : !warpspec.pipeline<4>
+      %cs = warpspec.consumer.wait %ab : !pipe
+      // CHECK: warpspec.mma.sm90 %[[A]][%[[CS]], %{{.*}}], %{{.*}}[%[[CS]]], %{{.*}} : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.acc<64x128xf32>
+      %p = warpspec.mma.sm90 %a[%cs, %row], %b[%cs], %zero : !tile, !tile, !acc
+      // CHECK: warpspec.mma.wait 0, %{{.*}} : !warpspec.acc<64x128xf32>
+      %r = warpspec.mma.wait 0, %p : !acc
+      // CHECK: warpspec.mma.wait 1{{$}}
+      warpspec.mma.wait 1
+      // CHECK: warpspec.acc.promote %{{.*}} into %{{.*}} a_scales %{{.*}}[%[[CS]], %{{.*}}] b_scales %{{.*}} : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
+      %t = warpspec.acc.promote %r into %zero a_scales %sfa[%cs, %row] b_scales %sb : !sfa, !acc
+      // CHECK: warpspec.acc.promote %{{.*}} into %{{.*}} a_scales %{{.*}}[%[[CS]], %{{.*}}] b_scales %{{.*}}, %{{.*}} :
+      %t2 = warpspec.acc.promote %r into %t a_scales %sfa[%cs, %row] b_scales %sb, %sb : !sfa, !acc
+      // CHECK: warpspec.consumer.release %[[P]][%[[CS]]] : !warpspec.pipeline<4>
+      warpspec.consumer.release %ab[%cs] : !pipe
+      // CHECK: warpspec.acc.store %{{.*}} -> %{{.*}}[%{{.*}}, %{{.*}}] : !warpspec.acc<64x128xf32>, !warpspec.smem<128x128xbf16, slots = 1, align = 1024>
+      warpspec.acc.store %t2 -> %out[%c0, %row] : !acc, !out
+      // CHECK: warpspec.fence.async_shared
+      warpspec.fence.async_shared
+      // CHECK: warpspec.barrier.sync %[[NB]]
+      warpspec.barrier.sync %epi
+      // CHECK: warpspec.smem.slot %{{.*}}[%{{.*}}] : !warpspec.smem<128x128xbf16, slots = 1, align = 1024> -> !llvm.ptr<3>
+      %src = warpspec.smem.slot %out[%c0] : !out -> !llvm.ptr<3>
+      // CHECK: warpspec.tma.store %{{.*}} -> %{{.*}}[%{{.*}}, %{{.*}}] : !warpspec.tma_desc<64x128xbf16, swizzle = 0>
+      warpspec.tma.store %src -> %dout[%c0i, %c0i] : !odesc
+      // CHECK: warpspec.tma.store.wait pending 0 read
+      warpspec.tma.store.wait pending 0 read
+      // CHECK: warpspec.tma.store.wait pending 0{{$}}
+      warpspec.tma.store.wait pending 0
+      // CHECK: warpspec.counter.add %{{.*}}, %{{.*}} scope gpu
+      warpspec.counter.add %ctr, %n scope gpu
+      // CHECK: warpspec.counter.or %{{.*}}, %{{.*}} scope sys
+      warpspec.counter.or %ctr, %n scope sys
+      // CHECK: warpspec.counter.wait %{{.*}}, %{{.*}} scope gpu name "l1_arrival"{{$}}
+      warpspec.counter.wait %ctr, %n scope gpu name "l1_arrival"
+      // CHECK: warpspec.counter.wait %{{.*}}, %{{.*}} scope sys name "l2_arrival" timeout_cycles 2000000000
+      warpspec.counter.wait %ctr, %n scope sys name "l2_arrival" timeout_cycles 2000000000
+      // CHECK: warpspec.grid.sync %{{.*}}, %{{.*}}{{$}}
+      warpspec.grid.sync %ctr, %n
+      // CHECK: warpspec.grid.sync %{{.*}}, %{{.*}} timeout_cycles 1000
+      warpspec.grid.sync %ctr, %n timeout_cycles 1000
+      // CHECK: warpspec.peer.ptr %{{.*}}, %{{.*}}, %{{.*}}{{$}}
+      %peer = warpspec.peer.ptr %ctr, %n, %offsets
+      // CHECK: warpspec.cross_rank.barrier %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} scope sys{{$}}
+      warpspec.cross_rank.barrier %peer, %n, %n, %offsets scope sys
+      // CHECK: warpspec.cross_rank.barrier %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} scope sys timeout_cycles 5
+      warpspec.cross_rank.barrier %peer, %n, %n, %offsets scope sys timeout_cycles 5
+      // CHECK: warpspec.barrier.sync %{{.*}}
+      warpspec.barrier.sync %all
+    }
+  }
+  // CHECK: warpspec.return
+  warpspec.return
+}
+
+// CHECK-LABEL: warpspec.kernel @transposed_bf16
+// CHECK: warpspec.mma.sm90 {{.*}} b_major mn :
+warpspec.kernel @transposed_bf16()
+    attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<64x64xbf16, slots = 1, align = 1024, swizzle = 128>
+  %b = warpspec.smem.alloc "b" : !warpspec.smem<64x64xbf16, slots = 1, align = 1024, swizzle = 128>
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "math" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x64xf32>
+      %p = warpspec.mma.sm90 %a[%c0, %c0], %b[%c0], %z b_major mn
+          : !warpspec.smem<64x64xbf16, slots = 1, align = 1024, swizzle = 128>,
+            !warpspec.smem<64x64xbf16, slots = 1, align = 1024, swizzle = 128>,
+            !warpspec.acc<64x64xf32>
+    }
+  }
+  warpspec.return
+}
+
+// CHECK-LABEL: warpspec.kernel @all_sm100
+warpspec.kernel @all_sm100(%flag: i1)
+    attributes {chip = "sm_100a", maxnreg = 128 : i32, threads = 256 : i32} {
+  %a = warpspec.smem.alloc "a" : !tile
+  %b = warpspec.smem.alloc "b" : !warpspec.smem<256x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "mma" warps [0, 1) regs 128 {
+      // CHECK: warpspec.tmem.alloc : !warpspec.tmem<128x256xf32>
+      %d = warpspec.tmem.alloc : !warpspec.tmem<128x256xf32>
+      // CHECK: warpspec.tmem.alloc : !warpspec.tmem<128x32xi32>
+      %sf = warpspec.tmem.alloc : !warpspec.tmem<128x32xi32>
+      // CHECK: warpspec.mma.sm100 %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} accumulate %{{.*}} : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.smem<256x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.tmem<128x256xf32>
+      warpspec.mma.sm100 %a[%c0, %c0], %b[%c0], %d accumulate %flag
+          : !tile, !warpspec.smem<256x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>,
+            !warpspec.tmem<128x256xf32>
+      // CHECK: warpspec.mma.sm100 {{.*}} accumulate %{{.*}} scales(%{{.*}}, %{{.*}} : !warpspec.tmem<128x32xi32>, !warpspec.tmem<128x32xi32>) :
+      warpspec.mma.sm100 %a[%c0, %c0], %b[%c0], %d accumulate %flag
+          scales(%sf, %sf : !warpspec.tmem<128x32xi32>, !warpspec.tmem<128x32xi32>)
+          : !tile, !warpspec.smem<256x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>,
+            !warpspec.tmem<128x256xf32>
+    }
+    warpspec.role "rest" warps [1, 8) regs 128 {
+    }
+  }
+  warpspec.return
+}

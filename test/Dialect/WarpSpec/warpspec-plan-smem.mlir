@@ -1,0 +1,76 @@
+// RUN: megamoe-opt %s --warpspec-plan-smem --split-input-file --verify-diagnostics | FileCheck %s
+
+// Buffers by decreasing alignment (program order among equals), slots
+// padded to the alignment, then the mbarriers (2 x stages x 8 B).
+// CHECK-LABEL: warpspec.kernel @layout
+// CHECK-SAME: smem_bytes = 2352 : i64
+// CHECK: warpspec.smem.alloc "small" offset 2048 : !warpspec.smem<24xi8, slots = 3, align = 16>
+// CHECK: warpspec.smem.alloc "tile" offset 0 : !warpspec.smem<16x32xbf16, slots = 1, align = 1024>
+// CHECK: warpspec.smem.alloc "padded" offset 1536 : !warpspec.smem<100xi8, slots = 2, align = 256>
+// CHECK: warpspec.smem.alloc "old" offset 1024 : !warpspec.smem<128xf32, slots = 1, align = 512>
+// CHECK: warpspec.pipeline.create "p3" producer_arrivals 1 consumer_arrivals 1 offset 2144 : !warpspec.pipeline<3>
+// CHECK: warpspec.pipeline.create "p10" producer_arrivals 1 consumer_arrivals 1 offset 2192 : !warpspec.pipeline<10>
+warpspec.kernel @layout() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  // 3 slots x alignTo(24, 16) = 96 B.
+  %small = warpspec.smem.alloc "small" : !warpspec.smem<24xi8, slots = 3, align = 16>
+  %tile = warpspec.smem.alloc "tile" : !warpspec.smem<16x32xbf16, slots = 1, align = 1024>
+  // 2 slots x alignTo(100, 256) = 512 B.
+  %padded = warpspec.smem.alloc "padded" : !warpspec.smem<100xi8, slots = 2, align = 256>
+  // A hand-written offset is replaced by the plan.
+  %old = warpspec.smem.alloc "old" offset 0 : !warpspec.smem<128xf32, slots = 1, align = 512>
+  %p3 = warpspec.pipeline.create "p3" producer_arrivals 1 consumer_arrivals 1 : !warpspec.pipeline<3>
+  %p10 = warpspec.pipeline.create "p10" producer_arrivals 1 consumer_arrivals 1 : !warpspec.pipeline<10>
+  warpspec.return
+}
+
+// -----
+
+// Every kernel is planned on its own; a kernel without buffers needs none.
+// CHECK-LABEL: gpu.module @two
+// CHECK: warpspec.kernel @first
+// CHECK-SAME: smem_bytes = 1024 : i64
+// CHECK: warpspec.kernel @empty
+// CHECK-SAME: smem_bytes = 0 : i64
+gpu.module @two [#nvvm.target<chip = "sm_90a", features = "+ptx86">] {
+  warpspec.kernel @first() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+    %t = warpspec.smem.alloc "t" : !warpspec.smem<1024xi8, slots = 1, align = 128>
+    warpspec.return
+  }
+  warpspec.kernel @empty() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+    warpspec.return
+  }
+}
+
+// -----
+
+// Exactly the sm_90a limit (227 KiB = 232,448 B) fits.
+// CHECK-LABEL: warpspec.kernel @at_limit
+// CHECK-SAME: smem_bytes = 232448 : i64
+warpspec.kernel @at_limit() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %t = warpspec.smem.alloc "t" : !warpspec.smem<227x1024xi8, slots = 1, align = 1024>
+  warpspec.return
+}
+
+// -----
+
+// One byte too many: the error lists every object of the plan.
+// expected-error @+1 {{shared-memory plan of kernel @over_limit needs 232464 B, more than the 232448 B per-block limit}}
+warpspec.kernel @over_limit() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  // expected-note @+1 {{'tiles': 229376 B at offset 0}}
+  %tiles = warpspec.smem.alloc "tiles" : !warpspec.smem<128x128xf8E4M3FN, slots = 14, align = 1024, swizzle = 128>
+  // expected-note @+1 {{'rest': 3072 B at offset 229376}}
+  %rest = warpspec.smem.alloc "rest" : !warpspec.smem<3072xi8, slots = 1, align = 16>
+  // expected-note @+1 {{'pipe': 16 B at offset 232448}}
+  %pipe = warpspec.pipeline.create "pipe" producer_arrivals 1 consumer_arrivals 1 : !warpspec.pipeline<1>
+  warpspec.return
+}
+
+// -----
+
+// sm_100a has the same per-block limit.
+// expected-error @+1 {{shared-memory plan of kernel @sm100_over needs 233472 B, more than the 232448 B per-block limit}}
+warpspec.kernel @sm100_over() attributes {chip = "sm_100a", maxnreg = 128 : i32, threads = 128 : i32} {
+  // expected-note @+1 {{'big': 233472 B at offset 0}}
+  %big = warpspec.smem.alloc "big" : !warpspec.smem<228x1024xi8, slots = 1, align = 1024>
+  warpspec.return
+}
