@@ -26,40 +26,36 @@ def report(ok, name, why=""):
                                     "" if ok else ": " + why), flush=True)
 
 
-def peer_view(symm, peer, offset, numel, dtype):
-    """A tensor over `numel` elements at `offset` of `peer`'s buffer."""
-    c = megamoe._capi.Tensor()
-    c.data = symm.local_ptr + symm.offsets[peer] + offset
-    c.dtype = megamoe._torch._dtype_map()[dtype]
-    c.ndim = 1
-    c.shape[0] = numel
-    return megamoe._torch.from_c(c, symm.device)
-
-
-def exchange(symm, label):
+def exchange(symm, module, label):
+    """Rank r launches the compiler-made store_tid kernel (out[i] = i for 64
+    threads) once per peer p with out = its own slot r of p's buffer, reached
+    as local + offsets[p]; after a barrier every rank finds 0..63 in every
+    slot it had zeroed. (torch cannot wrap the peer addresses of NCCL's flat
+    mapping as tensors, so a kernel of ours writes them.)"""
     rank, n = symm.rank, symm.world_size
-    numel = 1 << 20
-    slot = numel * 4
-    symm.tensor(torch.int32, 0, n * numel).zero_()
+    slot = 256  # bytes: 64 int32
+    symm.tensor(torch.int32, 0, n * 64).fill_(-1)
+    torch.cuda.synchronize()
     symm.barrier()
     for p in range(n):
-        dst = peer_view(symm, p, rank * slot, numel, torch.int32)
-        dst.copy_(torch.arange(numel, dtype=torch.int32, device="cuda") + 1000 * rank + 7 * p)
+        module.launch("store_tid", out=symm.local_ptr + symm.offsets[p] + rank * slot)
     symm.barrier()
-    mine = symm.tensor(torch.int32, 0, n * numel).view(n, numel)
-    expect = torch.stack([torch.arange(numel, dtype=torch.int32, device="cuda") + 1000 * s + 7 * rank
-                          for s in range(n)])
+    mine = symm.tensor(torch.int32, 0, n * 64).view(n, 64)
+    expect = torch.arange(64, dtype=torch.int32, device="cuda").expand(n, 64)
     ok = torch.equal(mine, expect) and not symm.barrier_timed_out()
-    report(ok, "%s: torch copies into every peer through the offsets" % label)
+    report(ok, "%s: a kernel wrote into every peer through the offsets" % label,
+           "got %s" % mine[:, :4].tolist())
 
 
 def main():
     rank = int(os.environ["RANK"])
     torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", rank)))
     dist.init_process_group("nccl", device_id=torch.device("cuda", torch.cuda.current_device()))
+    module = megamoe.Module(os.path.join(os.environ["MEGAMOE_TEST_DATA"], "hello.manifest.json"),
+                            device=torch.cuda.current_device())
     symm = megamoe.SymmetricBuffer(64 << 20, dist.group.WORLD)
     report(symm.world_size == dist.get_world_size(), "SymmetricBuffer over the process group")
-    exchange(symm, "NCCL window")
+    exchange(symm, module, "NCCL window")
     symm.close()
 
     # Peer pointers from PyTorch symmetric memory (multicast disabled).
@@ -74,9 +70,11 @@ def main():
         print("[r%d] SKIP python torch symmetric memory: %s" % (rank, e), flush=True)
     else:
         ext = megamoe.SymmetricBuffer.from_peers(t.data_ptr(), peers, nbytes, rank)
+        report(all(ext.offsets[p] == (0 if p == rank else peers[p] - t.data_ptr())
+                   for p in range(len(peers))), "offsets of torch symmetric memory peers")
         dist.barrier()
         torch.cuda.synchronize()
-        exchange(ext, "torch symmetric memory")
+        exchange(ext, module, "torch symmetric memory")
         ext.close()
     dist.barrier()
     dist.destroy_process_group()

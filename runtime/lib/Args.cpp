@@ -50,8 +50,8 @@ BoundLaunch bindLaunch(const Manifest &manifest, const KernelSpec &kernel,
     bool known = false;
     for (const std::string &s : manifest.runtimeSymbols)
       known |= s == name;
-    require(known, who + ": '" + name +
-                       "' is not a runtime symbol of this manifest");
+    require(known,
+            who + ": '" + name + "' is not a runtime symbol of this manifest");
   }
 
   for (const auto &[name, value] : args) {
@@ -64,8 +64,8 @@ BoundLaunch bindLaunch(const Manifest &manifest, const KernelSpec &kernel,
   for (const ParamSpec &p : kernel.params) {
     std::string pw = who + ", parameter '" + p.name + "'";
     auto it = args.find(p.name);
-    require(it != args.end(), pw + " (" + paramKindName(p.kind) +
-                                  ") was not given");
+    require(it != args.end(),
+            pw + " (" + paramKindName(p.kind) + ") was not given");
     const ArgValue &v = it->second;
     BoundParam b;
     b.kind = p.kind;

@@ -149,8 +149,8 @@ megamoe_status megamoe_get_unique_id(void *out) {
     ncclUniqueId id;
     ncclResult_t r = ncclGetUniqueId(&id);
     if (r != ncclSuccess)
-      fail(ErrorKind::Nccl, std::string("ncclGetUniqueId failed: ") +
-                                ncclGetErrorString(r));
+      fail(ErrorKind::Nccl,
+           std::string("ncclGetUniqueId failed: ") + ncclGetErrorString(r));
     memcpy(out, &id, sizeof id);
   });
 }
@@ -170,14 +170,13 @@ megamoe_status megamoe_symm_create_with_comm(void *nccl_comm, int device,
                                              megamoe_symm_t *out) {
   return guard([&] {
     notNull(out, "out");
-    *out = new megamoe_symm{SymmetricMemory::createWithComm(
-        (ncclComm_t)nccl_comm, device, bytes)};
+    *out = new megamoe_symm{
+        SymmetricMemory::createWithComm((ncclComm_t)nccl_comm, device, bytes)};
   });
 }
 
 megamoe_status megamoe_symm_create_from_peers(int nranks, int rank, int device,
-                                              void *local,
-                                              void *const *peers,
+                                              void *local, void *const *peers,
                                               size_t total_bytes,
                                               megamoe_symm_t *out) {
   return guard([&] {
@@ -199,8 +198,7 @@ megamoe_status megamoe_symm_destroy(megamoe_symm_t symm) {
 }
 
 megamoe_status megamoe_symm_info(megamoe_symm_t symm, void **local,
-                                 size_t *usable_bytes, int *rank,
-                                 int *nranks) {
+                                 size_t *usable_bytes, int *rank, int *nranks) {
   return guard([&] {
     notNull(symm, "symm");
     if (local)
@@ -246,8 +244,7 @@ megamoe_status megamoe_symm_barrier_timed_out(megamoe_symm_t symm,
 
 megamoe_status megamoe_layer_create(const char *manifest_path,
                                     const megamoe_layer_config *config,
-                                    megamoe_symm_t symm,
-                                    megamoe_layer_t *out) {
+                                    megamoe_symm_t symm, megamoe_layer_t *out) {
   return guard([&] {
     notNull(manifest_path, "manifest_path");
     notNull(config, "config");
@@ -283,12 +280,9 @@ megamoe_status megamoe_layer_view(megamoe_layer_t layer, const char *name,
   });
 }
 
-megamoe_status megamoe_layer_transform_l1(megamoe_layer_t layer,
-                                          const megamoe_tensor *w,
-                                          const megamoe_tensor *sf,
-                                          const megamoe_tensor *w_out,
-                                          const megamoe_tensor *sf_out,
-                                          void *stream) {
+megamoe_status megamoe_layer_transform_l1(
+    megamoe_layer_t layer, const megamoe_tensor *w, const megamoe_tensor *sf,
+    const megamoe_tensor *w_out, const megamoe_tensor *sf_out, void *stream) {
   return guard([&] {
     notNull(layer, "layer");
     layer->impl->transformL1Weights(

@@ -29,13 +29,11 @@ std::string deviceChip(int device) {
   CUdevice dev;
   checkCu(cuDeviceGet(&dev, device), "cuDeviceGet");
   int major = 0, minor = 0;
-  checkCu(cuDeviceGetAttribute(&major,
-                               CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                               dev),
+  checkCu(cuDeviceGetAttribute(
+              &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev),
           "cuDeviceGetAttribute");
-  checkCu(cuDeviceGetAttribute(&minor,
-                               CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                               dev),
+  checkCu(cuDeviceGetAttribute(
+              &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev),
           "cuDeviceGetAttribute");
   return "sm_" + std::to_string(major * 10 + minor);
 }

@@ -26,16 +26,15 @@ inline void checkCu(CUresult r, const char *what) {
 inline void checkCudart(cudaError_t r, const char *what) {
   if (r == cudaSuccess)
     return;
-  fail(ErrorKind::Cuda, std::string(what) + " failed: " +
-                            cudaGetErrorName(r) + " (" +
-                            cudaGetErrorString(r) + ")");
+  fail(ErrorKind::Cuda, std::string(what) + " failed: " + cudaGetErrorName(r) +
+                            " (" + cudaGetErrorString(r) + ")");
 }
 
 inline void checkNccl(ncclResult_t r, const char *what) {
   if (r == ncclSuccess || r == ncclInProgress)
     return;
-  fail(ErrorKind::Nccl, std::string(what) + " failed: " +
-                            ncclGetErrorString(r));
+  fail(ErrorKind::Nccl,
+       std::string(what) + " failed: " + ncclGetErrorString(r));
 }
 
 /// Makes the primary context of `device` current for the scope (the context

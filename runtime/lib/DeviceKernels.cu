@@ -99,8 +99,8 @@ cudaError_t lsaPointers(ncclWindow_t window, int nranks, uint64_t *out,
   return cudaGetLastError();
 }
 
-cudaError_t barrier(char *local, const int64_t *offsets, int rank,
-                    int nranks, size_t controlOffset, uint64_t timeoutNs,
+cudaError_t barrier(char *local, const int64_t *offsets, int rank, int nranks,
+                    size_t controlOffset, uint64_t timeoutNs,
                     cudaStream_t stream) {
   barrierKernel<<<1, 128, 0, stream>>>(local, offsets, rank, nranks,
                                        controlOffset, timeoutNs);
@@ -118,9 +118,9 @@ cudaError_t interleaveL1Weights(const uint8_t *w, uint8_t *out,
   return cudaGetLastError();
 }
 
-cudaError_t relayoutL1Scales(const float *sf, float *out,
-                             int64_t localExperts, int64_t intermediate,
-                             int64_t hidden, cudaStream_t stream) {
+cudaError_t relayoutL1Scales(const float *sf, float *out, int64_t localExperts,
+                             int64_t intermediate, int64_t hidden,
+                             cudaStream_t stream) {
   int64_t nb = 2 * intermediate / 128, kb = hidden / 128;
   int64_t total = localExperts * nb * kb;
   relayoutKernel<<<gridFor(total, 256), 256, 0, stream>>>(

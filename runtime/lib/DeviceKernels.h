@@ -27,17 +27,17 @@ cudaError_t lsaPointers(ncclWindow_t window, int nranks, uint64_t *out,
                         cudaStream_t stream);
 
 /// The cross-rank barrier over the control region at local + controlOffset.
-cudaError_t barrier(char *local, const int64_t *offsets, int rank,
-                    int nranks, size_t controlOffset, uint64_t timeoutNs,
+cudaError_t barrier(char *local, const int64_t *offsets, int rank, int nranks,
+                    size_t controlOffset, uint64_t timeoutNs,
                     cudaStream_t stream);
 
 /// GPU versions of interleaveL1WeightsHost / relayoutL1ScalesHost.
 cudaError_t interleaveL1Weights(const uint8_t *w, uint8_t *out,
                                 int64_t localExperts, int64_t intermediate,
                                 int64_t hidden, cudaStream_t stream);
-cudaError_t relayoutL1Scales(const float *sf, float *out,
-                             int64_t localExperts, int64_t intermediate,
-                             int64_t hidden, cudaStream_t stream);
+cudaError_t relayoutL1Scales(const float *sf, float *out, int64_t localExperts,
+                             int64_t intermediate, int64_t hidden,
+                             cudaStream_t stream);
 
 } // namespace megamoe::rt::kernels
 

@@ -147,8 +147,8 @@ private:
       return parseCall(name);
     auto it = symbols_.find(name);
     if (it == symbols_.end())
-      fail(ErrorKind::Manifest, "expression \"" + text_ +
-                                    "\": unknown symbol '" + name + "'");
+      fail(ErrorKind::Manifest,
+           "expression \"" + text_ + "\": unknown symbol '" + name + "'");
     return it->second;
   }
 

@@ -29,6 +29,14 @@ std::unique_ptr<Layer> Layer::create(const std::string &manifestPath,
                 std::to_string(l->totalBytes) +
                 " bytes per rank but the symmetric buffer has " +
                 std::to_string(symm.usableBytes()));
+  if (layer->manifest_.bufferLayout &&
+      layer->manifest_.bufferLayout->workspaceBytes > 0) {
+    ScopedDevice scope(symm.device());
+    checkCu(cuMemsetD8((CUdeviceptr)symm.local(), 0,
+                       layer->manifest_.bufferLayout->workspaceBytes),
+            "zeroing the workspace counters");
+    checkCu(cuCtxSynchronize(), "cuCtxSynchronize");
+  }
   return layer;
 }
 
@@ -45,10 +53,10 @@ View Layer::view(const std::string &name) const {
     fail(ErrorKind::Manifest,
          "layer: the manifest's buffer_layout has no region '" + name + "'");
   if (r->bytes < v.bytes)
-    fail(ErrorKind::Manifest,
-         "layer: buffer_layout region '" + name + "' holds " +
-             std::to_string(r->bytes) + " bytes, the config needs " +
-             std::to_string(v.bytes));
+    fail(ErrorKind::Manifest, "layer: buffer_layout region '" + name +
+                                  "' holds " + std::to_string(r->bytes) +
+                                  " bytes, the config needs " +
+                                  std::to_string(v.bytes));
   v.data = (char *)symm_->local() + r->offset;
   return v;
 }
@@ -57,9 +65,9 @@ void transformL1WeightsDevice(const L1WeightShape &s, const void *w,
                               const float *sf, void *wOut, float *sfOut,
                               CUstream stream) {
   checkL1WeightShape(s);
-  checkCudart(kernels::interleaveL1Weights(
-                  (const uint8_t *)w, (uint8_t *)wOut, s.localExperts,
-                  s.intermediate, s.hidden, (cudaStream_t)stream),
+  checkCudart(kernels::interleaveL1Weights((const uint8_t *)w, (uint8_t *)wOut,
+                                           s.localExperts, s.intermediate,
+                                           s.hidden, (cudaStream_t)stream),
               "L1 weight interleave launch");
   checkCudart(kernels::relayoutL1Scales(sf, sfOut, s.localExperts,
                                         s.intermediate, s.hidden,
@@ -68,15 +76,13 @@ void transformL1WeightsDevice(const L1WeightShape &s, const void *w,
 }
 
 void Layer::transformL1Weights(const TensorDesc &w, const TensorDesc &sf,
-                               const TensorDesc &wOut,
-                               const TensorDesc &sfOut,
+                               const TensorDesc &wOut, const TensorDesc &sfOut,
                                CUstream stream) const {
   checkTransformArgs(config_, w, sf, wOut, sfOut);
-  transformL1WeightsDevice({config_.localExperts(), config_.intermediate,
-                            config_.hidden},
-                           (const void *)w.address, (const float *)sf.address,
-                           (void *)wOut.address, (float *)sfOut.address,
-                           stream);
+  transformL1WeightsDevice(
+      {config_.localExperts(), config_.intermediate, config_.hidden},
+      (const void *)w.address, (const float *)sf.address, (void *)wOut.address,
+      (float *)sfOut.address, stream);
 }
 
 void Layer::forward(const ForwardArgs &args, CUstream stream) const {

@@ -21,8 +21,8 @@ void checkLayerConfig(const LayerConfig &c) {
   require(c.intermediate > 0 && c.intermediate % 128 == 0,
           "layer config: intermediate must be a positive multiple of 128 (" +
               v("intermediate", c.intermediate) + ")");
-  require(c.ranks >= 1, "layer config: ranks must be >= 1 (" +
-                            v("ranks", c.ranks) + ")");
+  require(c.ranks >= 1,
+          "layer config: ranks must be >= 1 (" + v("ranks", c.ranks) + ")");
   require(c.experts >= 1 && c.experts % c.ranks == 0,
           "layer config: experts must be a positive multiple of ranks (" +
               v("experts", c.experts) + ", " + v("ranks", c.ranks) + ")");
@@ -35,9 +35,9 @@ void checkLayerConfig(const LayerConfig &c) {
 
 void checkManifestMatchesConfig(const Manifest &m, const LayerConfig &c) {
   const std::pair<const char *, int64_t> fields[] = {
-      {"hidden", c.hidden}, {"intermediate", c.intermediate},
+      {"hidden", c.hidden},   {"intermediate", c.intermediate},
       {"experts", c.experts}, {"topk", c.topk},
-      {"ranks", c.ranks},   {"max_tokens", c.maxTokens}};
+      {"ranks", c.ranks},     {"max_tokens", c.maxTokens}};
   for (auto &[name, value] : fields) {
     auto it = m.symbols.find(name);
     if (it != m.symbols.end())
@@ -54,8 +54,8 @@ namespace {
 void checkTensor(const char *name, const TensorDesc &t, DType dtype,
                  const std::vector<int64_t> &shape) {
   std::string who = std::string("forward: ") + name;
-  require(t.dtype == dtype, who + " must be " + dtypeName(dtype) + ", got " +
-                                dtypeName(t.dtype));
+  require(t.dtype == dtype,
+          who + " must be " + dtypeName(dtype) + ", got " + dtypeName(t.dtype));
   require(t.shape == shape, who + " must have shape " + shapeString(shape) +
                                 ", got " + shapeString(t.shape));
   // An empty tensor (0 tokens) may have any address.
@@ -119,8 +119,8 @@ void checkTransformArgs(const LayerConfig &c, const TensorDesc &w,
   auto check = [](const char *name, const TensorDesc &t, DType dtype,
                   const std::vector<int64_t> &shape) {
     std::string who = std::string("weight transform: ") + name;
-    require(t.dtype == dtype, who + " must be " + dtypeName(dtype) +
-                                  ", got " + dtypeName(t.dtype));
+    require(t.dtype == dtype, who + " must be " + dtypeName(dtype) + ", got " +
+                                  dtypeName(t.dtype));
     require(t.shape == shape, who + " must have shape " + shapeString(shape) +
                                   ", got " + shapeString(t.shape));
     require(t.address != 0 && t.address % 16 == 0,

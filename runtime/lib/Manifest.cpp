@@ -17,8 +17,7 @@ using nlohmann::json;
   fail(ErrorKind::Manifest, "manifest: " + where + ": " + what);
 }
 
-const json &field(const json &obj, const std::string &where,
-                  const char *key) {
+const json &field(const json &obj, const std::string &where, const char *key) {
   if (!obj.is_object())
     bad(where, "expected an object");
   auto it = obj.find(key);
@@ -71,8 +70,8 @@ Enum getEnum(const json &obj, const std::string &where, const char *key,
   bad(where + "." + key, "unknown value '" + s + "' (known: " + known + ")");
 }
 
-const json &getArray(const json &obj, const std::string &where,
-                     const char *key, std::optional<size_t> size) {
+const json &getArray(const json &obj, const std::string &where, const char *key,
+                     std::optional<size_t> size) {
   const json &v = field(obj, where, key);
   if (!v.is_array())
     bad(where + "." + key, "expected an array");
@@ -113,11 +112,11 @@ TmaSpec parseTma(const json &j, const std::string &where) {
                                 {"64B", Swizzle::B64},
                                 {"128B", Swizzle::B128}},
                                Swizzle::None);
-  t.interleave = getEnum<Interleave>(
-      j, where, "interleave",
-      {{"none", Interleave::None}, {"16B", Interleave::B16},
-       {"32B", Interleave::B32}},
-      Interleave::None);
+  t.interleave = getEnum<Interleave>(j, where, "interleave",
+                                     {{"none", Interleave::None},
+                                      {"16B", Interleave::B16},
+                                      {"32B", Interleave::B32}},
+                                     Interleave::None);
   t.l2Promotion = getEnum<L2Promotion>(j, where, "l2_promotion",
                                        {{"none", L2Promotion::None},
                                         {"64B", L2Promotion::B64},
@@ -147,19 +146,19 @@ KernelSpec parseKernel(const json &j, const std::string &where) {
       k.cluster[i] = (uint32_t)getInt(cluster[i], where + ".cluster", 1, 16);
   }
   if (j.contains("dynamic_smem_bytes"))
-    k.dynamicSmemBytes = (uint32_t)getInt(j["dynamic_smem_bytes"],
-                                          where + ".dynamic_smem_bytes", 0,
-                                          int64_t(1) << 30);
+    k.dynamicSmemBytes =
+        (uint32_t)getInt(j["dynamic_smem_bytes"], where + ".dynamic_smem_bytes",
+                         0, int64_t(1) << 30);
   if (j.contains("max_registers"))
-    k.maxRegisters = (uint32_t)getInt(j["max_registers"],
-                                      where + ".max_registers", 0, 255);
+    k.maxRegisters =
+        (uint32_t)getInt(j["max_registers"], where + ".max_registers", 0, 255);
   const json &tmas = j.contains("tma_descriptors")
                          ? getArray(j, where, "tma_descriptors", std::nullopt)
                          : json::array();
   std::set<std::string> tmaNames;
   for (size_t i = 0; i < tmas.size(); ++i) {
-    TmaSpec t =
-        parseTma(tmas[i], where + ".tma_descriptors[" + std::to_string(i) + "]");
+    TmaSpec t = parseTma(tmas[i],
+                         where + ".tma_descriptors[" + std::to_string(i) + "]");
     if (!tmaNames.insert(t.name).second)
       bad(where + ".tma_descriptors", "duplicate name '" + t.name + "'");
     k.tmaDescriptors.push_back(std::move(t));
@@ -196,6 +195,10 @@ BufferLayout parseBufferLayout(const json &j) {
   BufferLayout layout;
   layout.totalBytes = (uint64_t)getInt(field(j, where, "total_bytes"),
                                        where + ".total_bytes", 0, INT64_MAX);
+  if (j.contains("workspace_bytes"))
+    layout.workspaceBytes =
+        (uint64_t)getInt(j["workspace_bytes"], where + ".workspace_bytes", 0,
+                         (int64_t)layout.totalBytes);
   const json &regions = getArray(j, where, "regions", std::nullopt);
   for (size_t i = 0; i < regions.size(); ++i) {
     std::string w = where + ".regions[" + std::to_string(i) + "]";
@@ -207,7 +210,8 @@ BufferLayout parseBufferLayout(const json &j) {
                                INT64_MAX);
     if (r.offset + r.bytes > layout.totalBytes)
       bad(w, "region '" + r.name + "' [" + std::to_string(r.offset) + ", " +
-                 std::to_string(r.offset + r.bytes) + ") ends past total_bytes " +
+                 std::to_string(r.offset + r.bytes) +
+                 ") ends past total_bytes " +
                  std::to_string(layout.totalBytes));
     if (layout.find(r.name))
       bad(w, "duplicate region name '" + r.name + "'");
@@ -312,8 +316,8 @@ Manifest parseManifest(const std::string &jsonText,
     j = json::parse(jsonText, nullptr, /*allow_exceptions=*/true,
                     /*ignore_comments=*/true);
   } catch (const json::parse_error &e) {
-    fail(ErrorKind::Manifest, std::string("manifest: not valid JSON: ") +
-                                  e.what());
+    fail(ErrorKind::Manifest,
+         std::string("manifest: not valid JSON: ") + e.what());
   }
   const std::string top = "manifest";
   if (getString(j, top, "format") != "megamoe-manifest")
@@ -343,8 +347,7 @@ Manifest parseManifest(const std::string &jsonText,
         bad("runtime_symbols", "expected strings");
       std::string name = s.get<std::string>();
       if (m.symbols.count(name))
-        bad("runtime_symbols", "'" + name +
-                                   "' is also a compile-time symbol");
+        bad("runtime_symbols", "'" + name + "' is also a compile-time symbol");
       m.runtimeSymbols.push_back(name);
     }
   }
@@ -352,7 +355,8 @@ Manifest parseManifest(const std::string &jsonText,
   if (kernels.empty())
     bad("kernels", "the manifest lists no kernel");
   for (size_t i = 0; i < kernels.size(); ++i) {
-    KernelSpec k = parseKernel(kernels[i], "kernels[" + std::to_string(i) + "]");
+    KernelSpec k =
+        parseKernel(kernels[i], "kernels[" + std::to_string(i) + "]");
     if (m.findKernel(k.name))
       bad("kernels", "duplicate kernel name '" + k.name + "'");
     m.kernels.push_back(std::move(k));

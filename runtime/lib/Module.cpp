@@ -34,13 +34,16 @@ Module::Module(Manifest manifest, int device)
       impl_(std::make_unique<Impl>()) {}
 
 Module::~Module() {
-  if (!impl_ || !impl_->module)
+  if (!impl_ || !impl_->context)
     return;
   try { // A destructor must not throw; a failing unload leaks the module.
-    ScopedDevice scope(device_);
-    cuModuleUnload(impl_->module);
+    if (impl_->module) {
+      ScopedDevice scope(device_);
+      cuModuleUnload(impl_->module);
+    }
   } catch (const Error &) {
   }
+  cuDevicePrimaryCtxRelease(impl_->dev);
 }
 
 std::unique_ptr<Module> Module::loadFile(const std::string &manifestPath,
@@ -50,9 +53,8 @@ std::unique_ptr<Module> Module::loadFile(const std::string &manifestPath,
   return loadMemory(std::move(m), cubin.data(), cubin.size(), device);
 }
 
-std::unique_ptr<Module> Module::loadMemory(Manifest manifest,
-                                           const void *cubin, size_t size,
-                                           int device) {
+std::unique_ptr<Module> Module::loadMemory(Manifest manifest, const void *cubin,
+                                           size_t size, int device) {
   require(cubin && size > 0, "load: the cubin is empty");
   std::unique_ptr<Module> mod(new Module(std::move(manifest), device));
   mod->load(cubin, size);
@@ -63,14 +65,16 @@ void Module::load(const void *cubin, size_t size) {
   checkChipMatchesDevice(manifest_.chip, device_);
   ScopedDevice scope(device_);
   checkCu(cuDeviceGet(&impl_->dev, device_), "cuDeviceGet");
-  checkCu(cuDeviceGetAttribute(&numSms_,
-                               CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-                               impl_->dev),
+  // The module lives in the primary context: keep it alive as long as the
+  // module (the caller may hold no other reference to it).
+  checkCu(cuDevicePrimaryCtxRetain(&impl_->context, impl_->dev),
+          "cuDevicePrimaryCtxRetain");
+  checkCu(cuDeviceGetAttribute(
+              &numSms_, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, impl_->dev),
           "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)");
   int smemOptin = 0;
   checkCu(cuDeviceGetAttribute(
-              &smemOptin,
-              CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+              &smemOptin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
               impl_->dev),
           "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
   // cuModuleLoadData wants the image in memory it may read past the end of a

@@ -79,30 +79,34 @@ SymmetricMemory::createWithComm(ncclComm_t comm, int device,
   size_t total = mem->controlOffset_ + kControlBytes;
   checkNccl(ncclMemAlloc(&mem->local_, total), "ncclMemAlloc");
   mem->ownsBuffer_ = true;
-  checkCudart(cudaMemset((char *)mem->local_ + mem->controlOffset_, 0,
-                         kControlBytes),
-              "cudaMemset(control region)");
+  checkCudart(
+      cudaMemset((char *)mem->local_ + mem->controlOffset_, 0, kControlBytes),
+      "cudaMemset(control region)");
   ncclWindow_t window = nullptr;
   checkNccl(ncclCommWindowRegister(comm, mem->local_, total, &window,
                                    NCCL_WIN_COLL_SYMMETRIC),
             "ncclCommWindowRegister(NCCL_WIN_COLL_SYMMETRIC)");
   mem->window_ = window;
 
-  uint64_t *lsa = nullptr;
-  checkCudart(cudaMalloc(&lsa, sizeof(uint64_t) * nranks), "cudaMalloc");
-  std::vector<uint64_t> bases(nranks);
-  cudaError_t err = kernels::lsaPointers(window, nranks, lsa, nullptr);
-  if (err == cudaSuccess)
-    err = cudaMemcpy(bases.data(), lsa, sizeof(uint64_t) * nranks,
-                     cudaMemcpyDeviceToHost);
-  cudaFree(lsa);
-  checkCudart(err, "ncclGetLsaPointer setup kernel");
-  for (int p = 0; p < nranks; ++p)
-    if (bases[p] == 0)
-      fail(ErrorKind::Nccl,
-           "symmetric memory: NCCL gave no load/store address for rank " +
-               std::to_string(p) +
-               " (is every rank in one NVLink domain, with P2P allowed?)");
+  std::vector<uint64_t> bases(nranks, (uint64_t)mem->local_);
+  // One rank has no peer to resolve (and the setup kernel faulted on a
+  // one-rank communicator on the H200 machine): the table is {0}.
+  if (nranks > 1) {
+    uint64_t *lsa = nullptr;
+    checkCudart(cudaMalloc(&lsa, sizeof(uint64_t) * nranks), "cudaMalloc");
+    cudaError_t err = kernels::lsaPointers(window, nranks, lsa, nullptr);
+    if (err == cudaSuccess)
+      err = cudaMemcpy(bases.data(), lsa, sizeof(uint64_t) * nranks,
+                       cudaMemcpyDeviceToHost);
+    cudaFree(lsa);
+    checkCudart(err, "ncclGetLsaPointer setup kernel");
+    for (int p = 0; p < nranks; ++p)
+      if (bases[p] == 0)
+        fail(ErrorKind::Nccl,
+             "symmetric memory: NCCL gave no load/store address for rank " +
+                 std::to_string(p) +
+                 " (is every rank in one NVLink domain, with P2P allowed?)");
+  }
   // The local buffer is not inside NCCL's flat mapping: translate relative to
   // the local pointer (notes/NCCL_SYMMETRIC.md).
   mem->finishSetup(bases);
@@ -110,8 +114,8 @@ SymmetricMemory::createWithComm(ncclComm_t comm, int device,
   // Every rank's control region must be zeroed before any peer signals it.
   float *token = nullptr;
   checkCudart(cudaMalloc(&token, sizeof(float)), "cudaMalloc");
-  ncclResult_t r = ncclAllReduce(token, token, 1, ncclFloat, ncclSum, comm,
-                                 nullptr);
+  ncclResult_t r =
+      ncclAllReduce(token, token, 1, ncclFloat, ncclSum, comm, nullptr);
   cudaError_t s = cudaStreamSynchronize(nullptr);
   cudaFree(token);
   checkNccl(r, "ncclAllReduce(setup fence)");
@@ -190,8 +194,7 @@ SymmetricMemory::~SymmetricMemory() {
 void SymmetricMemory::barrier(CUstream stream, unsigned timeoutMs) const {
   ScopedRuntimeDevice scope(device_);
   checkCudart(kernels::barrier((char *)local_, deviceOffsets_, rank_, nranks_,
-                               controlOffset_,
-                               (uint64_t)timeoutMs * 1000000ull,
+                               controlOffset_, (uint64_t)timeoutMs * 1000000ull,
                                (cudaStream_t)stream),
               "cross-rank barrier launch");
 }
@@ -200,11 +203,11 @@ bool SymmetricMemory::barrierTimedOut() const {
   ScopedRuntimeDevice scope(device_);
   checkCudart(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   uint32_t flag = 0;
-  checkCudart(cudaMemcpy(&flag,
-                         (char *)local_ + controlOffset_ +
-                             kernels::kTimeoutOffset,
-                         sizeof flag, cudaMemcpyDeviceToHost),
-              "cudaMemcpy(barrier status)");
+  checkCudart(
+      cudaMemcpy(&flag,
+                 (char *)local_ + controlOffset_ + kernels::kTimeoutOffset,
+                 sizeof flag, cudaMemcpyDeviceToHost),
+      "cudaMemcpy(barrier status)");
   return flag != 0;
 }
 

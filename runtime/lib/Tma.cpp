@@ -50,11 +50,15 @@ TmaParams computeTmaParams(const TmaSpec &spec, const SymbolTable &symbols,
         "interleaved layouts need rank >= 3");
   const uint64_t align = spec.interleave == Interleave::B32 ? 32 : 16;
   check(address != 0, "the tensor address is null");
-  check(address % align == 0, "the tensor address 0x" + [&] {
-    char buf[32];
-    snprintf(buf, sizeof buf, "%llx", (unsigned long long)address);
-    return std::string(buf);
-  }() + " is not " + std::to_string(align) + "-byte aligned");
+  check(
+      address % align == 0,
+      "the tensor address 0x" +
+          [&] {
+            char buf[32];
+            snprintf(buf, sizeof buf, "%llx", (unsigned long long)address);
+            return std::string(buf);
+          }() +
+          " is not " + std::to_string(align) + "-byte aligned");
 
   for (unsigned i = 0; i < spec.rank; ++i) {
     int64_t d = evaluateExpr(spec.globalShape[i], symbols);
@@ -72,8 +76,9 @@ TmaParams computeTmaParams(const TmaSpec &spec, const SymbolTable &symbols,
   }
   for (unsigned i = 0; i + 1 < spec.rank; ++i) {
     int64_t s = evaluateExpr(spec.globalStridesBytes[i], symbols);
-    std::string name = "global_strides_bytes[" + std::to_string(i) + "] = " +
-                       spec.globalStridesBytes[i] + " = " + std::to_string(s);
+    std::string name = "global_strides_bytes[" + std::to_string(i) +
+                       "] = " + spec.globalStridesBytes[i] + " = " +
+                       std::to_string(s);
     check(s > 0 && s % 16 == 0, name + " must be a positive multiple of 16");
     check((uint64_t)s < (uint64_t(1) << 40), name + " must be below 2^40");
     p.globalStrides[i] = (uint64_t)s;
@@ -86,8 +91,7 @@ TmaParams computeTmaParams(const TmaSpec &spec, const SymbolTable &symbols,
     unsigned span = swizzleBytes(spec.swizzle);
     check(span == 0 || rowBytes <= span,
           "box[0] * element size = " + std::to_string(rowBytes) +
-              " bytes exceeds the " + std::to_string(span) +
-              "B swizzle span");
+              " bytes exceeds the " + std::to_string(span) + "B swizzle span");
   }
 
   // The highest byte reachable: the last element of every dimension.

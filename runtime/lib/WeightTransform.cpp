@@ -12,8 +12,7 @@ void checkL1WeightShape(const L1WeightShape &s) {
                                    std::to_string(s.localExperts) +
                                    " must be >= 1");
   require(s.intermediate > 0 && s.intermediate % 128 == 0,
-          "weight transform: intermediate = " +
-              std::to_string(s.intermediate) +
+          "weight transform: intermediate = " + std::to_string(s.intermediate) +
               " must be a positive multiple of 128");
   require(s.hidden > 0 && s.hidden % 128 == 0,
           "weight transform: hidden = " + std::to_string(s.hidden) +
@@ -39,8 +38,7 @@ void interleaveL1WeightsHost(const L1WeightShape &s, const uint8_t *w,
                   h);
 }
 
-void relayoutL1ScalesHost(const L1WeightShape &s, const float *sf,
-                          float *out) {
+void relayoutL1ScalesHost(const L1WeightShape &s, const float *sf, float *out) {
   checkL1WeightShape(s);
   const int64_t nb = 2 * s.intermediate / 128, kb = s.hidden / 128;
   const int64_t upBase = s.intermediate / 128;

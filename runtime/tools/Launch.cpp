@@ -106,16 +106,16 @@ int main(int argc, char **argv) {
         ++failed;
         killAll = true;
         if (w > 0 && WIFSIGNALED(status))
-          fprintf(stderr, "megamoe-launch: rank %d killed by signal %d\n",
-                  rank, WTERMSIG(status));
+          fprintf(stderr, "megamoe-launch: rank %d killed by signal %d\n", rank,
+                  WTERMSIG(status));
         else
           fprintf(stderr, "megamoe-launch: rank %d exited with status %d\n",
                   rank, w > 0 ? WEXITSTATUS(status) : -1);
       }
     }
-    double elapsed = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - start)
-                         .count();
+    double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
     if (running > 0 && elapsed > timeoutS) {
       fprintf(stderr, "megamoe-launch: timeout after %d s\n", timeoutS);
       killAll = true;

@@ -100,23 +100,20 @@ megamoe_status megamoe_symm_create(const void *unique_id, int nranks, int rank,
                                    megamoe_symm_t *out);
 /* As megamoe_symm_create over an existing ncclComm_t (not owned). */
 megamoe_status megamoe_symm_create_with_comm(void *nccl_comm, int device,
-                                             size_t bytes,
-                                             megamoe_symm_t *out);
+                                             size_t bytes, megamoe_symm_t *out);
 /* Over buffers the caller mapped (e.g. torch symmetric memory): `peers[p]` is
  * rank p's buffer as seen from this process; each buffer has `total_bytes`,
  * the last 4096 of which the barrier uses. Every rank must return from this
  * call before any rank calls megamoe_symm_barrier. */
 megamoe_status megamoe_symm_create_from_peers(int nranks, int rank, int device,
-                                              void *local,
-                                              void *const *peers,
+                                              void *local, void *const *peers,
                                               size_t total_bytes,
                                               megamoe_symm_t *out);
 /* Collective for the NCCL constructors. */
 megamoe_status megamoe_symm_destroy(megamoe_symm_t symm);
 /* This rank's buffer, its usable size, rank and rank count. */
 megamoe_status megamoe_symm_info(megamoe_symm_t symm, void **local,
-                                 size_t *usable_bytes, int *rank,
-                                 int *nranks);
+                                 size_t *usable_bytes, int *rank, int *nranks);
 /* The device array of nranks int64 offsets: peer address of local q on rank
  * p is q + offsets[p]; and a host copy into `host` (nranks entries, may be
  * NULL). */
@@ -162,12 +159,9 @@ megamoe_status megamoe_layer_view(megamoe_layer_t layer, const char *name,
 /* User layout -> kernel layout of the L1 weights (DESIGN.md section 3):
  * w e4m3 [E_local, 2I, H] -> w_out (gate/up rows interleaved by 8);
  * sf f32 [E_local, 2I/128, H/128] -> sf_out f32 [E_local, 2I/128, H/128, 2]. */
-megamoe_status megamoe_layer_transform_l1(megamoe_layer_t layer,
-                                          const megamoe_tensor *w,
-                                          const megamoe_tensor *sf,
-                                          const megamoe_tensor *w_out,
-                                          const megamoe_tensor *sf_out,
-                                          void *stream);
+megamoe_status megamoe_layer_transform_l1(
+    megamoe_layer_t layer, const megamoe_tensor *w, const megamoe_tensor *sf,
+    const megamoe_tensor *w_out, const megamoe_tensor *sf_out, void *stream);
 /* The forward on `stream` over the inputs in the views: checks every tensor,
  * then launches the fused kernel. NOT YET AVAILABLE: returns
  * MEGAMOE_ERR_NOT_AVAILABLE after the checks (no fused kernel exists yet). */

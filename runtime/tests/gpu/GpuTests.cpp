@@ -45,8 +45,9 @@ void report(bool ok, const std::string &name, const std::string &why = "") {
 bool okStatus(megamoe_status s, const std::string &name) {
   if (s == MEGAMOE_OK)
     return true;
-  report(false, name, std::string("status ") + std::to_string(s) + ": " +
-                          megamoe_last_error());
+  report(false, name,
+         std::string("status ") + std::to_string(s) + ": " +
+             megamoe_last_error());
   return false;
 }
 
@@ -83,9 +84,9 @@ std::string readText(const std::string &path) {
 void testModule(const std::string &dir) {
   const int n = 64;
   megamoe_module_t mod = nullptr;
-  if (!okStatus(megamoe_module_load((dir + "/hello.manifest.json").c_str(), 0,
-                                    &mod),
-                "module load (file)"))
+  if (!okStatus(
+          megamoe_module_load((dir + "/hello.manifest.json").c_str(), 0, &mod),
+          "module load (file)"))
     return;
   int sms = 0;
   megamoe_module_num_sms(mod, &sms);
@@ -98,8 +99,8 @@ void testModule(const std::string &dir) {
   if (okStatus(megamoe_launch(mod, "store_tid", &arg, 1, nullptr, 0, nullptr),
                "launch store_tid")) {
     std::vector<int> host(n);
-    CUDA_OK(cudaMemcpy(host.data(), out, n * sizeof(int),
-                       cudaMemcpyDeviceToHost));
+    CUDA_OK(
+        cudaMemcpy(host.data(), out, n * sizeof(int), cudaMemcpyDeviceToHost));
     bool ok = true;
     for (int i = 0; i < n; ++i)
       ok &= host[i] == i;
@@ -112,8 +113,8 @@ void testModule(const std::string &dir) {
   CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   cudaGraph_t graph;
   CUDA_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  megamoe_status st = megamoe_launch(mod, "store_tid", &arg, 1, nullptr, 0,
-                                     stream);
+  megamoe_status st =
+      megamoe_launch(mod, "store_tid", &arg, 1, nullptr, 0, stream);
   CUDA_OK(cudaStreamEndCapture(stream, &graph));
   if (okStatus(st, "launch under stream capture")) {
     cudaGraphExec_t exec;
@@ -123,11 +124,11 @@ void testModule(const std::string &dir) {
       CUDA_OK(cudaGraphLaunch(exec, stream));
     CUDA_OK(cudaStreamSynchronize(stream));
     std::vector<int> host(n);
-    CUDA_OK(cudaMemcpy(host.data(), out, n * sizeof(int),
-                       cudaMemcpyDeviceToHost));
+    CUDA_OK(
+        cudaMemcpy(host.data(), out, n * sizeof(int), cudaMemcpyDeviceToHost));
     report(host[n - 1] == n - 1 && host[1] == 1,
-           "CUDA graph replay of the launch", "out[63] = " +
-                                                  std::to_string(host[n - 1]));
+           "CUDA graph replay of the launch",
+           "out[63] = " + std::to_string(host[n - 1]));
     cudaGraphExecDestroy(exec);
   }
   cudaGraphDestroy(graph);
@@ -145,8 +146,8 @@ void testModule(const std::string &dir) {
     okStatus(megamoe_launch(mem, "store_tid", &arg, 1, nullptr, 0, nullptr),
              "launch from memory");
     int last = 0;
-    CUDA_OK(cudaMemcpy(&last, out + n - 1, sizeof(int),
-                       cudaMemcpyDeviceToHost));
+    CUDA_OK(
+        cudaMemcpy(&last, out + n - 1, sizeof(int), cudaMemcpyDeviceToHost));
     report(last == n - 1, "module from memory ran",
            "out[63] = " + std::to_string(last));
     megamoe_module_destroy(mem);
@@ -173,8 +174,7 @@ std::string helloManifest(const std::string &chip, const std::string &kernel,
             "params": [{"name": "out", "kind": "pointer"}]}]})";
 }
 
-megamoe_tensor tensor(void *data, megamoe_dtype t,
-                      std::vector<int64_t> shape) {
+megamoe_tensor tensor(void *data, megamoe_dtype t, std::vector<int64_t> shape) {
   megamoe_tensor x = {};
   x.data = data;
   x.dtype = t;
@@ -194,31 +194,30 @@ void testBadInputs(const std::string &dir, const std::string &tmp) {
                   0, &mod),
               MEGAMOE_ERR_UNSUPPORTED, "compiled for sm_100a but device 0 is",
               "manifest for another GPU is rejected");
-  expectError(megamoe_module_load(
-                  writeTemp(tmp, "nokernel.json",
-                            helloManifest("sm_90a", "nope", cubin))
-                      .c_str(),
-                  0, &mod),
-              MEGAMOE_ERR_MANIFEST, "has no kernel named 'nope'",
-              "kernel missing from the cubin is rejected");
+  expectError(
+      megamoe_module_load(writeTemp(tmp, "nokernel.json",
+                                    helloManifest("sm_90a", "nope", cubin))
+                              .c_str(),
+                          0, &mod),
+      MEGAMOE_ERR_MANIFEST, "has no kernel named 'nope'",
+      "kernel missing from the cubin is rejected");
   expectError(megamoe_module_load((tmp + "/absent.json").c_str(), 0, &mod),
               MEGAMOE_ERR_IO, "cannot open", "missing manifest file");
-  expectError(megamoe_module_load((dir + "/hello.manifest.json").c_str(), 7,
-                                  &mod),
-              MEGAMOE_ERR_INVALID_ARGUMENT, "device 7 does not exist",
-              "nonexistent device");
+  expectError(
+      megamoe_module_load((dir + "/hello.manifest.json").c_str(), 7, &mod),
+      MEGAMOE_ERR_INVALID_ARGUMENT, "device 7 does not exist",
+      "nonexistent device");
 
-  if (!okStatus(megamoe_module_load((dir + "/hello.manifest.json").c_str(), 0,
-                                    &mod),
-                "module load"))
+  if (!okStatus(
+          megamoe_module_load((dir + "/hello.manifest.json").c_str(), 0, &mod),
+          "module load"))
     return;
   megamoe_arg nullOut = {"out", 0, 0, nullptr, 0};
-  expectError(megamoe_launch(mod, "store_tid", &nullOut, 1, nullptr, 0,
-                             nullptr),
-              MEGAMOE_ERR_INVALID_ARGUMENT, "parameter 'out' is a null pointer",
-              "null pointer argument");
-  expectError(megamoe_launch(mod, "store_tid", nullptr, 0, nullptr, 0,
-                             nullptr),
+  expectError(
+      megamoe_launch(mod, "store_tid", &nullOut, 1, nullptr, 0, nullptr),
+      MEGAMOE_ERR_INVALID_ARGUMENT, "parameter 'out' is a null pointer",
+      "null pointer argument");
+  expectError(megamoe_launch(mod, "store_tid", nullptr, 0, nullptr, 0, nullptr),
               MEGAMOE_ERR_INVALID_ARGUMENT, "parameter 'out' (pointer) was not",
               "missing argument");
   expectError(megamoe_launch(mod, "other", nullptr, 0, nullptr, 0, nullptr),
@@ -242,9 +241,8 @@ void testBadInputs(const std::string &dir, const std::string &tmp) {
           {"name": "x_sf", "offset": 16384, "bytes": 512},
           {"name": "topk_idx", "offset": 16896, "bytes": 1024},
           {"name": "topk_weights", "offset": 17920, "bytes": 512}]},)";
-  std::string layerManifest =
-      writeTemp(tmp, "layer.json",
-                helloManifest("sm_90a", "store_tid", cubin, layout));
+  std::string layerManifest = writeTemp(
+      tmp, "layer.json", helloManifest("sm_90a", "store_tid", cubin, layout));
   megamoe_layer_config cfg = {256, 256, 8, 2, 1, 64};
   megamoe_layer_t layer = nullptr;
   megamoe_layer_config wrong = cfg;
@@ -266,8 +264,8 @@ void testBadInputs(const std::string &dir, const std::string &tmp) {
               "bad config is rejected");
   // A manifest without the config symbols: the rank count is checked against
   // the communicator.
-  std::string bare = writeTemp(
-      tmp, "bare.json", helloManifest("sm_90a", "store_tid", cubin));
+  std::string bare =
+      writeTemp(tmp, "bare.json", helloManifest("sm_90a", "store_tid", cubin));
   wrong = cfg;
   wrong.ranks = 2;
   expectError(megamoe_layer_create(bare.c_str(), &wrong, symm, &layer),
@@ -275,8 +273,7 @@ void testBadInputs(const std::string &dir, const std::string &tmp) {
               "the config has ranks = 2 but the communicator has 1",
               "wrong rank count is rejected");
 
-  if (!okStatus(megamoe_layer_create(layerManifest.c_str(), &cfg, symm,
-                                     &layer),
+  if (!okStatus(megamoe_layer_create(layerManifest.c_str(), &cfg, symm, &layer),
                 "layer create"))
     return;
   void *local = nullptr;
@@ -309,21 +306,20 @@ void testBadInputs(const std::string &dir, const std::string &tmp) {
   megamoe_tensor tsf = tensor(dsf, MEGAMOE_F32, {E, 2 * I / 128, H / 128});
   megamoe_tensor two = tensor(dwo, MEGAMOE_E4M3, {E, 2 * I, H});
   megamoe_tensor tsfo = tensor(dsfo, MEGAMOE_F32, {E, 2 * I / 128, H / 128, 2});
-  if (okStatus(megamoe_layer_transform_l1(layer, &tw, &tsf, &two, &tsfo,
-                                          nullptr),
-               "weight transform on the GPU")) {
+  if (okStatus(
+          megamoe_layer_transform_l1(layer, &tw, &tsf, &two, &tsfo, nullptr),
+          "weight transform on the GPU")) {
     std::vector<uint8_t> wRef(w.size()), wGpu(w.size());
     std::vector<float> sfRef(sf.size() * 2), sfGpu(sf.size() * 2);
     megamoe::rt::interleaveL1WeightsHost(ws, w.data(), wRef.data());
     megamoe::rt::relayoutL1ScalesHost(ws, sf.data(), sfRef.data());
     CUDA_OK(cudaMemcpy(wGpu.data(), dwo, w.size(), cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaMemcpy(sfGpu.data(), dsfo, sf.size() * 8,
-                       cudaMemcpyDeviceToHost));
+    CUDA_OK(
+        cudaMemcpy(sfGpu.data(), dsfo, sf.size() * 8, cudaMemcpyDeviceToHost));
     report(wGpu == wRef && sfGpu == sfRef,
            "GPU weight transform equals the host definition");
   }
-  expectError(megamoe_layer_transform_l1(layer, &tw, &tsf, &tw, &tsfo,
-                                         nullptr),
+  expectError(megamoe_layer_transform_l1(layer, &tw, &tsf, &tw, &tsfo, nullptr),
               MEGAMOE_ERR_INVALID_ARGUMENT, "must not overlap",
               "in-place weight transform is rejected");
 
@@ -335,25 +331,25 @@ void testBadInputs(const std::string &dir, const std::string &tmp) {
   megamoe_tensor l2s = tensor(dsf, MEGAMOE_F32, {E, H / 128, I / 128});
   megamoe_tensor ty = tensor(y, MEGAMOE_BF16, {T, H});
   megamoe_tensor badY = tensor(y, MEGAMOE_F32, {T, H});
-  expectError(megamoe_layer_forward(layer, T, &two, &tsfo, &l2w, &l2s, &badY,
-                                    nullptr),
-              MEGAMOE_ERR_INVALID_ARGUMENT, "y must be bf16, got f32",
-              "wrong dtype is rejected");
+  expectError(
+      megamoe_layer_forward(layer, T, &two, &tsfo, &l2w, &l2s, &badY, nullptr),
+      MEGAMOE_ERR_INVALID_ARGUMENT, "y must be bf16, got f32",
+      "wrong dtype is rejected");
   megamoe_tensor bigY = tensor(y, MEGAMOE_BF16, {65, H});
-  expectError(megamoe_layer_forward(layer, 65, &two, &tsfo, &l2w, &l2s, &bigY,
-                                    nullptr),
-              MEGAMOE_ERR_INVALID_ARGUMENT,
-              "num_tokens = 65 is outside [0, max_tokens = 64]",
-              "too many tokens are rejected");
-  expectError(megamoe_layer_forward(layer, T, &tw, &tsf, &l2w, &l2s, &ty,
-                                    nullptr),
-              MEGAMOE_ERR_INVALID_ARGUMENT, "l1_scale must have shape",
-              "user-layout (untransformed) scales are rejected");
-  expectError(megamoe_layer_forward(layer, T, &two, &tsfo, &l2w, &l2s, &ty,
-                                    nullptr),
-              MEGAMOE_ERR_NOT_AVAILABLE,
-              "not yet available: no fused kernel in this manifest",
-              "forward says it is not available yet");
+  expectError(
+      megamoe_layer_forward(layer, 65, &two, &tsfo, &l2w, &l2s, &bigY, nullptr),
+      MEGAMOE_ERR_INVALID_ARGUMENT,
+      "num_tokens = 65 is outside [0, max_tokens = 64]",
+      "too many tokens are rejected");
+  expectError(
+      megamoe_layer_forward(layer, T, &tw, &tsf, &l2w, &l2s, &ty, nullptr),
+      MEGAMOE_ERR_INVALID_ARGUMENT, "l1_scale must have shape",
+      "user-layout (untransformed) scales are rejected");
+  expectError(
+      megamoe_layer_forward(layer, T, &two, &tsfo, &l2w, &l2s, &ty, nullptr),
+      MEGAMOE_ERR_NOT_AVAILABLE,
+      "not yet available: no fused kernel in this manifest",
+      "forward says it is not available yet");
   megamoe_layer_destroy(layer);
   megamoe_symm_destroy(symm);
   cudaFree(dw);
@@ -388,8 +384,8 @@ void peerWriteRound(megamoe_symm_t symm, const std::string &name,
   okStatus(megamoe_symm_barrier(symm, stream, 20000), name + " barrier");
   CUDA_OK(launchFillPeers((char *)local, offsets, rank, n, slotBytes, stream));
   okStatus(megamoe_symm_barrier(symm, stream, 20000), name + " barrier");
-  CUDA_OK(launchCheckSlots((const char *)local, rank, n, slotBytes, bad,
-                           stream));
+  CUDA_OK(
+      launchCheckSlots((const char *)local, rank, n, slotBytes, bad, stream));
   unsigned long long mismatches = 0;
   CUDA_OK(cudaMemcpyAsync(&mismatches, bad, sizeof mismatches,
                           cudaMemcpyDeviceToHost, stream));
@@ -397,8 +393,8 @@ void peerWriteRound(megamoe_symm_t symm, const std::string &name,
   int timedOut = 0;
   megamoe_symm_barrier_timed_out(symm, &timedOut);
   report(mismatches == 0 && !timedOut,
-         name + ": every rank received its " + std::to_string(n) + " slots of " +
-             std::to_string(slotBytes >> 20) + " MiB",
+         name + ": every rank received its " + std::to_string(n) +
+             " slots of " + std::to_string(slotBytes >> 20) + " MiB",
          std::to_string(mismatches) + " wrong words, barrier timeout " +
              std::to_string(timedOut));
   cudaFree(bad);
@@ -453,8 +449,7 @@ void testSymmetric() {
                "symmetric memory from peer pointers")) {
     okStatus(megamoe_symm_barrier(symm, stream, 20000), "setup barrier");
     CUDA_OK(cudaStreamSynchronize(stream));
-    peerWriteRound(fromPeers, "caller peer pointers peer writes", slot,
-                   stream);
+    peerWriteRound(fromPeers, "caller peer pointers peer writes", slot, stream);
   }
 
   // Barrier inside a CUDA graph, replayed: the epoch lives on the device.
@@ -509,8 +504,8 @@ void testSymmetric() {
              rank, blocks, bwBytes / (both * 1e6), bwBytes >> 20, iters);
       float one = measure(dst, rank == 0, blocks);
       if (rank == 0)
-        printf("[r%d] MEASURE peer_write_one_direction_%dblk %.1f GB/s\n",
-               rank, blocks, bwBytes / (one * 1e6));
+        printf("[r%d] MEASURE peer_write_one_direction_%dblk %.1f GB/s\n", rank,
+               blocks, bwBytes / (one * 1e6));
     }
   }
   float localMs = measure(self, true, 264);
@@ -541,6 +536,7 @@ void testSymmetric() {
 } // namespace
 
 int main(int argc, char **argv) {
+  setvbuf(stdout, nullptr, _IOLBF, 0); // keep lines if a test crashes
   std::string cmd = argc > 1 ? argv[1] : "";
   if (cmd == "module" && argc > 2)
     testModule(argv[2]);

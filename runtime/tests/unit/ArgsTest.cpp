@@ -1,6 +1,6 @@
 //===- ArgsTest.cpp - binding launch arguments ----------------------------===//
-#include "TestUtil.h"
 #include "megamoe/runtime/Args.h"
+#include "TestUtil.h"
 
 #include <cstring>
 
@@ -81,13 +81,15 @@ TEST(Args, ValuesOutOfRange) {
   a = goodArgs();
   a["out"].address = 0;
   EXPECT_RT_ERROR(bindLaunch(m, m.kernels[0], a, {{"M", 128}}, 132),
-                  ErrorKind::InvalidArgument, "parameter 'out' is a null pointer");
+                  ErrorKind::InvalidArgument,
+                  "parameter 'out' is a null pointer");
 }
 
 TEST(Args, RuntimeSymbols) {
   Manifest m = gemmManifest();
   EXPECT_RT_ERROR(bindLaunch(m, m.kernels[0], goodArgs(), {}, 132),
-                  ErrorKind::InvalidArgument, "runtime symbol 'M' was not given");
+                  ErrorKind::InvalidArgument,
+                  "runtime symbol 'M' was not given");
   EXPECT_RT_ERROR(
       bindLaunch(m, m.kernels[0], goodArgs(), {{"M", 128}, {"N", 1}}, 132),
       ErrorKind::InvalidArgument, "'N' is not a runtime symbol");

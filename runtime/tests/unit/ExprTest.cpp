@@ -1,6 +1,6 @@
 //===- ExprTest.cpp - manifest expression evaluation ----------------------===//
-#include "TestUtil.h"
 #include "megamoe/runtime/Expr.h"
+#include "TestUtil.h"
 
 using namespace megamoe::rt;
 

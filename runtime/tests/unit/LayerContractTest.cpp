@@ -1,6 +1,6 @@
 //===- LayerContractTest.cpp - layer config and forward checks ------------===//
-#include "TestUtil.h"
 #include "megamoe/runtime/LayerContract.h"
+#include "TestUtil.h"
 
 using namespace megamoe::rt;
 

@@ -1,7 +1,6 @@
 //===- ManifestTest.cpp - manifest parsing and checks ---------------------===//
-#include "TestUtil.h"
 #include "megamoe/runtime/Manifest.h"
-
+#include "TestUtil.h"
 
 using namespace megamoe::rt;
 
@@ -89,48 +88,53 @@ TEST(Manifest, RejectsNonJsonAndWrongFormat) {
 }
 
 TEST(Manifest, NamesTheOffendingField) {
-  EXPECT_RT_ERROR(parseManifest(edited("\"box\": [128, 128]", "\"box\": [128]")),
-                  ErrorKind::Manifest,
-                  "kernels[0].tma_descriptors[0].box: expected 2 entries, got 1");
-  EXPECT_RT_ERROR(parseManifest(edited("\"box\": [128, 128]",
-                                       "\"box\": [512, 128]")),
-                  ErrorKind::Manifest, "outside [1, 256]");
-  EXPECT_RT_ERROR(parseManifest(edited("\"swizzle\": \"128B\"",
-                                       "\"swizzle\": \"256B\"")),
-                  ErrorKind::Manifest, "unknown value '256B'");
-  EXPECT_RT_ERROR(parseManifest(edited("\"kind\": \"i32\"", "\"kind\": \"i16\"")),
-                  ErrorKind::Manifest, "kernels[0].params[2].kind");
+  EXPECT_RT_ERROR(
+      parseManifest(edited("\"box\": [128, 128]", "\"box\": [128]")),
+      ErrorKind::Manifest,
+      "kernels[0].tma_descriptors[0].box: expected 2 entries, got 1");
+  EXPECT_RT_ERROR(
+      parseManifest(edited("\"box\": [128, 128]", "\"box\": [512, 128]")),
+      ErrorKind::Manifest, "outside [1, 256]");
+  EXPECT_RT_ERROR(
+      parseManifest(edited("\"swizzle\": \"128B\"", "\"swizzle\": \"256B\"")),
+      ErrorKind::Manifest, "unknown value '256B'");
+  EXPECT_RT_ERROR(
+      parseManifest(edited("\"kind\": \"i32\"", "\"kind\": \"i16\"")),
+      ErrorKind::Manifest, "kernels[0].params[2].kind");
   EXPECT_RT_ERROR(parseManifest(edited("\"tma\": \"a\"", "\"tma\": \"b\"")),
                   ErrorKind::Manifest, "no TMA descriptor named 'b'");
-  EXPECT_RT_ERROR(parseManifest(edited("\"block\": [384, 1, 1]",
-                                       "\"block\": [512, 4, 1]")),
-                  ErrorKind::Manifest, "more than 1024 threads");
+  EXPECT_RT_ERROR(
+      parseManifest(edited("\"block\": [384, 1, 1]", "\"block\": [512, 4, 1]")),
+      ErrorKind::Manifest, "more than 1024 threads");
   EXPECT_RT_ERROR(parseManifest(edited("\"cubin\": \"gemm.cubin\",", "")),
                   ErrorKind::Manifest, "missing field 'cubin'");
   EXPECT_RT_ERROR(parseManifest(edited("\"runtime_symbols\": [\"M\"]",
                                        "\"runtime_symbols\": [\"K\"]")),
                   ErrorKind::Manifest, "also a compile-time symbol");
-  EXPECT_RT_ERROR(parseManifest(edited("{\"name\": \"out\", \"kind\": \"pointer\"}",
-                                       "{\"name\": \"a\", \"kind\": \"pointer\"}")),
-                  ErrorKind::Manifest, "duplicate parameter name 'a'");
+  EXPECT_RT_ERROR(
+      parseManifest(edited("{\"name\": \"out\", \"kind\": \"pointer\"}",
+                           "{\"name\": \"a\", \"kind\": \"pointer\"}")),
+      ErrorKind::Manifest, "duplicate parameter name 'a'");
 }
 
 TEST(Manifest, BufferLayout) {
-  Manifest m = parseManifest(edited(
-      "\"buffer_layout\": null",
-      R"("buffer_layout": {"total_bytes": 4096, "regions": [
+  Manifest m = parseManifest(
+      edited("\"buffer_layout\": null",
+             R"("buffer_layout": {"total_bytes": 4096, "workspace_bytes": 256,
+           "alignment": 128, "regions": [
            {"name": "x", "offset": 0, "bytes": 1024},
            {"name": "x_sf", "offset": 1024, "bytes": 512}]})"));
   ASSERT_TRUE(m.bufferLayout);
   EXPECT_EQ(m.bufferLayout->totalBytes, 4096u);
+  EXPECT_EQ(m.bufferLayout->workspaceBytes, 256u);
   ASSERT_TRUE(m.bufferLayout->find("x_sf"));
   EXPECT_EQ(m.bufferLayout->find("x_sf")->offset, 1024u);
   EXPECT_EQ(m.bufferLayout->find("y"), nullptr);
-  EXPECT_RT_ERROR(
-      parseManifest(edited("\"buffer_layout\": null",
-                           R"("buffer_layout": {"total_bytes": 1000, "regions": [
+  EXPECT_RT_ERROR(parseManifest(edited(
+                      "\"buffer_layout\": null",
+                      R"("buffer_layout": {"total_bytes": 1000, "regions": [
            {"name": "x", "offset": 512, "bytes": 1024}]})")),
-      ErrorKind::Manifest, "ends past total_bytes 1000");
+                  ErrorKind::Manifest, "ends past total_bytes 1000");
 }
 
 TEST(Manifest, MissingFileIsAnIoError) {

@@ -9,13 +9,13 @@
 #include <string>
 
 /// Runs `stmt`, expects an Error of `kind` whose message contains `needle`.
-#define EXPECT_RT_ERROR(stmt, wantKind, needle)                                    \
+#define EXPECT_RT_ERROR(stmt, wantKind, needle)                                \
   do {                                                                         \
     try {                                                                      \
       stmt;                                                                    \
       ADD_FAILURE() << "expected an error containing \"" << (needle) << "\"";  \
     } catch (const megamoe::rt::Error &e) {                                    \
-      EXPECT_EQ(e.kind(), (wantKind)) << e.what();                                 \
+      EXPECT_EQ(e.kind(), (wantKind)) << e.what();                             \
       EXPECT_NE(std::string(e.what()).find(needle), std::string::npos)         \
           << "message: " << e.what();                                          \
     }                                                                          \

@@ -1,6 +1,6 @@
 //===- TmaTest.cpp - TMA descriptor parameter computation -----------------===//
-#include "TestUtil.h"
 #include "megamoe/runtime/Tma.h"
+#include "TestUtil.h"
 
 using namespace megamoe::rt;
 
@@ -57,15 +57,17 @@ TEST(Tma, RejectsMisalignedOrNullAddress) {
 }
 
 TEST(Tma, RejectsStrideNotMultipleOf16) {
-  EXPECT_RT_ERROR(computeTmaParams(gemmA(), {{"K", 7160}, {"M", 4}}, 0x10000, 0),
-                  ErrorKind::InvalidArgument,
-                  "global_strides_bytes[0] = K = 7160 must be a positive "
-                  "multiple of 16");
+  EXPECT_RT_ERROR(
+      computeTmaParams(gemmA(), {{"K", 7160}, {"M", 4}}, 0x10000, 0),
+      ErrorKind::InvalidArgument,
+      "global_strides_bytes[0] = K = 7160 must be a positive "
+      "multiple of 16");
 }
 
 TEST(Tma, RejectsZeroDimension) {
-  EXPECT_RT_ERROR(computeTmaParams(gemmA(), {{"K", 7168}, {"M", 0}}, 0x10000, 0),
-                  ErrorKind::InvalidArgument, "global_shape[1] = M = 0");
+  EXPECT_RT_ERROR(
+      computeTmaParams(gemmA(), {{"K", 7168}, {"M", 0}}, 0x10000, 0),
+      ErrorKind::InvalidArgument, "global_shape[1] = M = 0");
 }
 
 TEST(Tma, RejectsBoxWiderThanSwizzle) {

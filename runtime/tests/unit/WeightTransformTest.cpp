@@ -1,6 +1,6 @@
 //===- WeightTransformTest.cpp - gate/up interleave and scale re-layout ---===//
-#include "TestUtil.h"
 #include "megamoe/runtime/WeightTransform.h"
+#include "TestUtil.h"
 
 #include <vector>
 
@@ -11,12 +11,11 @@ namespace {
 TEST(WeightTransform, SourceRowsOfTheFirstGroups) {
   const int64_t I = 256;
   // [gate 0..7, up 0..7, gate 8..15, up 8..15, ...]
-  const int64_t expected[] = {0,      1,      2,      3,      4,      5,
-                              6,      7,      I + 0,  I + 1,  I + 2,  I + 3,
-                              I + 4,  I + 5,  I + 6,  I + 7,  8,      9,
-                              10,     11,     12,     13,     14,     15,
-                              I + 8,  I + 9,  I + 10, I + 11, I + 12, I + 13,
-                              I + 14, I + 15};
+  const int64_t expected[] = {
+      0,     1,     2,      3,      4,      5,      6,      7,
+      I + 0, I + 1, I + 2,  I + 3,  I + 4,  I + 5,  I + 6,  I + 7,
+      8,     9,     10,     11,     12,     13,     14,     15,
+      I + 8, I + 9, I + 10, I + 11, I + 12, I + 13, I + 14, I + 15};
   for (int64_t r = 0; r < 32; ++r)
     EXPECT_EQ(interleavedSourceRow(r, I), expected[r]) << "row " << r;
   EXPECT_EQ(interleavedSourceRow(2 * I - 1, I), 2 * I - 1);
@@ -31,8 +30,9 @@ TEST(WeightTransform, InterleaveIsAPermutationOfRows) {
   for (int64_t e = 0; e < s.localExperts; ++e)
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t c = 0; c < h; ++c)
-        w[(e * rows + r) * h + c] =
-            c == 0 ? (uint8_t)e : c == 1 ? (uint8_t)r : (uint8_t)(r ^ c);
+        w[(e * rows + r) * h + c] = c == 0   ? (uint8_t)e
+                                    : c == 1 ? (uint8_t)r
+                                             : (uint8_t)(r ^ c);
   interleaveL1WeightsHost(s, w.data(), out.data());
   std::vector<int> seen(rows, 0);
   for (int64_t e = 0; e < s.localExperts; ++e)
@@ -63,9 +63,10 @@ TEST(WeightTransform, ScalesPairGateAndUpBlocks) {
   relayoutL1ScalesHost(s, sf.data(), out.data());
   // Interleaved 128-row block b holds gate rows [64b, 64b+64) (user block
   // b/2) and up rows 256 + [64b, 64b+64) (user block 2 + b/2).
-  const float expected[4][2][2] = {
-      {{0, 20}, {1, 21}}, {{0, 20}, {1, 21}},
-      {{10, 30}, {11, 31}}, {{10, 30}, {11, 31}}};
+  const float expected[4][2][2] = {{{0, 20}, {1, 21}},
+                                   {{0, 20}, {1, 21}},
+                                   {{10, 30}, {11, 31}},
+                                   {{10, 30}, {11, 31}}};
   for (int b = 0; b < 4; ++b)
     for (int k = 0; k < 2; ++k)
       for (int gu = 0; gu < 2; ++gu)
@@ -95,13 +96,12 @@ TEST(WeightTransform, ScaleOfEveryInterleavedRowMatchesItsSourceRow) {
 }
 
 TEST(WeightTransform, RejectsBadShapes) {
-  EXPECT_RT_ERROR(checkL1WeightShape({1, 100, 128}),
-                  ErrorKind::InvalidArgument,
+  EXPECT_RT_ERROR(checkL1WeightShape({1, 100, 128}), ErrorKind::InvalidArgument,
                   "intermediate = 100 must be a positive multiple of 128");
   EXPECT_RT_ERROR(checkL1WeightShape({1, 128, 96}), ErrorKind::InvalidArgument,
                   "hidden = 96");
-  EXPECT_RT_ERROR(checkL1WeightShape({0, 128, 128}),
-                  ErrorKind::InvalidArgument, "local experts = 0");
+  EXPECT_RT_ERROR(checkL1WeightShape({0, 128, 128}), ErrorKind::InvalidArgument,
+                  "local experts = 0");
 }
 
 } // namespace

@@ -75,6 +75,9 @@ struct BufferRegion {
 
 struct BufferLayout {
   uint64_t totalBytes = 0;
+  /// [0, workspaceBytes) holds counters the kernel expects zero at the first
+  /// call (it restores them itself afterwards); the layer zeroes them once.
+  uint64_t workspaceBytes = 0;
   std::vector<BufferRegion> regions;
 
   const BufferRegion *find(const std::string &name) const;
@@ -83,7 +86,7 @@ struct BufferLayout {
 struct Manifest {
   int version = 0;
   std::string chip;
-  std::string cubin;     // file name relative to `directory`
+  std::string cubin; // file name relative to `directory`
   std::string ptx;
   std::string directory; // where the manifest was read from ("" if memory)
   SymbolTable symbols;

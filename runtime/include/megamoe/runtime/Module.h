@@ -26,9 +26,8 @@ public:
   static std::unique_ptr<Module> loadFile(const std::string &manifestPath,
                                           int device);
   /// Uses cubin bytes the caller holds (e.g. an embedded header).
-  static std::unique_ptr<Module> loadMemory(Manifest manifest,
-                                            const void *cubin, size_t size,
-                                            int device);
+  static std::unique_ptr<Module>
+  loadMemory(Manifest manifest, const void *cubin, size_t size, int device);
   ~Module();
   Module(const Module &) = delete;
   Module &operator=(const Module &) = delete;

@@ -38,9 +38,10 @@ public:
   /// ncclUniqueId that rank 0 made and the caller distributed) and a
   /// symmetric window of `usableBytes` (+ control). Collective: every rank
   /// must call it. Owns the communicator.
-  static std::unique_ptr<SymmetricMemory>
-  createNccl(const void *uniqueId, int nranks, int rank, int device,
-             size_t usableBytes);
+  static std::unique_ptr<SymmetricMemory> createNccl(const void *uniqueId,
+                                                     int nranks, int rank,
+                                                     int device,
+                                                     size_t usableBytes);
   /// As createNccl over an existing communicator (not owned).
   static std::unique_ptr<SymmetricMemory>
   createWithComm(ncclComm_t comm, int device, size_t usableBytes);

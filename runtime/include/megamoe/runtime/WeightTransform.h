@@ -37,7 +37,9 @@ struct L1WeightShape {
   int64_t intermediate = 0; // I
   int64_t hidden = 0;       // H
 
-  int64_t weightBytes() const { return localExperts * 2 * intermediate * hidden; }
+  int64_t weightBytes() const {
+    return localExperts * 2 * intermediate * hidden;
+  }
   int64_t userScaleCount() const {
     return localExperts * (2 * intermediate / 128) * (hidden / 128);
   }

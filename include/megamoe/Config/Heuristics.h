@@ -1,0 +1,102 @@
+//===- Heuristics.h - plain functions of the shape behind a Plan -*- C++
+//-*-===//
+//
+// Each choice `makePlan` makes is one function here, so that the runtime can
+// re-evaluate a choice for the actual token count (e.g. experts per wave) and
+// tests can pin each one. The reason for every threshold is beside it in
+// Heuristics.cpp / SharedMemory.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MEGAMOE_CONFIG_HEURISTICS_H
+#define MEGAMOE_CONFIG_HEURISTICS_H
+
+#include "megamoe/Config/Plan.h"
+
+namespace megamoe::config {
+
+/// Tokens each local expert receives under balanced routing when every rank
+/// sends `tokensPerRank` tokens: tokensPerRank * R * K / E.
+double expectedTokensPerExpert(const LayerConfig &config,
+                               int64_t tokensPerRank);
+
+/// A BLOCK_M bucket: used while expected tokens/expert <= maxExpectedTokens.
+struct BlockMBucket {
+  double maxExpectedTokens; // +inf for the last bucket
+  int64_t blockM;
+  MathMode mathMode;
+};
+
+/// The buckets for an L1-output requantization block of 128 or 64 channels.
+std::vector<BlockMBucket> blockMBuckets(int64_t requantBlock);
+
+/// Largest per-rank token count whose expected tokens/expert stays within
+/// `maxExpectedTokens` (T itself for an unbounded bucket).
+int64_t maxTokensForExpected(const LayerConfig &config,
+                             double maxExpectedTokens);
+
+/// Default math mode for a BLOCK_M (the buckets' choice when no override).
+MathMode defaultMathMode(int64_t blockM, int64_t requantBlock);
+
+/// L1 BLOCK_N: weight rows per tile (gate/up interleaved, so N/2 outputs).
+int64_t defaultL1BlockN(int64_t requantBlock);
+/// L2 BLOCK_N: output channels per tile.
+int64_t defaultL2BlockN(const LayerConfig &config, MathMode mode);
+
+/// SMs of the chip's reference part (H200/H100 SXM: 132; B200: 148).
+int64_t defaultNumSMs(Chip chip);
+
+/// Default setmaxnreg targets.
+RegisterBudget defaultRegisters();
+
+/// Registers per thread at launch for `threads` threads at one CTA per SM.
+int64_t entryRegisters(int64_t threads);
+
+/// Registers a math thread needs for a 64 x `warpgroupN` FP32 tile held twice
+/// (wgmma accumulator + promoted sum) plus the estimated working set.
+int64_t mathRegistersNeeded(int64_t warpgroupN);
+constexpr int64_t kMathWorkingRegisters = 64;
+
+/// The dispatch pull chunk: a token row is copied in chunks of at most 4 KiB.
+int64_t pullChunkBytes(int64_t hidden);
+
+/// Shared memory of one variant, in bytes.
+struct SharedMemoryUsage {
+  int64_t expertCounts = 0; // dispatch: per-expert token counts
+  int64_t pullBuffers = 0;  // dispatch: one row chunk per dispatch warp
+  int64_t staging = 0;      // L1 FP8 (double-buffered) / L2 BF16 store tile
+  int64_t amaxExchange = 0; // cross-warpgroup row amax (CooperativeN)
+  int64_t fixed = 0;        // sum of the above
+  int64_t stageA = 0, stageB = 0, stageScales = 0, stageBarriers = 0;
+  int64_t perStage = 0;
+  int64_t otherBarriers = 0;  // dispatch pull + combine double-buffer
+  int64_t combineStaging = 0; // aliases the pipeline stages after L2
+  int64_t total = 0;          // at variant.stages
+};
+SharedMemoryUsage sharedMemoryUsage(const LayerConfig &config,
+                                    const RoleLayout &roles,
+                                    const Variant &variant);
+
+/// Most pipeline stages that fit kMaxSharedMemoryPerBlock (may be < 2).
+int64_t maxStagesThatFit(const LayerConfig &config, const RoleLayout &roles,
+                         const Variant &variant);
+
+/// Pool rows are allocated in multiples of every BLOCK_M (32, 64, 128).
+constexpr int64_t kPoolAlignment = 128;
+
+/// Pool rows needed when every token of every rank may land on this rank's
+/// experts (no ring): R*T*min(K, E/R) plus per-expert padding to BLOCK_M.
+int64_t worstCasePoolTokens(const LayerConfig &config, int64_t maxBlockM);
+
+/// The default pool: a ring of two pool blocks per SM, or the worst case when
+/// that is smaller.
+int64_t defaultPoolTokens(const LayerConfig &config, int64_t numSMs,
+                          int64_t maxBlockM);
+
+/// Experts per scheduler wave for a call with `tokensPerRank` tokens.
+int64_t expertsPerWave(const LayerConfig &config, const Variant &variant,
+                       int64_t tokensPerRank, int64_t numSMs,
+                       int64_t poolTokens);
+
+} // namespace megamoe::config
+
+#endif // MEGAMOE_CONFIG_HEURISTICS_H

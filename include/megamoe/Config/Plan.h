@@ -1,0 +1,122 @@
+//===- Plan.h - the kernel configuration chosen for a layer -----*- C++ -*-===//
+//
+// A Plan is what `megamoe-plan` attaches to a layer (#megamoe.plan) and what
+// the runtime reads back from the manifest: launch shape, warp roles, register
+// budgets, and one Variant per BLOCK_M bucket that the layer may select at run
+// time from the per-call token count. Plain C++17, no MLIR/LLVM.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MEGAMOE_CONFIG_PLAN_H
+#define MEGAMOE_CONFIG_PLAN_H
+
+#include "megamoe/Config/LayerConfig.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace megamoe::config {
+
+/// How the layer is split into kernels (DESIGN.md section 2).
+enum class Schedule {
+  Fused,  // one persistent kernel: dispatch .. combine
+  Split,  // dispatch + L1 + SwiGLU, then L2 + combine (two launches)
+  Unfused // one kernel per stage (the bitwise reference schedule)
+};
+
+/// How the math warpgroups share a CTA tile (wgmma is m64 per warpgroup).
+enum class MathMode {
+  CooperativeM, // 2 WGs split BLOCK_M (rows 0-63, 64-127), share the B tile
+  CooperativeN, // 2 WGs split BLOCK_N, share the A tile (DeepGEMM #360)
+  Single        // 1 WG owns the tile, the other WG idles
+};
+
+/// setmaxnreg targets, registers per thread (multiples of 8 in [24, 256]).
+struct RegisterBudget {
+  int64_t producer = 0; // WG0: dispatch + TMA warps
+  int64_t math = 0;     // each working math warpgroup
+  int64_t idle = 0;     // the math warpgroup that idles in Single mode
+};
+
+/// The warp roles of the 384-thread SM90 kernel (DESIGN.md section 4).
+struct RoleLayout {
+  int64_t threads = 384;
+  int64_t dispatchWarpBegin = 0, dispatchWarpEnd = 2; // [begin, end)
+  int64_t tmaAWarp = 2;                               // activations + their SF
+  int64_t tmaBWarp = 3;                               // weights
+  int64_t mathWarpgroupBegin = 1, mathWarpgroupEnd = 3; // WG1, WG2
+};
+
+/// One kernel variant: serves per-call token counts in [minTokens, maxTokens].
+struct Variant {
+  int64_t minTokens = 0, maxTokens = 0; // tokens on this rank, inclusive
+  int64_t blockM = 0;                   // pool rows per tile (= pool block)
+  int64_t l1BlockN = 0; // L1 weight rows (gate/up interleaved) per tile
+  int64_t l2BlockN = 0; // L2 output channels per tile
+  int64_t blockK = 0;   // K per pipeline stage
+  int64_t stages = 0;   // SMEM pipeline depth
+  int64_t expertsPerWave = 0;
+  MathMode mathMode = MathMode::CooperativeM;
+  RegisterBudget registers;
+  int64_t smemBytes = 0; // dynamic shared memory of the kernel
+
+  /// Math warpgroups that compute (2 when cooperative, 1 when single).
+  int64_t activeMathWarpgroups() const;
+  /// wgmma N of one warpgroup on the L1 and L2 GEMMs.
+  int64_t l1WarpgroupN() const;
+  int64_t l2WarpgroupN() const;
+};
+
+struct Plan {
+  Chip chip = Chip::SM90a;
+  int64_t numSMs = 0; // persistent grid: one CTA per SM
+  Schedule schedule = Schedule::Fused;
+  RoleLayout roles;
+  int64_t entryRegisters = 0; // registers per thread at launch (.maxnreg)
+  int64_t requantBlock = 128; // copied from the recipe for the kernel
+  /// Token-pool capacity in rows (a ring when smaller than the worst case).
+  int64_t poolTokens = 0;
+  std::vector<Variant> variants; // ascending BLOCK_M buckets, contiguous
+};
+
+/// Typed overrides of every chosen value (the megamoe-plan pass options).
+/// An unset field keeps the heuristic; a set one applies to every variant.
+struct PlanOverrides {
+  std::optional<int64_t> blockM; // one variant for all token counts
+  std::optional<int64_t> l1BlockN, l2BlockN, blockK, stages, expertsPerWave;
+  std::optional<int64_t> numSMs;
+  std::optional<Schedule> schedule;
+  std::optional<MathMode> mathMode;
+  std::optional<int64_t> producerRegisters, mathRegisters;
+  /// Pool rows; 0 = the full worst-case pool (no ring).
+  std::optional<int64_t> poolTokens;
+};
+
+/// The hardware limits the plan must fit (per CTA at one CTA per SM).
+constexpr int64_t kMaxSharedMemoryPerBlock = 232448; // H200 / B200 opt-in
+constexpr int64_t kRegistersPerSM = 65536;
+
+/// Chooses a plan for `config` (which must be valid) with `overrides` applied.
+/// Returns every reason the result cannot work (an override that does not fit
+/// SMEM or registers, an unsupported chip); `plan` is filled either way.
+std::vector<std::string> makePlan(const LayerConfig &config,
+                                  const PlanOverrides &overrides, Plan &plan);
+
+/// Every rule `plan` breaks for `config` (fit, alignment, bucket coverage).
+std::vector<std::string> validatePlan(const LayerConfig &config,
+                                      const Plan &plan);
+
+/// The variant a call with `numTokens` tokens on this rank runs (the last one
+/// when numTokens is beyond every range; validate numTokens <= T first).
+const Variant &selectVariant(const Plan &plan, int64_t numTokens);
+
+const char *toString(Schedule schedule);
+const char *toString(MathMode mode);
+std::optional<Schedule> parseSchedule(std::string_view text);
+std::optional<MathMode> parseMathMode(std::string_view text);
+
+} // namespace megamoe::config
+
+#endif // MEGAMOE_CONFIG_PLAN_H

@@ -1,0 +1,118 @@
+//===- BufferLayout.cpp - placing the symmetric buffer's regions ----------===//
+#include "megamoe/Config/BufferLayout.h"
+
+namespace megamoe::config {
+
+namespace {
+
+int64_t alignUp(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
+
+int64_t bytesOf(const std::string &element) {
+  if (element == "e4m3")
+    return 1;
+  if (element == "bf16")
+    return 2;
+  if (element == "i64" || element == "u64")
+    return 8;
+  return 4; // f32, i32, u32
+}
+
+/// Appends regions at aligned offsets.
+class Placer {
+public:
+  explicit Placer(BufferLayout &layout) : layout(layout) {}
+
+  void add(std::string name, std::string element, std::vector<int64_t> shape,
+           std::string writer) {
+    Region r;
+    r.name = std::move(name);
+    r.elementBytes = bytesOf(element);
+    r.element = std::move(element);
+    r.bytes = r.elementBytes;
+    for (int64_t d : shape)
+      r.bytes *= d;
+    r.shape = std::move(shape);
+    r.writer = std::move(writer);
+    r.offset = end;
+    end = alignUp(r.offset + r.bytes, BufferLayout::kAlignment);
+    layout.regions.push_back(std::move(r));
+  }
+  int64_t offset() const { return end; }
+
+private:
+  BufferLayout &layout;
+  int64_t end = 0;
+};
+
+} // namespace
+
+const Region *BufferLayout::find(const std::string &name) const {
+  for (const Region &r : regions)
+    if (r.name == name)
+      return &r;
+  return nullptr;
+}
+
+BufferLayout computeBufferLayout(const LayerConfig &c, const Plan &p) {
+  const int64_t H = c.hidden, I = c.intermediate, E = c.experts, K = c.topk;
+  const int64_t R = c.ranks, T = c.maxTokensPerRank, L = c.localExperts();
+  const int64_t P = p.poolTokens;
+  const int64_t ringBlocks = P / kMinBlockM;
+
+  BufferLayout layout;
+  Placer place(layout);
+
+  // Workspace: counters only, first, so one contiguous range is zeroed at
+  // allocation (the kernel restores zero before it returns).
+  // grid-sync counters (4), NVLink-barrier counter and phase signals (3),
+  // spare to a cache line.
+  place.add("barriers", "u32", {32}, "kernel+peers");
+  // Each SM adds 2^32 + its count per global expert: the returned value is
+  // its slot offset and the high half counts arrived SMs.
+  place.add("expert_send_count", "u64", {E}, "kernel");
+  // Tokens each source rank sends to each local expert (a remote store).
+  place.add("expert_recv_count", "u64", {R, L}, "peers");
+  // Sum over source ranks (atom.add.sys); complete when the high half is
+  // numSMs * R.
+  place.add("expert_recv_count_sum", "u64", {L}, "peers");
+  // Ring flow control, per block of kMinBlockM pool rows: rows arrived (L1
+  // may start), L1 N-tiles done reading (L1 rows reusable), L1 N-tiles
+  // written (L2 may start), L2 N-tiles done reading (L2 rows reusable).
+  place.add("l1_full", "u32", {ringBlocks}, "kernel");
+  place.add("l1_empty", "u32", {ringBlocks}, "kernel");
+  place.add("l2_full", "u32", {ringBlocks}, "kernel");
+  place.add("l2_empty", "u32", {ringBlocks}, "kernel");
+  layout.workspaceBytes = place.offset();
+
+  // Inputs, staged by the caller each call; peers pull x, x_sf and the
+  // weights of their slots.
+  place.add("x", "e4m3", {T, H}, "caller");
+  place.add("x_sf", "f32", {T, H / c.recipe.inputScaleBlock}, "caller");
+  place.add("topk_idx", "i64", {T, K}, "caller");
+  place.add("topk_weights", "f32", {T, K}, "caller");
+
+  // For each local expert and source rank, the source's (token * K + k) of
+  // every slot it sends, written remotely during dispatch.
+  place.add("src_token_index", "i32", {L, R, T}, "peers");
+
+  // The token pool (rank-local, in the symmetric allocation so one
+  // allocation serves everything): per-expert segments padded to BLOCK_M,
+  // a ring of P rows.
+  place.add("l1_pool", "e4m3", {P, H}, "kernel");
+  // MN-major: one column of P scales per 128 channels, as TMA loads them.
+  place.add("l1_pool_sf", "f32", {H / c.recipe.inputScaleBlock, P}, "kernel");
+  place.add("l1_pool_weight", "f32", {P}, "kernel");
+  // {source rank, token, slot} of every pool row, for the combine write-back.
+  place.add("pool_source", "i32", {P, 3}, "kernel");
+  place.add("l2_pool", "e4m3", {P, I}, "kernel");
+  place.add("l2_pool_sf", "f32", {I / c.recipe.requantBlock, P}, "kernel");
+
+  // Combine: the L2 output of each (token, slot), written by the rank that
+  // owns the expert, reduced locally in slot order.
+  place.add("combine", "bf16", {K, T, H}, "peers");
+
+  layout.totalBytes = place.offset();
+  return layout;
+}
+
+} // namespace megamoe::config

@@ -1,0 +1,198 @@
+//===- Heuristics.cpp - the choices behind a plan, with their reasons -----===//
+//
+// Starting points from the SM90 design doc (seeds/004 sections 4, 8, 13) and
+// DeepGEMM's heuristics (notes/DEEPGEMM_MEGAMOE.md 3.4-3.5). None of these
+// numbers is measured on this project's kernel yet; every one is overridable
+// by a megamoe-plan option so that measurements can replace them.
+//
+//===----------------------------------------------------------------------===//
+#include "megamoe/Config/Heuristics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace megamoe::config {
+
+namespace {
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t alignUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+} // namespace
+
+double expectedTokensPerExpert(const LayerConfig &c, int64_t tokensPerRank) {
+  if (c.experts <= 0)
+    return 0;
+  return double(tokensPerRank) * double(c.ranks) * double(c.topk) /
+         double(c.experts);
+}
+
+std::vector<BlockMBucket> blockMBuckets(int64_t requantBlock) {
+  constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+  if (requantBlock == 64) {
+    // The SM90 design doc's three buckets (seeds/004 section 13.1), whose
+    // 64-column tiles hold whole per-64 requantization groups:
+    return {
+        // <= 16 tokens/expert (+0.5 for rounding of the balanced estimate):
+        // one m64 wgmma with half its rows idle still beats padding every
+        // expert's pool segment to 64 rows (RL long tail, very large EP).
+        {16.5, 32, MathMode::Single},
+        // <= 64: one warpgroup covers the whole block; the second would have
+        // no rows of its own.
+        {64.5, 64, MathMode::Single},
+        // Prefill / large-EP decode: two warpgroups split 128 rows and share
+        // each weight tile, halving weight SMEM traffic per FLOP.
+        {kUnbounded, 128, MathMode::CooperativeM},
+    };
+  }
+  // Per-128 requantization needs 128 output channels = 256 gate/up-interleaved
+  // L1 columns in one tile. A 64x256 FP32 tile held twice (accumulator +
+  // promotion) is 256 registers per thread, so the two math warpgroups split
+  // N (m64n128 each, DeepGEMM #360) and exchange row amax through SMEM. That
+  // caps BLOCK_M at 64: a 128x256 tile would not fit 2 x 224 x 128 registers.
+  return {
+      // Same reason as above: small experts keep their pool segments short.
+      {16.5, 32, MathMode::CooperativeN},
+      // Everything larger: the 64x256 tile has the MMA area of 128x128.
+      {kUnbounded, 64, MathMode::CooperativeN},
+  };
+}
+
+int64_t maxTokensForExpected(const LayerConfig &c, double maxExpectedTokens) {
+  if (std::isinf(maxExpectedTokens) || c.ranks * c.topk <= 0)
+    return c.maxTokensPerRank;
+  // t * R * K / E <= x  <=>  t <= x * E / (R * K)
+  double bound = std::floor(maxExpectedTokens * double(c.experts) /
+                            double(c.ranks * c.topk));
+  return std::min<int64_t>(c.maxTokensPerRank, int64_t(bound));
+}
+
+MathMode defaultMathMode(int64_t blockM, int64_t requantBlock) {
+  for (const BlockMBucket &b : blockMBuckets(requantBlock))
+    if (b.blockM == blockM)
+      return b.mathMode;
+  // BLOCK_M outside the buckets (an override): two warpgroups need 128 rows
+  // to split M.
+  return blockM >= 128 ? MathMode::CooperativeM : MathMode::Single;
+}
+
+int64_t defaultL1BlockN(int64_t requantBlock) {
+  // Gate and up rows are interleaved (granularity 8) by the weight transform,
+  // so N weight rows yield N/2 outputs: a tile of 2 x requantBlock rows holds
+  // exactly one requantization group and its amax never leaves the CTA.
+  return 2 * requantBlock;
+}
+
+int64_t defaultL2BlockN(const LayerConfig &c, MathMode mode) {
+  // Each warpgroup runs m64n128 (64 accumulator + 64 promotion registers per
+  // thread), the widest tile that fits the 224-register budget.
+  if (mode == MathMode::CooperativeN)
+    return c.hidden % 256 == 0 ? 256 : 128;
+  return 128;
+}
+
+int64_t defaultNumSMs(Chip chip) {
+  // The persistent grid is one CTA per SM and synchronizes in software, so it
+  // must never exceed the SMs that are resident (H200/H100 SXM: 132).
+  return chip == Chip::SM100a ? 148 : 132;
+}
+
+RegisterBudget defaultRegisters() {
+  // seeds/004 section 4.2: 48 for WG0 (dispatch and TMA warps share a
+  // warpgroup and setmaxnreg is warpgroup-wide; DeepGEMM SM100 gives its
+  // dispatch warps 48), 224 for each math warpgroup (PR #360 ran 224 without
+  // spills): 48*128 + 224*256 = 63,488 of 65,536. The idle warpgroup of Single
+  // mode gives its registers back (24 is setmaxnreg's minimum).
+  return RegisterBudget{48, 224, 24};
+}
+
+int64_t entryRegisters(int64_t threads) {
+  // One CTA per SM: 65,536 / threads, in setmaxnreg's units of 8.
+  if (threads <= 0)
+    return 0;
+  return std::min<int64_t>(255, kRegistersPerSM / threads) / 8 * 8;
+}
+
+int64_t mathRegistersNeeded(int64_t warpgroupN) {
+  // m64nN FP32 accumulator: 64*N/128 = N/2 registers per thread; the promoted
+  // sum (per-128-K scales applied on CUDA cores) needs as many again. The
+  // working set (descriptors, scales, barrier phases, epilogue temporaries) is
+  // an estimate until ptxas -v reports the generated kernel.
+  return warpgroupN + kMathWorkingRegisters;
+}
+
+int64_t pullChunkBytes(int64_t hidden) {
+  // DeepGEMM's chunking (3584 B for H=7168, 4096 B for H=4096): halve the row
+  // until a chunk fits the dispatch warp's 4 KiB SMEM slot.
+  int64_t chunk = hidden;
+  while (chunk > 4096 && chunk % 2 == 0)
+    chunk /= 2;
+  return chunk;
+}
+
+int64_t worstCasePoolTokens(const LayerConfig &c, int64_t maxBlockM) {
+  int64_t local = c.localExperts();
+  // Every token of every rank may pick up to min(K, E/R) of this rank's
+  // experts; each expert's segment is padded to a whole BLOCK_M.
+  int64_t rows = c.ranks * c.maxTokensPerRank * std::min(c.topk, local) +
+                 local * (maxBlockM - 1);
+  return alignUp(rows, kPoolAlignment);
+}
+
+int64_t defaultPoolTokens(const LayerConfig &c, int64_t numSMs,
+                          int64_t maxBlockM) {
+  // A ring of two pool blocks per SM: every SM can work on one block while the
+  // dispatch warps fill the next. Balanced routing at large T and skewed
+  // routing at any T wrap around it; the worst-case pool (4.2 GB for V4-Pro at
+  // 8192 tokens/rank, EP8) is what made the first SM90 ports use 4-5 GiB.
+  constexpr int64_t kRingBlocksPerSM = 2;
+  int64_t ring = alignUp(kRingBlocksPerSM * numSMs * maxBlockM, kPoolAlignment);
+  return std::min(ring, worstCasePoolTokens(c, maxBlockM));
+}
+
+int64_t expertsPerWave(const LayerConfig &c, const Variant &v,
+                       int64_t tokensPerRank, int64_t numSMs,
+                       int64_t poolTokens) {
+  int64_t local = c.localExperts();
+  if (local <= 0 || v.blockM <= 0 || v.l1BlockN <= 0 || numSMs <= 0)
+    return 1;
+  double perExpert = expectedTokensPerExpert(c, tokensPerRank);
+  int64_t mBlocks =
+      std::max<int64_t>(1, int64_t(std::ceil(perExpert / v.blockM)));
+  // A wave's expected pool rows must fit the ring (DeepGEMM #364).
+  int64_t cap =
+      std::clamp<int64_t>(poolTokens / (mBlocks * v.blockM), 1, local);
+  // Under one token per expert most experts are empty and their tiles are
+  // skipped: one wave (no wave boundaries) is best.
+  if (perExpert < 1)
+    return cap;
+  int64_t blocksPerExpert = mBlocks * ((2 * c.intermediate) / v.l1BlockN);
+  // One expert already fills every SM: the smallest wave keeps that expert's
+  // weights hot in L2.
+  if (blocksPerExpert >= numSMs)
+    return 1;
+  // About two L1 tiles per SM per wave absorb uneven expert loads (DeepGEMM's
+  // imbalance factor 2) ...
+  int64_t minWave = std::min(cap, ceilDiv(2 * numSMs, blocksPerExpert));
+  // ... then, up to twice that, take the wave whose waves fill the SMs best
+  // (the last wave is usually partial); ties keep the smaller wave.
+  auto fill = [&](int64_t e) {
+    int64_t slots = 0;
+    for (int64_t first = 0; first < local; first += e) {
+      int64_t blocks = std::min(e, local - first) * blocksPerExpert;
+      slots += ceilDiv(blocks, numSMs) * numSMs;
+    }
+    return double(local * blocksPerExpert) / double(slots);
+  };
+  int64_t best = minWave;
+  double bestFill = fill(minWave);
+  for (int64_t e = minWave + 1; e <= std::min(cap, 2 * minWave); ++e) {
+    double f = fill(e);
+    if (f > bestFill + 1e-9) {
+      best = e;
+      bestFill = f;
+    }
+  }
+  return best;
+}
+
+} // namespace megamoe::config

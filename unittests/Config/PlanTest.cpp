@@ -1,0 +1,226 @@
+//===- PlanTest.cpp - makePlan, overrides and their errors
+//-----------------===//
+#include "Shapes.h"
+
+#include "megamoe/Config/Heuristics.h"
+#include "megamoe/Config/Plan.h"
+#include "megamoe/Config/Print.h"
+
+#include <gtest/gtest.h>
+
+using namespace megamoe::config;
+using namespace megamoe::config::testing;
+
+namespace {
+
+Plan planOk(const LayerConfig &c, const PlanOverrides &o = {}) {
+  Plan p;
+  std::vector<std::string> errors = makePlan(c, o, p);
+  for (const std::string &e : errors)
+    ADD_FAILURE() << e;
+  return p;
+}
+
+std::string planError(const LayerConfig &c, const PlanOverrides &o) {
+  Plan p;
+  std::vector<std::string> errors = makePlan(c, o, p);
+  EXPECT_FALSE(errors.empty());
+  std::string all;
+  for (const std::string &e : errors)
+    all += e + "\n";
+  return all;
+}
+
+TEST(Plan, EveryAnchorShapeHasAValidPlan) {
+  for (int64_t requant : {128, 64})
+    for (int64_t R : {1, 2, 8})
+      for (int64_t T : {1, 8, 64, 512, 8192}) {
+        for (LayerConfig c :
+             {v4Flash(R, T), v4Pro(R, T), mimo(R, T),
+              shape(7168, 2048, 48, 6, R, T), shape(7168, 3072, 48, 6, R, T)}) {
+          c.recipe.requantBlock = requant;
+          Plan p = planOk(c);
+          EXPECT_TRUE(validatePlan(c, p).empty());
+          EXPECT_EQ(p.variants.front().minTokens, 0);
+          EXPECT_EQ(p.variants.back().maxTokens, T);
+          for (const Variant &v : p.variants) {
+            EXPECT_LE(v.smemBytes, kMaxSharedMemoryPerBlock);
+            EXPECT_GE(v.stages, 2);
+          }
+        }
+      }
+}
+
+TEST(Plan, V4FlashDecode) {
+  Plan p = planOk(v4Flash(8, 8));
+  EXPECT_EQ(p.numSMs, 132);
+  EXPECT_EQ(p.schedule, Schedule::Fused);
+  EXPECT_EQ(p.entryRegisters, 168);
+  ASSERT_EQ(p.variants.size(), 1u); // 8 tokens: 1.5 tokens/expert
+  const Variant &v = p.variants[0];
+  EXPECT_EQ(v.blockM, 32);
+  EXPECT_EQ(v.l1BlockN, 256);
+  EXPECT_EQ(v.mathMode, MathMode::CooperativeN);
+  EXPECT_EQ(v.stages, 5);
+  EXPECT_EQ(v.expertsPerWave, 24);
+  EXPECT_EQ(p.poolTokens, 1408); // the worst case: no ring needed
+}
+
+TEST(Plan, V4FlashVariantsAt512And8192) {
+  Plan p = planOk(v4Flash(8, 512));
+  ASSERT_EQ(p.variants.size(), 2u);
+  EXPECT_EQ(p.variants[0].maxTokens, 88);
+  EXPECT_EQ(p.variants[1].minTokens, 89);
+  EXPECT_EQ(p.variants[1].blockM, 64);
+  EXPECT_EQ(p.variants[1].stages, 4);
+  Plan big = planOk(v4Flash(8, 8192));
+  EXPECT_EQ(big.variants[1].expertsPerWave, 1);
+  EXPECT_EQ(big.poolTokens, 2 * 132 * 64); // a ring
+  EXPECT_EQ(&selectVariant(big, 0), &big.variants[0]);
+  EXPECT_EQ(&selectVariant(big, 88), &big.variants[0]);
+  EXPECT_EQ(&selectVariant(big, 89), &big.variants[1]);
+  EXPECT_EQ(&selectVariant(big, 8192), &big.variants[1]);
+}
+
+TEST(Plan, Requant64UsesTheDesignDocBuckets) {
+  LayerConfig c = v4Flash(8, 8192);
+  c.recipe.requantBlock = 64;
+  Plan p = planOk(c);
+  ASSERT_EQ(p.variants.size(), 3u);
+  EXPECT_EQ(p.variants[2].blockM, 128);
+  EXPECT_EQ(p.variants[2].mathMode, MathMode::CooperativeM);
+  EXPECT_EQ(p.variants[2].stages, 5);
+  EXPECT_EQ(p.variants[1].mathMode, MathMode::Single);
+  EXPECT_EQ(p.requantBlock, 64);
+}
+
+TEST(Plan, OverridesApplyToEveryVariant) {
+  PlanOverrides o;
+  o.stages = 3;
+  o.numSMs = 130;
+  o.schedule = Schedule::Split;
+  o.expertsPerWave = 2;
+  Plan p = planOk(v4Flash(8, 8192), o);
+  EXPECT_EQ(p.numSMs, 130);
+  EXPECT_EQ(p.schedule, Schedule::Split);
+  for (const Variant &v : p.variants) {
+    EXPECT_EQ(v.stages, 3);
+    EXPECT_EQ(v.expertsPerWave, 2);
+  }
+}
+
+TEST(Plan, BlockMOverrideGivesOneVariant) {
+  PlanOverrides o;
+  o.blockM = 64;
+  Plan p = planOk(v4Flash(8, 8192), o);
+  ASSERT_EQ(p.variants.size(), 1u);
+  EXPECT_EQ(p.variants[0].minTokens, 0);
+  EXPECT_EQ(p.variants[0].maxTokens, 8192);
+}
+
+TEST(Plan, PoolOverride) {
+  PlanOverrides o;
+  o.poolTokens = 0; // the full worst case
+  EXPECT_EQ(planOk(v4Pro(8, 8192), o).poolTokens, 396288);
+  o.poolTokens = 100; // not a multiple of 128
+  EXPECT_NE(planError(v4Pro(8, 8192), o).find("pool tokens (100)"),
+            std::string::npos);
+}
+
+TEST(Plan, TooManyStagesIsAnError) {
+  PlanOverrides o;
+  o.stages = 9;
+  std::string e = planError(v4Pro(8, 8192), o);
+  EXPECT_NE(e.find("the limit is 232448 B"), std::string::npos) << e;
+  EXPECT_NE(e.find("at most 4 stages fit"), std::string::npos) << e;
+}
+
+TEST(Plan, OneStageIsAnError) {
+  PlanOverrides o;
+  o.stages = 1;
+  EXPECT_NE(planError(v4Pro(8, 8192), o).find("at least 2"), std::string::npos);
+}
+
+TEST(Plan, WideWarpgroupTileDoesNotFitRegisters) {
+  // BLOCK_M 128 with per-128 requantization: 64x256 per warpgroup.
+  PlanOverrides o;
+  o.blockM = 128;
+  std::string e = planError(v4Flash(8, 8192), o);
+  EXPECT_NE(e.find("= 320, over the math budget of 224"), std::string::npos)
+      << e;
+}
+
+TEST(Plan, RegisterSumOverTheSMIsAnError) {
+  LayerConfig c = v4Flash(8, 8192);
+  c.recipe.requantBlock = 64;
+  PlanOverrides o;
+  o.mathRegisters = 256;
+  std::string e = planError(c, o);
+  EXPECT_NE(e.find("exceed the 65536"), std::string::npos) << e;
+  o.mathRegisters = 100; // not a multiple of 8
+  EXPECT_NE(planError(c, o).find("multiples of 8"), std::string::npos);
+  o.mathRegisters = 232; // 48*128 + 232*256 = 65,536 fits exactly
+  planOk(c, o);
+}
+
+TEST(Plan, BadTileOverrides) {
+  PlanOverrides o;
+  o.l1BlockN = 128; // splits a per-128 group
+  EXPECT_NE(planError(v4Flash(8, 8), o).find("L1 BLOCK_N (128)"),
+            std::string::npos);
+  o = {};
+  o.blockK = 64;
+  EXPECT_NE(planError(v4Flash(8, 8), o).find("BLOCK_K (64)"),
+            std::string::npos);
+  o = {};
+  o.blockM = 48;
+  EXPECT_NE(planError(v4Flash(8, 8), o).find("32, 64 or 128"),
+            std::string::npos);
+  o = {};
+  o.mathMode = MathMode::CooperativeM; // needs 128 rows
+  EXPECT_NE(planError(v4Flash(8, 8), o).find("cooperative-m splits 128 rows"),
+            std::string::npos);
+  o = {};
+  o.expertsPerWave = 33; // 32 local experts at EP8
+  EXPECT_NE(planError(v4Flash(8, 8), o).find("experts per wave (33)"),
+            std::string::npos);
+}
+
+TEST(Plan, TooManySMsIsAnError) {
+  PlanOverrides o;
+  o.numSMs = 200;
+  EXPECT_NE(planError(v4Flash(8, 8), o).find("every CTA resident"),
+            std::string::npos);
+}
+
+TEST(Plan, Sm100HasNoPlannerYet) {
+  LayerConfig c = v4Flash(8, 8);
+  c.chip = Chip::SM100a;
+  EXPECT_NE(planError(c, {}).find("sm_100a is not implemented"),
+            std::string::npos);
+}
+
+TEST(Plan, InvalidLayerIsReportedNotPlanned) {
+  EXPECT_NE(planError(shape(4000, 2048, 256, 6, 8, 8), {}).find("H = 4000"),
+            std::string::npos);
+}
+
+TEST(Plan, EdgeTokensOne) {
+  Plan p = planOk(v4Pro(8, 1));
+  ASSERT_EQ(p.variants.size(), 1u);
+  EXPECT_EQ(p.variants[0].maxTokens, 1);
+}
+
+TEST(Plan, PrintsTextAndJson) {
+  LayerConfig c = v4Flash(8, 512);
+  Plan p = planOk(c);
+  std::string text = planToText(c, p);
+  EXPECT_NE(text.find("variant tokens 89..512: BLOCK_M=64"), std::string::npos)
+      << text;
+  std::string json = planToJson(c, p);
+  EXPECT_NE(json.find("\"block_m\": 64"), std::string::npos);
+  EXPECT_NE(json.find("\"buffer_layout\""), std::string::npos);
+  EXPECT_EQ(formatBytes(1048576), "1,048,576 B (1.00 MiB)");
+}
+
+} // namespace
