@@ -19,6 +19,8 @@ config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
 
 llvm_config.with_system_environment(["HOME", "TMPDIR", "CUDA_HOME"])
 llvm_config.use_default_substitutions()
+# `not` and `count` at the start of a RUN line come from PATH.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 config.substitutions.append(("%megamoe_src_root", config.megamoe_src_root))
 config.substitutions.append(("%megamoe_obj_root", config.megamoe_obj_root))

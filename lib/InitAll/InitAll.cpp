@@ -5,6 +5,7 @@
 #include "megamoe/Dialect/MegaMoE/IR/MegaMoE.h"
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 #include "megamoe/Dialect/WarpSpec/Transforms/Passes.h"
+#include "megamoe/Kernels/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -47,4 +48,5 @@ void megamoe::registerAllPasses() {
   mlir::megamoe::registerMegaMoEConversionPasses();
   mlir::megamoe::registerMegaMoEToCubinPipeline();
   mlir::warpspec::registerWarpSpecPasses();
+  mlir::megamoe::registerMegaMoEKernelsPasses();
 }
