@@ -17,7 +17,13 @@ for nk in 4096x7168 7168x2048 4096x4096 4096x2048 6144x7168 7168x3072; do
     rm -f "$dest/cubins/gg_e8_n${nk%x*}_k${nk#*x}_m32768_bm$bm/module.mlir"
   done
 done
-cp python/megamoe/grouped_gemm.py "$dest/python/megamoe/"
+# The runtime library (C API launch path); without it the ctypes launcher is used.
+rt=${MEGAMOE_RUNTIME_BUILD:-build/runtime}
+[[ -f $rt/build.ninja ]] || cmake -S runtime -B "$rt" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+ninja -C "$rt" megamoe_runtime >/dev/null
+mkdir -p "$dest/python/megamoe/lib"
+cp "$rt"/lib/libmegamoe_runtime.so "$dest/python/megamoe/lib/"
+cp python/megamoe/*.py "$dest/python/megamoe/"
 cp python/tests/test_grouped_gemm.py python/tests/grouped_gemm_ref.py "$dest/python/tests/"
 cp bench/bench_grouped_gemm.py "$dest/bench/"
 cp scripts/gpu-grouped-gemm.sh "$dest/"

@@ -14,9 +14,11 @@ Layouts (the kernel's contract, see include/megamoe/Kernels/GroupedGemm.h):
 * ``d``        bf16 ``[M_total, N]``: rows of padding are written but meaningless.
 * ``block_expert`` i32 ``[M_total/BLOCK_M]``: the expert of each BLOCK_M row block.
 
-Launching uses a small CUDA driver-API launcher (ctypes over libcuda) that reads the
-manifest (docs/Manifest.md), encodes the TMA descriptors and calls cuLaunchKernel on
-torch's current stream; it can be captured in a CUDA graph.
+Launching goes through the megamoe runtime's C API (``megamoe.Module``) when
+libmegamoe_runtime is found, else through a small CUDA driver-API launcher of this file
+(ctypes over libcuda) that reads the manifest (docs/Manifest.md), encodes the TMA
+descriptors and calls cuLaunchKernel. Both launch on torch's current stream and can be
+captured in a CUDA graph.
 """
 
 from __future__ import annotations
@@ -188,7 +190,11 @@ def contiguous_layout(group_sizes: Sequence[int], block_m: int, device) -> Conti
 class GroupedGemm:
     """One compiled grouped-GEMM variant (E, N, K, max M, BLOCK_M) loaded from its manifest."""
 
-    def __init__(self, manifest_path: str, device: int = 0):
+    def __init__(self, manifest_path: str, device: int = 0, backend: str = "auto"):
+        """backend: "runtime" (libmegamoe_runtime), "ctypes" (this file's launcher) or
+        "auto" (the runtime when its library is found)."""
+        if backend not in ("auto", "runtime", "ctypes"):
+            raise ValueError(f"backend must be auto, runtime or ctypes, got '{backend}'")
         with open(manifest_path) as f:
             self.manifest = json.load(f)
         if self.manifest.get("format") != "megamoe-manifest":
@@ -203,10 +209,23 @@ class GroupedGemm:
         self.E, self.N, self.K = self.symbols["E"], self.symbols["N"], self.symbols["K"]
         self.max_m, self.block_m = self.symbols["MAX_M"], self.symbols["BLOCK_M"]
         self.device = device
-        drv = _get_driver()
         torch.cuda.init()
         torch.cuda.set_device(device)
         torch.empty(1, device=f"cuda:{device}")  # makes torch's primary context current
+        props = torch.cuda.get_device_properties(device)
+        self.num_sms = props.multi_processor_count
+        self._rt = None
+        if backend != "ctypes":
+            try:
+                from .runtime import Module
+                self._rt = Module(manifest_path, device)
+            except OSError:  # library not found
+                if backend == "runtime":
+                    raise
+        self.backend = "runtime" if self._rt is not None else "ctypes"
+        if self._rt is not None:
+            return
+        drv = _get_driver()
         drv.ensure_context(device)
         cubin = os.path.join(os.path.dirname(manifest_path), self.manifest["cubin"])
         with open(cubin, "rb") as f:
@@ -218,8 +237,6 @@ class GroupedGemm:
                  self.kernel["name"].encode())
         drv.call("cuFuncSetAttribute", self._func, _CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                  int(self.kernel["dynamic_smem_bytes"]))
-        props = torch.cuda.get_device_properties(device)
-        self.num_sms = props.multi_processor_count
         self._tma_specs = {t["name"]: t for t in self.kernel["tma_descriptors"]}
         self._cache = {}
 
@@ -253,7 +270,7 @@ class GroupedGemm:
         syms = dict(self.symbols)
         syms["M"] = layout.m_total
         syms["num_sms"] = self.num_sms
-        syms["NUM_M_BLOCKS"] = layout.num_m_blocks
+        syms["num_m_blocks"] = layout.num_m_blocks
         bind = {"a": a, "a_scales": a_scales, "b": b, "b_scales": b_scales, "d": out,
                 "block_expert": layout.block_expert}
         keep, ptrs = [], []
@@ -284,6 +301,12 @@ class GroupedGemm:
             out = torch.empty(layout.m_total, self.N, dtype=torch.bfloat16, device=a.device)
         self._check(a, a_scales, b, b_scales, layout, out)
         if layout.num_m_blocks == 0:
+            return out
+        if self._rt is not None:
+            nmb = layout.num_m_blocks
+            self._rt.launch(self.kernel["name"], symbols={"M": layout.m_total, "num_m_blocks": nmb},
+                            a=a, b=b, a_scales=a_scales, d=out, b_scales=b_scales,
+                            block_expert=layout.block_expert, num_m_blocks=nmb)
             return out
         key = (a.data_ptr(), a_scales.data_ptr(), b.data_ptr(), b_scales.data_ptr(),
                out.data_ptr(), layout.block_expert.data_ptr(), layout.m_total)
