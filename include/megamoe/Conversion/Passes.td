@@ -27,6 +27,40 @@ def MegaMoEAttachTarget : Pass<"megamoe-attach-target", "::mlir::gpu::GPUModuleO
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
+def ConvertWarpSpecToNVVM : Pass<"convert-warpspec-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower warpspec kernels to NVVM, LLVM, arith and scf (SM90)";
+  let description = [{
+    Lowers every warpspec op of the gpu.module for sm_90a:
+    - `warpspec.kernel` -> `llvm.func` with `nvvm.kernel`, `nvvm.reqntid`,
+      `nvvm.maxnreg`, `nvvm.cluster_dim`; TMA descriptor arguments become
+      `!llvm.ptr {llvm.byval = !llvm.array<128 x i8>, llvm.align = 64,
+      nvvm.grid_constant}`; manifest facts go into `megamoe.*` attributes;
+    - roles -> a uniform warp index (`shfl.sync` of tid.x / 32) and an
+      if/else chain, one branch per group of warpgroups, each starting with
+      `setmaxnreg.inc/dec`; named barriers -> `bar.sync/bar.arrive id, n`;
+    - SMEM buffers -> offsets into the extern `__dynamic_smem` array;
+      pipelines -> full/empty mbarrier arrays (init by thread 0,
+      `fence.mbarrier_init`, `bar.sync 0`), `mbarrier.try_wait.parity` with
+      a per-(pipeline, side, role) counter kept in an alloca (SROA makes it a
+      register), `arrive.expect_tx` / `arrive` by lane 0;
+    - TMA -> `cp.async.bulk.tensor` (shared::cta destination, PTX 8.6), bulk
+      copies, `fence.proxy.async.shared::cta`;
+    - counters -> `red.release.{gpu,sys}` via `nvvm.inline_ptx`, acquire
+      loads, clock64 timeouts that trap; grid sync, peer pointers,
+      cross-rank barrier;
+    - `mma.sm90` -> `wgmma.fence`, `wgmma.mma_async` over 128B/64B/32B
+      swizzled K-major SMEM descriptors, `wgmma.commit_group`; `mma.wait`
+      -> `wgmma.wait_group`; `acc.promote` (CUDA-core FMA with per-row
+      scales) and `acc.store` (bf16/f16/f32 pairs, swizzled) per the wgmma D
+      fragment layout.
+    SMEM offsets must be planned (`warpspec-plan-smem`) before this pass.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"
+  ];
+}
+
 def MegaMoEConvertToLLVM : Pass<"megamoe-convert-to-llvm", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Lower arith, cf, index, math and ub inside a gpu.module to LLVM";
   let description = [{

@@ -37,6 +37,15 @@ void buildToCubin(OpPassManager &pm, const ToCubinOptions &options) {
   targetOptions.optLevel = options.optLevel;
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
   gpuPm.addPass(mlir::megamoe::createMegaMoEAttachTarget(targetOptions));
+  // SMEM offsets are planned by the warpspec dialect's own pass; it is looked
+  // up by name so that this library does not depend on the dialect's
+  // transforms.
+  if (const PassInfo *plan = PassInfo::lookup("warpspec-plan-smem"))
+    (void)plan->addToPipeline(gpuPm, "", [](const Twine &msg) {
+      llvm::errs() << msg << "\n";
+      return failure();
+    });
+  gpuPm.addPass(mlir::megamoe::createConvertWarpSpecToNVVM());
   gpuPm.addPass(createSCFToControlFlowPass());
   gpuPm.addPass(mlir::megamoe::createMegaMoEConvertToLLVM());
   gpuPm.addPass(createConvertNVVMToLLVMPass());

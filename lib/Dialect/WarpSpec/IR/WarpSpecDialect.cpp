@@ -1,4 +1,5 @@
-//===- WarpSpecDialect.cpp - the warpspec dialect ------------------------------===//
+//===- WarpSpecDialect.cpp - the warpspec dialect
+//------------------------------===//
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 
 #include "mlir/IR/Builders.h"

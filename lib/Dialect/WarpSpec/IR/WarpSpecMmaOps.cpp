@@ -19,11 +19,10 @@ struct Operand {
 /// Checks rank, major-ness and swizzle of one operand tile and returns its
 /// (rows, K) view.
 FailureOr<Operand> getMmaOperand(Operation *op, StringRef name, SmemType tile,
-                              Major major) {
+                                 Major major) {
   if (tile.getShape().size() != 2)
-    return op->emitOpError()
-           << name << " tile must be 2-d, got " << tile.getShape().size()
-           << " dimension(s)";
+    return op->emitOpError() << name << " tile must be 2-d, got "
+                             << tile.getShape().size() << " dimension(s)";
   Type element = tile.getElementType();
   if (isFp8(element) && major != Major::k)
     return op->emitOpError()
@@ -34,10 +33,9 @@ FailureOr<Operand> getMmaOperand(Operation *op, StringRef name, SmemType tile,
   result.k = major == Major::k ? tile.getShape()[1] : tile.getShape()[0];
   int64_t rowBytes = tile.getShape()[1] * elementBytes(element);
   if (tile.getSwizzle() != 0 && rowBytes != tile.getSwizzle())
-    return op->emitOpError()
-           << name << " tile rows span " << rowBytes << " B but its swizzle is "
-           << tile.getSwizzle()
-           << " B; a row must span exactly one swizzle width";
+    return op->emitOpError() << name << " tile rows span " << rowBytes
+                             << " B but its swizzle is " << tile.getSwizzle()
+                             << " B; a row must span exactly one swizzle width";
   return result;
 }
 
@@ -56,13 +54,12 @@ FailureOr<int64_t> verifyOperandTypes(Operation *op, SmemType a, SmemType b,
            << "; expected fp8 (f8E4M3FN/f8E5M2), f16 or bf16";
   if (k % step != 0)
     return op->emitOpError("K = ")
-           << k << " is not a multiple of the MMA k = " << step << " of "
-           << ta;
+           << k << " is not a multiple of the MMA k = " << step << " of " << ta;
   return step;
 }
 
-LogicalResult verifyRowOffset(Operation *op, Value row, int64_t m,
-                              int64_t rows, StringRef what) {
+LogicalResult verifyRowOffset(Operation *op, Value row, int64_t m, int64_t rows,
+                              StringRef what) {
   if (std::optional<int64_t> c = getConstantIntValue(row))
     if (*c < 0 || *c % m != 0 || *c + m > rows)
       return op->emitOpError()
@@ -86,8 +83,7 @@ LogicalResult MmaSm90Op::verify() {
   if (failed(opA) || failed(opB))
     return failure();
   if (opA->k != opB->k)
-    return emitOpError("A has K = ")
-           << opA->k << " but B has K = " << opB->k;
+    return emitOpError("A has K = ") << opA->k << " but B has K = " << opB->k;
   if (failed(verifyOperandTypes(*this, a, b, opA->k)))
     return failure();
   AccType acc = getAcc().getType();
@@ -96,9 +92,8 @@ LogicalResult MmaSm90Op::verify() {
            << acc.getN() << " does not match the B tile's " << opB->rows
            << " rows";
   if (opA->rows % acc.getM() != 0)
-    return emitOpError("A tile has ")
-           << opA->rows << " rows; a multiple of " << acc.getM()
-           << " is needed";
+    return emitOpError("A tile has ") << opA->rows << " rows; a multiple of "
+                                      << acc.getM() << " is needed";
   if (failed(verifyRowOffset(*this, getARow(), acc.getM(), opA->rows, "A")) ||
       failed(verifyStageForBuffer(*this, getAStage(), a)) ||
       failed(verifyStageForBuffer(*this, getBStage(), b)))
@@ -188,8 +183,7 @@ LogicalResult MmaSm100Op::verify() {
   if (failed(opA) || failed(opB))
     return failure();
   if (opA->k != opB->k)
-    return emitOpError("A has K = ")
-           << opA->k << " but B has K = " << opB->k;
+    return emitOpError("A has K = ") << opA->k << " but B has K = " << opB->k;
   if (failed(verifyOperandTypes(*this, a, b, opA->k)))
     return failure();
   TmemType d = getD().getType();
@@ -199,9 +193,8 @@ LogicalResult MmaSm100Op::verify() {
   int64_t m = d.getLanes(), n = opB->rows;
   int64_t nStep = m == 128 ? 16 : 8;
   if (n < nStep || n > 256 || n % nStep != 0)
-    return emitOpError("n = ")
-           << n << " is not a multiple of " << nStep << " in [" << nStep
-           << ", 256] for m = " << m;
+    return emitOpError("n = ") << n << " is not a multiple of " << nStep
+                               << " in [" << nStep << ", 256] for m = " << m;
   if (d.getColumns() < n)
     return emitOpError("accumulator TMEM has ")
            << d.getColumns() << " columns, fewer than n = " << n;
@@ -210,9 +203,8 @@ LogicalResult MmaSm100Op::verify() {
            << opA->rows << " rows; a multiple of m = " << m << " is needed";
   if (bool(getAScales()) != bool(getBScales()))
     return emitOpError("block-scaled MMA needs both a_scales and b_scales");
-  if (getAScales() &&
-      (!getAScales().getType().getElementType().isInteger(32) ||
-       !getBScales().getType().getElementType().isInteger(32)))
+  if (getAScales() && (!getAScales().getType().getElementType().isInteger(32) ||
+                       !getBScales().getType().getElementType().isInteger(32)))
     return emitOpError("scale factors live in i32 TMEM columns");
   if (failed(verifyRowOffset(*this, getARow(), m, opA->rows, "A")) ||
       failed(verifyStageForBuffer(*this, getAStage(), a)) ||

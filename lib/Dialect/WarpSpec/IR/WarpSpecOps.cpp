@@ -74,16 +74,14 @@ LogicalResult KernelOp::verify() {
   if (threads * maxnreg > kRegistersPerSM)
     return emitOpError("launch needs threads x maxnreg = ")
            << threads << " x " << maxnreg << " = " << threads * maxnreg
-           << " registers, more than the " << kRegistersPerSM
-           << " of an SM";
+           << " registers, more than the " << kRegistersPerSM << " of an SM";
   int64_t limit = getSmemLimit(getChip());
   if (limit == 0)
     return emitOpError("unsupported chip \"")
            << getChip() << "\"; expected sm_90a or sm_100a";
   if (std::optional<ArrayRef<int32_t>> cluster = getCluster()) {
-    if (cluster->size() != 3 || llvm::any_of(*cluster, [](int32_t d) {
-          return d < 1;
-        }))
+    if (cluster->size() != 3 ||
+        llvm::any_of(*cluster, [](int32_t d) { return d < 1; }))
       return emitOpError("expects cluster to be 3 positive dimensions");
   }
   if (std::optional<int64_t> smem = getSmemBytes(); smem && *smem > limit)
@@ -130,8 +128,7 @@ LogicalResult KernelOp::verifyRegions() {
 namespace {
 /// Registers each warp of the block runs with: its role's `regs`, or the
 /// kernel's entry cap for warps no role owns.
-SmallVector<int64_t> registersPerWarp(KernelOp kernel,
-                                      ArrayRef<RoleOp> roles) {
+SmallVector<int64_t> registersPerWarp(KernelOp kernel, ArrayRef<RoleOp> roles) {
   SmallVector<int64_t> regs(kernel.getNumWarps(), kernel.getMaxnreg());
   for (RoleOp role : roles)
     for (unsigned w = role.getWarpBegin(); w < role.getWarpEnd(); ++w)
@@ -147,10 +144,10 @@ LogicalResult verifyDisjoint(RolesOp op, SmallVector<RoleOp> roles) {
     if (roles[i].getWarpBegin() < roles[i - 1].getWarpEnd())
       return op.emitOpError("roles '")
              << roles[i - 1].getName() << "' (warps ["
-             << roles[i - 1].getWarpBegin() << ", "
-             << roles[i - 1].getWarpEnd() << ")) and '" << roles[i].getName()
-             << "' (warps [" << roles[i].getWarpBegin() << ", "
-             << roles[i].getWarpEnd() << ")) overlap";
+             << roles[i - 1].getWarpBegin() << ", " << roles[i - 1].getWarpEnd()
+             << ")) and '" << roles[i].getName() << "' (warps ["
+             << roles[i].getWarpBegin() << ", " << roles[i].getWarpEnd()
+             << ")) overlap";
   return success();
 }
 
@@ -185,9 +182,9 @@ LogicalResult verifyWarpgroupRegisters(RolesOp op, KernelOp kernel,
     for (unsigned w = 4 * g; w < 4 * g + 4; ++w)
       if (!owner[w])
         return op.emitOpError("warp ")
-               << w << " of warpgroup " << g
-               << " has no role, but role '" << first.getName()
-               << "' changes the warpgroup's registers to " << first.getRegs()
+               << w << " of warpgroup " << g << " has no role, but role '"
+               << first.getName() << "' changes the warpgroup's registers to "
+               << first.getRegs()
                << "; setmaxnreg needs every warp of the warpgroup";
   }
   return success();
@@ -204,13 +201,12 @@ LogicalResult RolesOp::verifyRegions() {
       return op.emitOpError("is not allowed directly in warpspec.roles; put "
                             "it inside a warpspec.role");
     if (!names.insert(role.getName()).second)
-      return role.emitOpError("duplicate role name '")
-             << role.getName() << "'";
+      return role.emitOpError("duplicate role name '") << role.getName() << "'";
     if (role.getWarpEnd() > kernel.getNumWarps())
       return role.emitOpError("warps [")
              << role.getWarpBegin() << ", " << role.getWarpEnd()
-             << ") exceed the kernel's " << kernel.getNumWarps()
-             << " warps (" << kernel.getThreads() << " threads)";
+             << ") exceed the kernel's " << kernel.getNumWarps() << " warps ("
+             << kernel.getThreads() << " threads)";
     roles.push_back(role);
   }
   if (failed(verifyDisjoint(*this, roles)) ||
@@ -390,8 +386,8 @@ LogicalResult PipelineCreateOp::verify() {
       return success();
     return emitOpError("pipeline '")
            << getName() << "' expects " << expected << " " << side
-           << " arrival(s) per stage, but the roles that " << verb
-           << " it (" << found.second << ") have " << found.first
+           << " arrival(s) per stage, but the roles that " << verb << " it ("
+           << found.second << ") have " << found.first
            << " warp(s); each warp arrives once";
   };
   if (failed(check("producer", "commit", getProducerArrivals(),

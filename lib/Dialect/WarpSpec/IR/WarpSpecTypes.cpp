@@ -1,4 +1,5 @@
-//===- WarpSpecTypes.cpp - warpspec types: parsing, printing, verifying ----===//
+//===- WarpSpecTypes.cpp - warpspec types: parsing, printing, verifying
+//----===//
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 
 #include "mlir/IR/Builders.h"
@@ -40,7 +41,8 @@ bool isValidSwizzle(unsigned swizzle) {
 }
 
 /// Parses `DxDx...xT` (a static shape and an element type).
-ParseResult parseShapedElement(AsmParser &parser, SmallVectorImpl<int64_t> &shape,
+ParseResult parseShapedElement(AsmParser &parser,
+                               SmallVectorImpl<int64_t> &shape,
                                Type &elementType) {
   if (parser.parseDimensionList(shape, /*allowDynamic=*/false,
                                 /*withTrailingX=*/true) ||
@@ -81,16 +83,15 @@ void TmaDescType::print(AsmPrinter &printer) const {
   printer << ", swizzle = " << getSwizzle() << ">";
 }
 
-LogicalResult
-TmaDescType::verify(function_ref<InFlightDiagnostic()> emitError,
-                    ArrayRef<int64_t> box, Type elementType, unsigned swizzle) {
+LogicalResult TmaDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<int64_t> box, Type elementType,
+                                  unsigned swizzle) {
   if (box.empty() || box.size() > 5)
     return emitError() << "TMA box must have 1 to 5 dimensions, got "
                        << box.size();
   for (int64_t d : box)
     if (d < 1 || d > 256)
-      return emitError() << "TMA box dimensions must be in [1, 256], got "
-                         << d;
+      return emitError() << "TMA box dimensions must be in [1, 256], got " << d;
   unsigned bits = elementBits(elementType);
   if (bits == 0 || bits % 8 != 0)
     return emitError() << "TMA element type must be a byte-sized integer or "
@@ -176,7 +177,8 @@ LogicalResult SmemType::verify(function_ref<InFlightDiagnostic()> emitError,
   for (int64_t d : shape)
     elements *= d;
   if ((elements * bits) % 8 != 0)
-    return emitError() << "smem tile of sub-byte elements must fill whole bytes";
+    return emitError()
+           << "smem tile of sub-byte elements must fill whole bytes";
   if (slots < 1)
     return emitError() << "smem buffer needs at least one slot";
   if (align < 16 || !llvm::isPowerOf2_32(align))
@@ -186,9 +188,9 @@ LogicalResult SmemType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "smem swizzle must be 0, 32, 64 or 128 bytes, got "
                        << swizzle;
   if (swizzle != 0 && align < 8 * swizzle)
-    return emitError() << "smem swizzle " << swizzle << " needs align >= "
-                       << 8 * swizzle << " (one 8-row swizzle atom), got "
-                       << align;
+    return emitError() << "smem swizzle " << swizzle
+                       << " needs align >= " << 8 * swizzle
+                       << " (one 8-row swizzle atom), got " << align;
   return success();
 }
 
@@ -200,17 +202,14 @@ int64_t SmemType::getSlotStride() const {
   return llvm::alignTo(getSlotBytes(), getAlign());
 }
 
-int64_t SmemType::getTotalBytes() const {
-  return getSlots() * getSlotStride();
-}
+int64_t SmemType::getTotalBytes() const { return getSlots() * getSlotStride(); }
 
 //===----------------------------------------------------------------------===//
 // PipelineType
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-PipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
-                     unsigned stages) {
+LogicalResult PipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   unsigned stages) {
   if (stages < 1 || stages > 32)
     return emitError() << "pipeline needs 1 to 32 stages, got " << stages;
   return success();
@@ -282,8 +281,8 @@ Type TmemType::parse(AsmParser &parser) {
 }
 
 void TmemType::print(AsmPrinter &printer) const {
-  printer << "<" << getLanes() << "x" << getColumns() << "x"
-          << getElementType() << ">";
+  printer << "<" << getLanes() << "x" << getColumns() << "x" << getElementType()
+          << ">";
 }
 
 LogicalResult TmemType::verify(function_ref<InFlightDiagnostic()> emitError,

@@ -1,4 +1,5 @@
-//===- WarpSpecVerifyUtils.h - helpers shared by the op verifiers -*- C++ -*-===//
+//===- WarpSpecVerifyUtils.h - helpers shared by the op verifiers -*- C++
+//-*-===//
 #ifndef MEGAMOE_LIB_DIALECT_WARPSPEC_IR_WARPSPECVERIFYUTILS_H
 #define MEGAMOE_LIB_DIALECT_WARPSPEC_IR_WARPSPECVERIFYUTILS_H
 
@@ -23,9 +24,9 @@ LogicalResult verifyStageForBuffer(Operation *op, Value stage, SmemType buffer);
 /// The pipeline whose acquire/wait produced `stage`, or null.
 Value getStagePipeline(Value stage);
 
-/// Checks that `stage` (when produced by a pipeline op) comes from
-/// `pipeline` through an op of type `Expected` (producer.acquire or
-/// consumer.wait); `what` names the checking op's need in the message.
+/// Checks that `stage`, when produced by a pipeline op, comes from
+/// `pipeline` and from the wanted side (producer.acquire if `wantProducer`,
+/// consumer.wait otherwise).
 LogicalResult verifyStageSource(Operation *op, Value stage, Value pipeline,
                                 bool wantProducer);
 

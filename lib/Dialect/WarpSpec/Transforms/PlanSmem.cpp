@@ -66,8 +66,8 @@ struct PlanSmemPass
   LogicalResult planKernel(KernelOp kernel) {
     SmallVector<SmemPlanEntry> entries;
     int64_t total = computeSmemPlan(kernel, entries);
-    int64_t limit = smemLimit > 0 ? int64_t(smemLimit)
-                                  : getSmemLimit(kernel.getChip());
+    int64_t limit =
+        smemLimit > 0 ? int64_t(smemLimit) : getSmemLimit(kernel.getChip());
     if (total > limit) {
       InFlightDiagnostic diag = kernel.emitError()
                                 << "shared-memory plan of kernel @"
@@ -76,8 +76,7 @@ struct PlanSmemPass
                                 << " B per-block limit";
       for (const SmemPlanEntry &e : entries)
         diag.attachNote(e.op->getLoc())
-            << "'" << e.name << "': " << e.bytes << " B at offset "
-            << e.offset;
+            << "'" << e.name << "': " << e.bytes << " B at offset " << e.offset;
       return failure();
     }
     Builder builder(kernel.getContext());

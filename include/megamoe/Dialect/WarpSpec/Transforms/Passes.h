@@ -1,4 +1,5 @@
-//===- Passes.h - warpspec transformation passes -----------------*- C++ -*-===//
+//===- Passes.h - warpspec transformation passes -----------------*- C++
+//-*-===//
 #ifndef MEGAMOE_DIALECT_WARPSPEC_TRANSFORMS_PASSES_H
 #define MEGAMOE_DIALECT_WARPSPEC_TRANSFORMS_PASSES_H
 
@@ -15,10 +16,10 @@ namespace mlir::warpspec {
 
 /// One object of a kernel's shared-memory plan.
 struct SmemPlanEntry {
-  Operation *op;         ///< the smem.alloc or pipeline.create
-  llvm::StringRef name;  ///< its name attribute
-  int64_t offset = 0;    ///< bytes from the start of dynamic SMEM
-  int64_t bytes = 0;     ///< bytes it occupies
+  Operation *op;        ///< the smem.alloc or pipeline.create
+  llvm::StringRef name; ///< its name attribute
+  int64_t offset = 0;   ///< bytes from the start of dynamic SMEM
+  int64_t bytes = 0;    ///< bytes it occupies
 };
 
 /// The layout `warpspec-plan-smem` applies to `kernel` (without changing the

@@ -1,0 +1,53 @@
+//===- WarpSpecToNVVM.h - warpspec -> NVVM/LLVM patterns --------*- C++ -*-===//
+//
+// The lowering runs in two conversions inside one pass:
+//  1. "leaf" ops (everything but kernel/return/roles/role) become NVVM, LLVM,
+//     arith and scf while the role structure is still there, so that a
+//     pipeline iterator can be keyed on its role and role.warp_id can read
+//     its warp range;
+//  2. roles become a warp-index dispatch and the kernel an llvm.func.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MEGAMOE_CONVERSION_WARPSPECTONVVM_WARPSPECTONVVM_H
+#define MEGAMOE_CONVERSION_WARPSPECTONVVM_WARPSPECTONVVM_H
+
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <map>
+#include <tuple>
+
+namespace mlir::warpspec {
+
+/// Converts warpspec types: tma_desc -> !llvm.ptr, smem and pipeline ->
+/// !llvm.ptr<3> (slot 0 / full[0] mbarrier), barrier -> i32 (its id),
+/// acc<MxN> -> !llvm.struct<(f32 x N/2)>.
+void populateWarpSpecTypeConversions(TypeConverter &converter);
+
+/// State shared by the pipeline patterns: one iteration counter (an i32
+/// alloca in the kernel's entry block, promoted to registers by SROA) per
+/// (pipeline, side, role).
+struct PipelineCounters {
+  std::map<std::tuple<Operation *, bool, Operation *>, Value> counters;
+};
+
+void populateWarpSpecStructureLeafPatterns(const TypeConverter &converter,
+                                           RewritePatternSet &patterns);
+void populateWarpSpecSmemPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns);
+void populateWarpSpecPipelinePatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns,
+                                      PipelineCounters &counters);
+void populateWarpSpecAsyncCopyPatterns(const TypeConverter &converter,
+                                       RewritePatternSet &patterns);
+void populateWarpSpecCounterPatterns(const TypeConverter &converter,
+                                     RewritePatternSet &patterns);
+void populateWarpSpecMmaSm90Patterns(const TypeConverter &converter,
+                                     RewritePatternSet &patterns);
+/// Phase 2: warpspec.kernel -> llvm.func, warpspec.return -> llvm.return,
+/// warpspec.roles -> warp-index dispatch with setmaxnreg per warpgroup.
+void populateWarpSpecKernelPatterns(const TypeConverter &converter,
+                                    RewritePatternSet &patterns);
+
+} // namespace mlir::warpspec
+
+#endif // MEGAMOE_CONVERSION_WARPSPECTONVVM_WARPSPECTONVVM_H

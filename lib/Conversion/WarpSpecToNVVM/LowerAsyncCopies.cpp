@@ -1,0 +1,150 @@
+//===- LowerAsyncCopies.cpp - TMA, bulk copies, proxy fence ---------------===//
+//
+// TMA and bulk copies are issued by lane 0 of each executing warp. Loads
+// land in shared::cta (isCTAOnly, PTX 8.6) and complete_tx on full[stage].
+//
+//===----------------------------------------------------------------------===//
+#include "Common.h"
+#include "megamoe/Conversion/WarpSpecToNVVM/WarpSpecToNVVM.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::warpspec;
+
+namespace {
+
+/// full[stage] of the pipeline operand of a copy.
+template <typename CopyOp>
+Value fullBarrier(OpBuilder &b, Location loc, CopyOp op, Value pipeline,
+                  Value stage) {
+  return mbarrierAddress(b, loc, pipeline,
+                         op.getPipeline().getType().getStages(),
+                         /*isEmpty=*/false, stage);
+}
+
+struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmaLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value dst = slotAddress(rewriter, loc, op.getBuffer().getType(),
+                            adaptor.getBuffer(), adaptor.getStage(),
+                            op.getSlotOffset().value_or(0));
+    Value mbar =
+        fullBarrier(rewriter, loc, op, adaptor.getPipeline(), adaptor.getStage());
+    buildIf(rewriter, loc, isLaneZero(rewriter, loc),
+            [&](OpBuilder &b, Location l) {
+              NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+                  b, l, dst, adaptor.getDesc(), adaptor.getCoords(), mbar,
+                  ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE,
+                  /*isCTAOnly=*/true, NVVM::CTAGroupKindAttr(), Value());
+            });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TmaStoreLowering : OpConversionPattern<TmaStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmaStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    buildIf(rewriter, loc, isLaneZero(rewriter, loc),
+            [&](OpBuilder &b, Location l) {
+              NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+                  b, l, adaptor.getDesc(), adaptor.getSource(),
+                  adaptor.getCoords(), Value(), NVVM::TMAStoreMode::TILE,
+                  Value());
+              NVVM::CpAsyncBulkCommitGroupOp::create(b, l);
+            });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TmaStoreWaitLowering : OpConversionPattern<TmaStoreWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmaStoreWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    buildIf(rewriter, loc, isLaneZero(rewriter, loc),
+            [&](OpBuilder &b, Location l) {
+              NVVM::CpAsyncBulkWaitGroupOp::create(
+                  b, l, op.getPending(),
+                  op.getRead() ? b.getUnitAttr() : UnitAttr());
+            });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TmaPrefetchLowering : OpConversionPattern<TmaPrefetchOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmaPrefetchOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    buildIf(rewriter, loc, isLaneZero(rewriter, loc),
+            [&](OpBuilder &b, Location l) {
+              NVVM::PrefetchOp::create(b, l, NVVM::PrefetchCacheLevelAttr(),
+                                       NVVM::CacheEvictionPriorityAttr(),
+                                       adaptor.getDesc(), Value(),
+                                       /*tensormap=*/true);
+            });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct BulkCopyLowering : OpConversionPattern<BulkCopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BulkCopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value dst = slotAddress(rewriter, loc, op.getBuffer().getType(),
+                            adaptor.getBuffer(), adaptor.getStage(),
+                            op.getSlotOffset().value_or(0));
+    // The 1-D form only exists with a shared::cluster destination.
+    Value dst7 = LLVM::AddrSpaceCastOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext(), 7),
+        dst);
+    Value mbar =
+        fullBarrier(rewriter, loc, op, adaptor.getPipeline(), adaptor.getStage());
+    buildIf(rewriter, loc, isLaneZero(rewriter, loc),
+            [&](OpBuilder &b, Location l) {
+              NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
+                  b, l, dst7, adaptor.getSource(), mbar, adaptor.getBytes(),
+                  Value(), Value());
+            });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct FenceAsyncSharedLowering : OpConversionPattern<FenceAsyncSharedOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FenceAsyncSharedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::FenceProxyOp>(
+        op, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(rewriter.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+    return success();
+  }
+};
+
+} // namespace
+
+void warpspec::populateWarpSpecAsyncCopyPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<TmaLoadLowering, TmaStoreLowering, TmaStoreWaitLowering,
+               TmaPrefetchLowering, BulkCopyLowering, FenceAsyncSharedLowering>(
+      converter, patterns.getContext());
+}

@@ -1,0 +1,307 @@
+//===- LowerMmaSm90.cpp - warpgroup MMA, promotion, accumulator store -----===//
+//
+// SMEM matrix descriptor of wgmma (PTX ISA "matrix descriptor", CUTLASS
+// GmmaDescriptor): bits [0,14) start address >> 4, [16,30) leading byte
+// offset >> 4 (unused by swizzled K-major layouts, set to 1), [32,46) stride
+// byte offset >> 4 (8 rows x swizzle bytes: the distance between 8-row core
+// matrix groups), [49,52) base offset (0: tiles are atom-aligned), [62,64)
+// layout (1 = 128B, 2 = 64B, 3 = 32B swizzle). Stepping K by one wgmma
+// (32 bytes) inside the swizzle atom adds 32 >> 4 = 2 to the start address.
+//
+// D fragment of wgmma m64nNk*, thread t of the warpgroup (w = t / 32,
+// l = t % 32): element i = 4j + q holds row 16w + l/4 + 8*(q >= 2), column
+// 8j + 2*(l % 4) + (q & 1).
+//
+//===----------------------------------------------------------------------===//
+#include "Common.h"
+#include "megamoe/Conversion/WarpSpecToNVVM/WarpSpecToNVVM.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace mlir::warpspec;
+
+namespace {
+
+int64_t elementBytes(Type t) { return (t.getIntOrFloatBitWidth() + 7) / 8; }
+
+std::optional<NVVM::WGMMATypes> wgmmaType(Type t) {
+  if (isa<Float8E4M3FNType>(t))
+    return NVVM::WGMMATypes::e4m3;
+  if (isa<Float8E5M2Type>(t))
+    return NVVM::WGMMATypes::e5m2;
+  if (t.isBF16())
+    return NVVM::WGMMATypes::bf16;
+  if (t.isF16())
+    return NVVM::WGMMATypes::f16;
+  return std::nullopt;
+}
+
+int64_t layoutBits(unsigned swizzle) {
+  switch (swizzle) {
+  case 128:
+    return 1;
+  case 64:
+    return 2;
+  case 32:
+    return 3;
+  default:
+    return 0;
+  }
+}
+
+/// The descriptor of a K-major swizzled tile starting at `addr`.
+Value buildDescriptor(OpBuilder &b, Location loc, Value addr, unsigned swizzle) {
+  Value a = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), addr);
+  a = arith::AndIOp::create(b, loc, a, i64Const(b, loc, 0x3FFFF));
+  a = arith::ShRUIOp::create(b, loc, a, i64Const(b, loc, 4));
+  uint64_t fixed = (uint64_t(1) << 16) |
+                   (uint64_t(8 * swizzle / 16) << 32) |
+                   (uint64_t(layoutBits(swizzle)) << 62);
+  return arith::OrIOp::create(b, loc, a, i64Const(b, loc, (int64_t)fixed));
+}
+
+/// Checks that a tile can be described as K-major with one swizzle atom
+/// along K (K bytes == swizzle bytes): the only form lowered so far.
+LogicalResult checkOperand(Operation *op, StringRef which, SmemType t) {
+  if (t.getShape().size() != 2)
+    return op->emitError() << which << " tile must be 2-D [rows, K]";
+  unsigned sw = t.getSwizzle();
+  int64_t kBytes = t.getShape()[1] * elementBytes(t.getElementType());
+  if (layoutBits(sw) == 0 || kBytes != sw)
+    return op->emitError()
+           << which << " tile: only K-major tiles whose K extent is one "
+           << "swizzle atom (K bytes == swizzle of 32/64/128) are lowered; got "
+           << kBytes << " K bytes with swizzle " << sw;
+  return success();
+}
+
+struct AccZeroLowering : OpConversionPattern<AccZeroOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AccZeroOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type t = getTypeConverter()->convertType(op.getType());
+    rewriter.replaceOpWithNewOp<LLVM::ZeroOp>(op, t);
+    return success();
+  }
+};
+
+struct MmaSm90Lowering : OpConversionPattern<MmaSm90Op> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MmaSm90Op op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmemType aType = op.getA().getType(), bType = op.getB().getType();
+    AccType accType = op.getAcc().getType();
+    if (op.getAMajor() != Major::k || op.getBMajor() != Major::k)
+      return op.emitError("only K-major operands are lowered");
+    if (failed(checkOperand(op, "A", aType)) ||
+        failed(checkOperand(op, "B", bType)))
+      return failure();
+    std::optional<NVVM::WGMMATypes> ab = wgmmaType(aType.getElementType());
+    if (!ab || wgmmaType(bType.getElementType()) != ab)
+      return op.emitError("A and B must both be e4m3, e5m2, bf16 or f16");
+    Location loc = op.getLoc();
+    int64_t eb = elementBytes(aType.getElementType());
+    int64_t k = 32 / eb; // one wgmma consumes 32 bytes of K
+    int64_t steps = aType.getShape()[1] / k;
+    unsigned aSw = aType.getSwizzle(), bSw = bType.getSwizzle();
+
+    Value aRowBytes = arith::MulIOp::create(
+        rewriter, loc, toI32(rewriter, loc, adaptor.getARow()),
+        i32Const(rewriter, loc, aSw));
+    Value aAddr = smemOffset(rewriter, loc,
+                             slotAddress(rewriter, loc, aType, adaptor.getA(),
+                                         adaptor.getAStage()),
+                             aRowBytes);
+    Value bAddr = slotAddress(rewriter, loc, bType, adaptor.getB(),
+                              adaptor.getBStage());
+    Value descA = buildDescriptor(rewriter, loc, aAddr, aSw);
+    Value descB = buildDescriptor(rewriter, loc, bAddr, bSw);
+    bool zeroInit = op.getAcc().getDefiningOp<AccZeroOp>() != nullptr;
+
+    Type structTy = getTypeConverter()->convertType(accType);
+    auto shape = NVVM::MMAShapeAttr::get(rewriter.getContext(), 64,
+                                         accType.getN(), k);
+    Value acc = adaptor.getAcc();
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    for (int64_t j = 0; j < steps; ++j) {
+      Value step = i64Const(rewriter, loc, 2 * j);
+      Value da = j ? arith::AddIOp::create(rewriter, loc, descA, step) : descA;
+      Value db = j ? arith::AddIOp::create(rewriter, loc, descB, step) : descB;
+      acc = NVVM::WgmmaMmaAsyncOp::create(
+          rewriter, loc, structTy, acc, da, db, shape, *ab, *ab,
+          NVVM::WGMMATypes::f32,
+          (zeroInit && j == 0) ? NVVM::WGMMAScaleOut::zero
+                               : NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+          NVVM::MMALayout::row, NVVM::MMALayout::col,
+          NVVM::MMAIntOverflowAttr());
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
+};
+
+struct MmaWaitLowering : OpConversionPattern<MmaWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MmaWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, op.getLoc(), op.getPending());
+    rewriter.replaceOp(op, adaptor.getAccs());
+    return success();
+  }
+};
+
+/// The rows (relative to the accumulator) this thread holds: r0 and r0 + 8.
+Value fragmentRow0(OpBuilder &b, Location loc) {
+  Value t = threadInWarpgroup(b, loc);
+  Value w = arith::DivUIOp::create(b, loc, t, i32Const(b, loc, 32));
+  Value l = arith::RemUIOp::create(b, loc, t, i32Const(b, loc, 32));
+  Value r = arith::MulIOp::create(b, loc, w, i32Const(b, loc, 16));
+  return arith::AddIOp::create(
+      b, loc, r, arith::DivUIOp::create(b, loc, l, i32Const(b, loc, 4)));
+}
+
+/// 2 * (lane % 4): the first column of this thread in each 8-column group.
+Value fragmentCol0(OpBuilder &b, Location loc) {
+  Value lane = NVVM::LaneIdOp::create(b, loc, b.getI32Type());
+  Value q = arith::RemUIOp::create(b, loc, lane, i32Const(b, loc, 4));
+  return arith::MulIOp::create(b, loc, q, i32Const(b, loc, 2));
+}
+
+struct AccPromoteLowering : OpConversionPattern<AccPromoteOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AccPromoteOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    AccType accType = op.getTotal().getType();
+    int64_t n = accType.getN();
+    int64_t nb = adaptor.getBScales().size();
+    if (nb == 0 || n % nb != 0 || (n / nb) % 8 != 0)
+      return op.emitError("b_scales must split the ")
+             << n << " columns into groups of a multiple of 8; got " << nb
+             << " scales";
+    if (!op.getAScales().getType().getElementType().isF32())
+      return op.emitError("a_scales must be an f32 buffer");
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    Value row0 = arith::AddIOp::create(rewriter, loc, fragmentRow0(rewriter, loc),
+                                       toI32(rewriter, loc, adaptor.getRow()));
+    Value slot = slotAddress(rewriter, loc, op.getAScales().getType(),
+                             adaptor.getAScales(), adaptor.getStage());
+    auto loadScale = [&](Value row) -> Value {
+      Value bytes = arith::MulIOp::create(rewriter, loc, row,
+                                          i32Const(rewriter, loc, 4));
+      return LLVM::LoadOp::create(rewriter, loc, f32,
+                                  smemOffset(rewriter, loc, slot, bytes), 4);
+    };
+    Value sa[2] = {loadScale(row0),
+                   loadScale(arith::AddIOp::create(rewriter, loc, row0,
+                                                   i32Const(rewriter, loc, 8)))};
+    // One product per (row half, b-scale group), then one fma per element.
+    SmallVector<Value> scale[2];
+    for (int h = 0; h < 2; ++h)
+      for (Value sb : adaptor.getBScales())
+        scale[h].push_back(arith::MulFOp::create(rewriter, loc, sa[h], sb));
+    Value total = adaptor.getTotal();
+    Value partial = adaptor.getPartial();
+    Value result = total;
+    int64_t groupCols = n / nb;
+    for (int64_t i = 0; i < n / 2; ++i) {
+      int64_t j = i / 4, q = i % 4;
+      Value s = scale[q >= 2][(8 * j) / groupCols];
+      Value p = LLVM::ExtractValueOp::create(rewriter, loc, partial, i);
+      Value t = LLVM::ExtractValueOp::create(rewriter, loc, total, i);
+      Value r = LLVM::FMAOp::create(rewriter, loc, p, s, t);
+      result = LLVM::InsertValueOp::create(rewriter, loc, result, r, i);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Pairs of adjacent columns are converted together and stored as one
+/// 2-element vector (4 bytes for bf16/f16, 8 for f32). With a swizzled
+/// buffer, address bits [4, 4+B) are XORed with bits [7, 7+B)
+/// (B = log2(swizzle / 16)), the layout TMA reads with the same swizzle.
+struct AccStoreLowering : OpConversionPattern<AccStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AccStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmemType bufType = op.getBuffer().getType();
+    Type elt = bufType.getElementType();
+    if (!(elt.isBF16() || elt.isF16() || elt.isF32()))
+      return op.emitError("accumulator store supports bf16, f16 and f32 "
+                          "buffers");
+    if (bufType.getShape().size() != 2)
+      return op.emitError("accumulator store needs a 2-D buffer");
+    int64_t eb = elementBytes(elt);
+    int64_t pitch = bufType.getShape()[1] * eb;
+    unsigned swizzle = bufType.getSwizzle();
+    if (swizzle && pitch != swizzle)
+      return op.emitError("swizzled accumulator store needs a row of exactly "
+                          "the swizzle width; got ")
+             << pitch << " bytes with swizzle " << swizzle;
+    Location loc = op.getLoc();
+    int64_t n = op.getAcc().getType().getN();
+    Value row0 = arith::AddIOp::create(rewriter, loc, fragmentRow0(rewriter, loc),
+                                       toI32(rewriter, loc, adaptor.getRow()));
+    Value col0 = fragmentCol0(rewriter, loc);
+    Value slot = slotAddress(rewriter, loc, bufType, adaptor.getBuffer(),
+                             adaptor.getStage());
+    auto vecF32 = VectorType::get({2}, rewriter.getF32Type());
+    auto vecElt = VectorType::get({2}, elt);
+    Value acc = adaptor.getAcc();
+    for (int64_t j = 0; j < n / 8; ++j) {
+      for (int h = 0; h < 2; ++h) {
+        Value row = h ? arith::AddIOp::create(rewriter, loc, row0,
+                                              i32Const(rewriter, loc, 8))
+                      : row0;
+        Value col = arith::AddIOp::create(rewriter, loc, col0,
+                                          i32Const(rewriter, loc, 8 * j));
+        Value off = arith::AddIOp::create(
+            rewriter, loc,
+            arith::MulIOp::create(rewriter, loc, row,
+                                  i32Const(rewriter, loc, pitch)),
+            arith::MulIOp::create(rewriter, loc, col,
+                                  i32Const(rewriter, loc, eb)));
+        if (swizzle) {
+          Value bits = arith::ShRUIOp::create(rewriter, loc, off,
+                                              i32Const(rewriter, loc, 7));
+          bits = arith::AndIOp::create(rewriter, loc, bits,
+                                       i32Const(rewriter, loc, swizzle / 16 - 1));
+          bits = arith::ShLIOp::create(rewriter, loc, bits,
+                                       i32Const(rewriter, loc, 4));
+          off = arith::XOrIOp::create(rewriter, loc, off, bits);
+        }
+        int64_t i = 4 * j + 2 * h;
+        Value v = LLVM::UndefOp::create(rewriter, loc, vecF32);
+        for (int e = 0; e < 2; ++e)
+          v = LLVM::InsertElementOp::create(
+              rewriter, loc, v,
+              LLVM::ExtractValueOp::create(rewriter, loc, acc, i + e),
+              i32Const(rewriter, loc, e));
+        if (!elt.isF32())
+          v = LLVM::FPTruncOp::create(rewriter, loc, vecElt, v);
+        LLVM::StoreOp::create(rewriter, loc, v,
+                              smemOffset(rewriter, loc, slot, off), 2 * eb);
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void warpspec::populateWarpSpecMmaSm90Patterns(const TypeConverter &converter,
+                                               RewritePatternSet &patterns) {
+  patterns.add<AccZeroLowering, MmaSm90Lowering, MmaWaitLowering,
+               AccPromoteLowering, AccStoreLowering>(converter,
+                                                     patterns.getContext());
+}

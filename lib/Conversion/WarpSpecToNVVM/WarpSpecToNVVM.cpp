@@ -1,0 +1,103 @@
+//===- WarpSpecToNVVM.cpp - the convert-warpspec-to-nvvm pass -------------===//
+#include "megamoe/Conversion/WarpSpecToNVVM/WarpSpecToNVVM.h"
+#include "Common.h"
+#include "megamoe/Conversion/Passes.h"
+
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+
+namespace mlir::megamoe {
+#define GEN_PASS_DEF_CONVERTWARPSPECTONVVM
+#include "megamoe/Conversion/Passes.h.inc"
+} // namespace mlir::megamoe
+
+using namespace mlir;
+using namespace mlir::warpspec;
+
+void warpspec::populateWarpSpecTypeConversions(TypeConverter &converter) {
+  converter.addConversion([](Type t) { return t; });
+  converter.addConversion([](TmaDescType t) -> Type {
+    return LLVM::LLVMPointerType::get(t.getContext());
+  });
+  converter.addConversion([](SmemType t) -> Type {
+    return LLVM::LLVMPointerType::get(t.getContext(), 3);
+  });
+  converter.addConversion([](PipelineType t) -> Type {
+    return LLVM::LLVMPointerType::get(t.getContext(), 3);
+  });
+  converter.addConversion(
+      [](BarrierType t) -> Type { return IntegerType::get(t.getContext(), 32); });
+  converter.addConversion([](AccType t) -> Type {
+    SmallVector<Type> fields(t.getN() / 2, Float32Type::get(t.getContext()));
+    return LLVM::LLVMStructType::getLiteral(t.getContext(), fields);
+  });
+  auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
+                 Location loc) -> Value {
+    return UnrealizedConversionCastOp::create(b, loc, type, inputs)
+        .getResult(0);
+  };
+  converter.addSourceMaterialization(cast);
+  converter.addTargetMaterialization(cast);
+}
+
+namespace {
+
+/// The extern shared array every buffer and mbarrier is an offset into.
+void declareDynamicSmem(gpu::GPUModuleOp module) {
+  if (module.lookupSymbol(kDynamicSmemName))
+    return;
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
+  // 1024-byte alignment: 128B-swizzle atoms (TMA, wgmma) start there.
+  LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false,
+                         LLVM::Linkage::External, kDynamicSmemName,
+                         Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
+}
+
+struct ConvertWarpSpecToNVVMPass
+    : mlir::megamoe::impl::ConvertWarpSpecToNVVMBase<
+          ConvertWarpSpecToNVVMPass> {
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    if (module.getOps<KernelOp>().empty())
+      return;
+    MLIRContext *ctx = &getContext();
+    declareDynamicSmem(module);
+    TypeConverter converter;
+    populateWarpSpecTypeConversions(converter);
+
+    // Phase 1: every op but the kernel/role structure.
+    {
+      PipelineCounters counters;
+      RewritePatternSet patterns(ctx);
+      populateWarpSpecStructureLeafPatterns(converter, patterns);
+      populateWarpSpecSmemPatterns(converter, patterns);
+      populateWarpSpecPipelinePatterns(converter, patterns, counters);
+      populateWarpSpecAsyncCopyPatterns(converter, patterns);
+      populateWarpSpecCounterPatterns(converter, patterns);
+      populateWarpSpecMmaSm90Patterns(converter, patterns);
+      ConversionTarget target(*ctx);
+      target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect,
+                             arith::ArithDialect>();
+      target.addIllegalDialect<WarpSpecDialect>();
+      target.addLegalOp<KernelOp, ReturnOp, RolesOp, RoleOp>();
+      scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                           target);
+      if (failed(applyPartialConversion(module, target, std::move(patterns))))
+        return signalPassFailure();
+    }
+    // Phase 2: roles -> dispatch, kernel -> llvm.func.
+    {
+      RewritePatternSet patterns(ctx);
+      populateWarpSpecKernelPatterns(converter, patterns);
+      ConversionTarget target(*ctx);
+      target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect,
+                             arith::ArithDialect, scf::SCFDialect>();
+      target.addIllegalDialect<WarpSpecDialect>();
+      target.addLegalOp<UnrealizedConversionCastOp>();
+      if (failed(applyPartialConversion(module, target, std::move(patterns))))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
