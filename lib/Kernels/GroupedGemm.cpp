@@ -203,9 +203,18 @@ void buildMathRole(OpBuilder &b, Location loc, const KernelFrame &f,
                                         constIndex(tb, loc, c.blockN / 128)))),
         constI32(tb, loc, kScaleBlocks));
     Value zero = ws::AccZeroOp::create(tb, loc, f.accType);
+    // With release-lag 1 a stage is handed back one K block later, after the
+    // next stage's MMA retired: the promotion's SMEM reads of the A scales are
+    // then long complete when the producer may refill the slot (releasing
+    // right after mma.wait raced with them; DeepGEMM reads the scales before
+    // the MMA for the same reason).
+    bool lag = c.releaseLag == 1;
+    SmallVector<Value> inits = {zero};
+    if (lag)
+      inits.push_back(constIndex(tb, loc, 0));
     auto kLoop = scf::ForOp::create(
         tb, loc, constIndex(tb, loc, 0), constIndex(tb, loc, kBlocks),
-        constIndex(tb, loc, 1), ValueRange{zero},
+        constIndex(tb, loc, 1), inits,
         [&](OpBuilder &kb, Location l, Value kBlock, ValueRange iter) {
           // The weight scale is read before waiting so its latency hides
           // behind the TMA wait.
@@ -223,9 +232,20 @@ void buildMathRole(OpBuilder &b, Location loc, const KernelFrame &f,
           Value total = ws::AccPromoteOp::create(kb, l, ready, iter[0],
                                                  f.aScales, stage, row,
                                                  ValueRange{sb});
-          ws::ConsumerReleaseOp::create(kb, l, f.pipe, stage);
-          scf::YieldOp::create(kb, l, ValueRange{total});
+          if (!lag) {
+            ws::ConsumerReleaseOp::create(kb, l, f.pipe, stage);
+            scf::YieldOp::create(kb, l, ValueRange{total});
+            return;
+          }
+          Value notFirst = arith::CmpIOp::create(
+              kb, l, arith::CmpIPredicate::ugt, kBlock, constIndex(kb, l, 0));
+          auto releaseIf = scf::IfOp::create(kb, l, notFirst, false);
+          OpBuilder rb = releaseIf.getThenBodyBuilder();
+          ws::ConsumerReleaseOp::create(rb, l, f.pipe, iter[1]);
+          scf::YieldOp::create(kb, l, ValueRange{total, stage});
         });
+    if (lag)
+      ws::ConsumerReleaseOp::create(tb, loc, f.pipe, kLoop.getResult(1));
     // Epilogue: the previous tile's TMA store must have read the SMEM tile
     // before it is overwritten.
     auto waitIf = scf::IfOp::create(tb, loc, isStorer, false);

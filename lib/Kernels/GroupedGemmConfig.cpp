@@ -55,6 +55,8 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
   // TMA coordinates are signed 32-bit; B rows are E * N.
   if (c.experts * c.n >= (int64_t(1) << 31) || c.maxM >= (int64_t(1) << 31))
     return "experts * n and max-m must stay below 2^31 (TMA coordinates)";
+  if (c.releaseLag != 0 && c.releaseLag != 1)
+    return "release-lag must be 0 or 1, got " + str(c.releaseLag);
   if (c.stages < 0 || c.stages > 8)
     return "stages must be in [1, 8] (or 0 for automatic), got " +
            str(c.stages);

@@ -31,6 +31,7 @@ struct GroupedGemmPass
     config.blockN = blockN;
     config.stages = stages;
     config.chip = chip;
+    config.releaseLag = releaseLag;
     if (std::optional<std::string> error =
             ::megamoe::verifyGroupedGemmConfig(config)) {
       getOperation().emitError("megamoe-grouped-gemm: ") << *error;

@@ -95,7 +95,8 @@ def scaled_mm_blockwise(a_fp8, a_scales_mn, b_fp8, b_scales):
 
     a_fp8 [m, K], a_scales_mn [K/128, m] (MN-major), b_fp8 [N, K], b_scales [N/128, K/128]."""
     scale_a = a_scales_mn.contiguous().t()                 # [m, K/128], stride (1, m)
-    scale_b = b_scales.t().contiguous()                    # [K/128, N/128] for b^T [K, N]
+    # [K/128, N/128] for b^T [K, N], K-major like b^T (torch 2.11: "near-inner-dim-major")
+    scale_b = b_scales.t()
     return torch._scaled_mm(a_fp8, b_fp8.t(), scale_a=scale_a, scale_b=scale_b,
                             out_dtype=torch.bfloat16)
 

@@ -2,6 +2,7 @@
 // per-K-block MMA/promotion loop, the epilogue and the manifest annotations.
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128" | FileCheck %s --check-prefix=COOP
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=4 n=2048 k=256 max-m=1024 block-m=64 stages=3" | FileCheck %s --check-prefix=SINGLE
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="block-m=64 release-lag=0" | FileCheck %s --check-prefix=NOLAG
 
 // COOP: gpu.module @grouped_gemm [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">]
 // COOP-SAME: megamoe.runtime_symbols = ["M", "num_m_blocks"]
@@ -32,17 +33,21 @@
 // COOP-NEXT: warpspec.producer.commit %[[P]][%[[S]]] tx_bytes 16384
 // COOP: warpspec.producer.commit %[[P]][%[[S]]] :
 // COOP: warpspec.role "math0" warps [4, 8) regs 232 mma {
-// COOP: %[[TOTAL:.*]] = scf.for {{.*}} iter_args(%[[ITER:.*]] = %{{.*}}) -> (!warpspec.acc<64x128xf32>)
+// COOP: %[[TOTAL:.*]]:2 = scf.for %[[KB:.*]] = {{.*}} iter_args(%[[ITER:.*]] = %{{.*}}, %[[PREV:.*]] = %{{.*}}) -> (!warpspec.acc<64x128xf32>, index)
 // COOP: %[[SB:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> f32
 // COOP: %[[CS:.*]] = warpspec.consumer.wait %[[P]]
 // COOP: %[[Z:.*]] = warpspec.acc.zero : !warpspec.acc<64x128xf32>
 // COOP: %[[PART:.*]] = warpspec.mma.sm90 %[[A]][%[[CS]], %[[ROW0:.*]]], %[[B]][%[[CS]]], %[[Z]]
 // COOP: %[[READY:.*]] = warpspec.mma.wait 0, %[[PART]]
 // COOP: warpspec.acc.promote %[[READY]] into %[[ITER]] a_scales %[[SA]][%[[CS]], %[[ROW0]]] b_scales %[[SB]]
-// COOP: warpspec.consumer.release %[[P]][%[[CS]]]
+// COOP: %[[NOTFIRST:.*]] = arith.cmpi ugt, %[[KB]]
+// COOP: scf.if %[[NOTFIRST]] {
+// COOP-NEXT: warpspec.consumer.release %[[P]][%[[PREV]]]
+// COOP: scf.yield %{{.*}}, %[[CS]]
+// COOP: warpspec.consumer.release %[[P]][%[[TOTAL]]#1]
 // COOP: warpspec.tma.store.wait pending 0 read
 // COOP: warpspec.barrier.sync
-// COOP: warpspec.acc.store %[[TOTAL]] -> %[[D]]
+// COOP: warpspec.acc.store %[[TOTAL]]#0 -> %[[D]]
 // COOP: warpspec.fence.async_shared
 // COOP: warpspec.barrier.sync
 // COOP: warpspec.tma.store %{{.*}} -> %arg3
@@ -63,3 +68,9 @@
 // SINGLE: tx_bytes 16384
 // SINGLE: warpspec.role "math0" warps [4, 8) regs 232 mma
 // SINGLE-NOT: warpspec.role "math1"
+
+// release-lag=0: the stage goes back right after the promotion.
+// NOLAG: scf.for {{.*}} -> (!warpspec.acc<64x128xf32>) {
+// NOLAG: warpspec.acc.promote
+// NOLAG-NEXT: warpspec.consumer.release
+// NOLAG-NEXT: scf.yield

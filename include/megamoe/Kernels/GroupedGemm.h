@@ -54,6 +54,9 @@ struct GroupedGemmConfig {
   /// 0 picks the most stages that fit in shared memory (at most 8).
   int64_t stages = 0;
   std::string chip = "sm_90a";
+  /// When a math role hands a pipeline stage back: 0 = right after its MMA
+  /// retired, 1 = one K block later (after the next stage's MMA).
+  int64_t releaseLag = 1;
 
   static constexpr int64_t kBlockK = 128;
   /// Registers of the TMA role and of the math roles (setmaxnreg targets).

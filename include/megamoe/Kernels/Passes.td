@@ -40,6 +40,8 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
     Option<"blockN", "block-n", "int64_t", "128", "Columns per tile (128)">,
     Option<"stages", "stages", "int64_t", "0",
            "Pipeline stages (0: as many as fit in shared memory, at most 8)">,
+    Option<"releaseLag", "release-lag", "int64_t", "1",
+           "K blocks a math role keeps a stage after its MMA retired (0 or 1)">,
     Option<"chip", "chip", "std::string", [{"sm_90a"}], "Target chip (sm_90a)">,
   ];
   let dependentDialects = [
