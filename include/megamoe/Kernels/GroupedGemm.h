@@ -15,8 +15,9 @@
 //   D   bf16 [M, N]
 //   block_expert i32 [M/BLOCK_M]  the expert of each row block
 //
-// Tiles: (m-block, n-block) pairs in m-major order, tile = m * (N/BLOCK_N) + n,
-// handed out round-robin to a persistent grid of one CTA per SM.
+// Tiles: (m-block, n-block) pairs in groups of G (8, 4, 2 or 1) n-blocks,
+// m-blocks within a group, n-blocks fastest (L2 reuse), handed out
+// round-robin to a persistent grid of one CTA per SM.
 //
 // Roles (threads = 128 * (1 + BLOCK_M / 64)):
 //   tma   warps [0, 4), 40 registers: one thread streams A, SFA and B tiles of
