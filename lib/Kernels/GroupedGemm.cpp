@@ -1,4 +1,5 @@
-//===- GroupedGemm.cpp - build the FP8 grouped GEMM in warpspec ------------===//
+//===- GroupedGemm.cpp - build the FP8 grouped GEMM in warpspec
+//------------===//
 //
 // The kernel's structure and data layouts are described in
 // include/megamoe/Kernels/GroupedGemm.h. This file only spells them in IR:
@@ -95,19 +96,20 @@ void buildTileLoop(OpBuilder &b, Location loc, const KernelFrame &f,
       arith::MulIOp::create(b, loc, mBlocks, constIndex(b, loc, nBlocks));
   Value tilesPerGroup =
       arith::MulIOp::create(b, loc, mBlocks, constIndex(b, loc, group));
-  scf::ForOp::create(
-      b, loc, first, numTiles, step, ValueRange{},
-      [&](OpBuilder &lb, Location l, Value tile, ValueRange) {
-        Value g = constIndex(lb, l, group);
-        Value groupIdx = arith::DivUIOp::create(lb, l, tile, tilesPerGroup);
-        Value inGroup = arith::RemUIOp::create(lb, l, tile, tilesPerGroup);
-        Value mBlock = arith::DivUIOp::create(lb, l, inGroup, g);
-        Value nBlock = arith::AddIOp::create(
-            lb, l, arith::MulIOp::create(lb, l, groupIdx, g),
-            arith::RemUIOp::create(lb, l, inGroup, g));
-        body(lb, mBlock, nBlock);
-        scf::YieldOp::create(lb, l);
-      });
+  scf::ForOp::create(b, loc, first, numTiles, step, ValueRange{},
+                     [&](OpBuilder &lb, Location l, Value tile, ValueRange) {
+                       Value g = constIndex(lb, l, group);
+                       Value groupIdx =
+                           arith::DivUIOp::create(lb, l, tile, tilesPerGroup);
+                       Value inGroup =
+                           arith::RemUIOp::create(lb, l, tile, tilesPerGroup);
+                       Value mBlock = arith::DivUIOp::create(lb, l, inGroup, g);
+                       Value nBlock = arith::AddIOp::create(
+                           lb, l, arith::MulIOp::create(lb, l, groupIdx, g),
+                           arith::RemUIOp::create(lb, l, inGroup, g));
+                       body(lb, mBlock, nBlock);
+                       scf::YieldOp::create(lb, l);
+                     });
 }
 
 /// The expert that owns row block `mBlock` (block_expert[mBlock]).
@@ -147,9 +149,9 @@ void buildProducerRole(OpBuilder &b, Location loc, const KernelFrame &f) {
   int64_t sfaBytes = c.blockM * 4;
   buildTileLoop(b, loc, f, [&](OpBuilder &tb, Value mBlock, Value nBlock) {
     Value expert = loadBlockExpert(tb, loc, f, mBlock);
-    Value row0 = toI32(tb, loc,
-                       arith::MulIOp::create(tb, loc, mBlock,
-                                             constIndex(tb, loc, c.blockM)));
+    Value row0 = toI32(
+        tb, loc,
+        arith::MulIOp::create(tb, loc, mBlock, constIndex(tb, loc, c.blockM)));
     // B rows of this tile: expert * N + nBlock * BLOCK_N in the [E*N, K] view.
     Value bRow = arith::AddIOp::create(
         tb, loc, arith::MulIOp::create(tb, loc, expert, constI32(tb, loc, c.n)),
@@ -164,7 +166,8 @@ void buildProducerRole(OpBuilder &b, Location loc, const KernelFrame &f) {
           Value k0 = arith::MulIOp::create(
               kb, l, kb32, constI32(kb, l, GroupedGemmConfig::kBlockK));
           Value stage = ws::ProducerAcquireOp::create(kb, l, f.pipe);
-          // One branch per warp: its load and its commit of exactly those bytes.
+          // One branch per warp: its load and its commit of exactly those
+          // bytes.
           auto loadAndCommit = [&](OpBuilder &ob, Value desc, ValueRange coords,
                                    Value buffer, int64_t bytes) {
             ws::TmaLoadOp::create(ob, l, desc, coords, buffer, stage, f.pipe,
@@ -198,14 +201,14 @@ void buildMathRole(OpBuilder &b, Location loc, const KernelFrame &f,
                    int64_t wg) {
   const GroupedGemmConfig &c = f.cfg;
   int64_t firstWarp = 4 + 4 * wg;
-  auto role = ws::RoleOp::create(b, loc, "math" + std::to_string(wg),
-                                 firstWarp, firstWarp + 4,
-                                 GroupedGemmConfig::kMathRegs, true);
+  auto role =
+      ws::RoleOp::create(b, loc, "math" + std::to_string(wg), firstWarp,
+                         firstWarp + 4, GroupedGemmConfig::kMathRegs, true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&role.getBody().emplaceBlock());
   Value warp = ws::RoleWarpIdOp::create(b, loc);
-  Value isStorer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         warp, constIndex(b, loc, 0));
+  Value isStorer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
+                                         constIndex(b, loc, 0));
   Value row = constIndex(b, loc, 64 * wg);
   Value zeroStage = constIndex(b, loc, 0);
   Value epilogueBarrier = f.epilogueBarriers[wg];
@@ -244,20 +247,19 @@ void buildMathRole(OpBuilder &b, Location loc, const KernelFrame &f,
         [&](OpBuilder &kb, Location l, Value kBlock, ValueRange iter) {
           // The weight scale is read before waiting so its latency hides
           // behind the TMA wait.
-          Value sfbAddr = LLVM::GEPOp::create(
-              kb, l, globalPtr, f32, f.sfb,
-              ValueRange{arith::AddIOp::create(kb, l, sfbRow,
-                                               toI32(kb, l, kBlock))});
+          Value sfbAddr =
+              LLVM::GEPOp::create(kb, l, globalPtr, f32, f.sfb,
+                                  ValueRange{arith::AddIOp::create(
+                                      kb, l, sfbRow, toI32(kb, l, kBlock))});
           Value sb = LLVM::LoadOp::create(kb, l, f32, sfbAddr);
           Value stage = ws::ConsumerWaitOp::create(kb, l, f.pipe);
           Value fresh = ws::AccZeroOp::create(kb, l, f.accType);
           Value partial = ws::MmaSm90Op::create(kb, l, f.aTiles, stage, row,
                                                 f.bTiles, stage, fresh);
-          Value ready =
-              ws::MmaWaitOp::create(kb, l, 0u, ValueRange{partial}).getResult(0);
-          Value total = ws::AccPromoteOp::create(kb, l, ready, iter[0],
-                                                 f.aScales, stage, row,
-                                                 ValueRange{sb});
+          Value ready = ws::MmaWaitOp::create(kb, l, 0u, ValueRange{partial})
+                            .getResult(0);
+          Value total = ws::AccPromoteOp::create(
+              kb, l, ready, iter[0], f.aScales, stage, row, ValueRange{sb});
           if (!lag) {
             ws::ConsumerReleaseOp::create(kb, l, f.pipe, stage);
             scf::YieldOp::create(kb, l, ValueRange{total});
@@ -294,13 +296,12 @@ void buildMathRole(OpBuilder &b, Location loc, const KernelFrame &f,
       Value src = LLVM::GEPOp::create(
           tb, loc, sharedPtr, tb.getI8Type(), slot,
           ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(64 * wg * c.blockN * 2)});
-      Value m0 = toI32(
-          tb, loc,
-          arith::AddIOp::create(
-              tb, loc,
-              arith::MulIOp::create(tb, loc, mBlock,
-                                    constIndex(tb, loc, c.blockM)),
-              row));
+      Value m0 = toI32(tb, loc,
+                       arith::AddIOp::create(
+                           tb, loc,
+                           arith::MulIOp::create(tb, loc, mBlock,
+                                                 constIndex(tb, loc, c.blockM)),
+                           row));
       Value n0 = toI32(tb, loc,
                        arith::MulIOp::create(tb, loc, nBlock,
                                              constIndex(tb, loc, c.blockN)));
@@ -350,20 +351,21 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
                   b.getUnitAttr());
 
   // The gpu.module: target, and the config symbols the manifest carries.
-  auto target = NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda",
-                                          c.chip, "+ptx86");
+  auto target = NVVM::NVVMTargetAttr::get(
+      ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", c.chip, "+ptx86");
   auto gpuModule = gpu::GPUModuleOp::create(b, loc, "grouped_gemm",
                                             b.getArrayAttr({target}));
   int64_t stages = c.resolvedStages();
   gpuModule->setAttr(
       "megamoe.symbols",
-      b.getDictionaryAttr({b.getNamedAttr("E", b.getI64IntegerAttr(c.experts)),
-                           b.getNamedAttr("N", b.getI64IntegerAttr(c.n)),
-                           b.getNamedAttr("K", b.getI64IntegerAttr(c.k)),
-                           b.getNamedAttr("MAX_M", b.getI64IntegerAttr(c.maxM)),
-                           b.getNamedAttr("BLOCK_M", b.getI64IntegerAttr(c.blockM)),
-                           b.getNamedAttr("BLOCK_N", b.getI64IntegerAttr(c.blockN)),
-                           b.getNamedAttr("STAGES", b.getI64IntegerAttr(stages))}));
+      b.getDictionaryAttr(
+          {b.getNamedAttr("E", b.getI64IntegerAttr(c.experts)),
+           b.getNamedAttr("N", b.getI64IntegerAttr(c.n)),
+           b.getNamedAttr("K", b.getI64IntegerAttr(c.k)),
+           b.getNamedAttr("MAX_M", b.getI64IntegerAttr(c.maxM)),
+           b.getNamedAttr("BLOCK_M", b.getI64IntegerAttr(c.blockM)),
+           b.getNamedAttr("BLOCK_N", b.getI64IntegerAttr(c.blockN)),
+           b.getNamedAttr("STAGES", b.getI64IntegerAttr(stages))}));
   gpuModule->setAttr("megamoe.runtime_symbols",
                      b.getStrArrayAttr({"M", "num_m_blocks"}));
   b.setInsertionPointToStart(gpuModule.getBody());
@@ -399,9 +401,9 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
       "a", tmaSpec(b, "e4m3", {"K", "M"}, {"K"}, {128, c.blockM}, "128B"));
   argAttrs[kArgB] = named(
       "b", tmaSpec(b, "e4m3", {"K", "E * N"}, {"K"}, {128, c.blockN}, "128B"));
-  argAttrs[kArgSfa] = named("a_scales", tmaSpec(b, "f32", {"M", "K / 128"},
-                                                {"M * 4"}, {c.blockM, 1},
-                                                "none"));
+  argAttrs[kArgSfa] =
+      named("a_scales", tmaSpec(b, "f32", {"M", "K / 128"}, {"M * 4"},
+                                {c.blockM, 1}, "none"));
   argAttrs[kArgD] = named(
       "d", tmaSpec(b, "bf16", {"N", "M"}, {"N * 2"}, {c.blockN, 64}, "none"));
   argAttrs[kArgSfb] = named("b_scales");
@@ -440,17 +442,16 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
       b, loc, ws::SmemType::get(ctx, {c.blockN, 128}, fp8, st, 1024, 128),
       "b_tiles", IntegerAttr());
   f.aScales = ws::SmemAllocOp::create(
-      b, loc, ws::SmemType::get(ctx, {c.blockM}, f32, st, 128, 0),
-      "a_scales", IntegerAttr());
+      b, loc, ws::SmemType::get(ctx, {c.blockM}, f32, st, 128, 0), "a_scales",
+      IntegerAttr());
   f.dTiles = ws::SmemAllocOp::create(
       b, loc, ws::SmemType::get(ctx, {c.blockM, c.blockN}, bf16, 1, 1024, 0),
       "d_tiles", IntegerAttr());
   int64_t mathWarps = 4 * c.numMathWarpgroups();
   // Producer arrivals: the 4 warps of the TMA role; consumer: every math warp.
-  f.pipe = ws::PipelineCreateOp::create(b, loc,
-                                        ws::PipelineType::get(ctx, st), "ab",
-                                        4, static_cast<uint32_t>(mathWarps),
-                                        IntegerAttr());
+  f.pipe = ws::PipelineCreateOp::create(
+      b, loc, ws::PipelineType::get(ctx, st), "ab", 4,
+      static_cast<uint32_t>(mathWarps), IntegerAttr());
   for (int64_t wg = 0; wg < c.numMathWarpgroups(); ++wg)
     f.epilogueBarriers.push_back(ws::NamedBarrierOp::create(
         b, loc, ws::BarrierType::get(ctx), static_cast<uint32_t>(1 + wg),

@@ -34,7 +34,8 @@ std::optional<std::string>
 megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
   if (c.chip != "sm_90a")
     return "the grouped GEMM is built for sm_90a only (wgmma, setmaxnreg); "
-           "got chip '" + c.chip + "'";
+           "got chip '" +
+           c.chip + "'";
   if (c.experts < 1)
     return "experts must be >= 1, got " + str(c.experts);
   if (c.blockM != 64 && c.blockM != 128)
@@ -42,7 +43,8 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
            str(c.blockM);
   if (c.blockN != 128)
     return "block-n must be 128 (one 128x128 weight scale block per tile "
-           "column range), got " + str(c.blockN);
+           "column range), got " +
+           str(c.blockN);
   if (c.n < c.blockN || c.n % c.blockN != 0)
     return "n must be a positive multiple of block-n " + str(c.blockN) +
            ", got " + str(c.n);
