@@ -168,6 +168,11 @@ struct AssemblePTXPass
             runPtxas(binary, ptxas, target.getChip(), ptx, ptxasOptions);
         if (failed(assembled))
           return signalPassFailure();
+        // ptxas warnings (e.g. C7508: setmaxnreg ignored) matter for
+        // performance; they are passed on.
+        for (StringRef line : llvm::split(assembled->log, '\n'))
+          if (line.contains("ptxas warning"))
+            mlir::emitWarning(binary.getLoc()) << line.trim();
         std::vector<::megamoe::PtxasFunctionInfo> infos =
             ::megamoe::parsePtxasVerbose(assembled->log);
         for (const auto &f : infos)

@@ -33,8 +33,8 @@ struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
     Value dst = slotAddress(rewriter, loc, op.getBuffer().getType(),
                             adaptor.getBuffer(), adaptor.getStage(),
                             op.getSlotOffset().value_or(0));
-    Value mbar =
-        fullBarrier(rewriter, loc, op, adaptor.getPipeline(), adaptor.getStage());
+    Value mbar = fullBarrier(rewriter, loc, op, adaptor.getPipeline(),
+                             adaptor.getStage());
     buildIf(rewriter, loc, isLaneZero(rewriter, loc),
             [&](OpBuilder &b, Location l) {
               NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
@@ -114,8 +114,8 @@ struct BulkCopyLowering : OpConversionPattern<BulkCopyOp> {
     Value dst7 = LLVM::AddrSpaceCastOp::create(
         rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext(), 7),
         dst);
-    Value mbar =
-        fullBarrier(rewriter, loc, op, adaptor.getPipeline(), adaptor.getStage());
+    Value mbar = fullBarrier(rewriter, loc, op, adaptor.getPipeline(),
+                             adaptor.getStage());
     buildIf(rewriter, loc, isLaneZero(rewriter, loc),
             [&](OpBuilder &b, Location l) {
               NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
@@ -142,8 +142,8 @@ struct FenceAsyncSharedLowering : OpConversionPattern<FenceAsyncSharedOp> {
 
 } // namespace
 
-void warpspec::populateWarpSpecAsyncCopyPatterns(
-    const TypeConverter &converter, RewritePatternSet &patterns) {
+void warpspec::populateWarpSpecAsyncCopyPatterns(const TypeConverter &converter,
+                                                 RewritePatternSet &patterns) {
   patterns.add<TmaLoadLowering, TmaStoreLowering, TmaStoreWaitLowering,
                TmaPrefetchLowering, BulkCopyLowering, FenceAsyncSharedLowering>(
       converter, patterns.getContext());

@@ -21,9 +21,9 @@ StringRef scopeName(Scope scope) { return scope == Scope::sys ? "sys" : "gpu"; }
 
 void releaseReduce(OpBuilder &b, Location loc, StringRef op, Scope scope,
                    Value ptr, Value v) {
-  std::string ptx = ("red.release." + scopeName(scope) + ".global." + op +
-                     " [$0], $1;")
-                        .str();
+  std::string ptx =
+      ("red.release." + scopeName(scope) + ".global." + op + " [$0], $1;")
+          .str();
   NVVM::InlinePtxOp::create(b, loc, TypeRange{}, ValueRange{ptr, v},
                             ValueRange{}, ptx, Value());
 }
@@ -70,9 +70,9 @@ void pollUntil(OpBuilder &b, Location loc, Scope scope, Value ptr,
         if (timeoutCycles) {
           Value now = NVVM::Clock64Op::create(nb, nl, nb.getI64Type());
           Value elapsed = arith::SubIOp::create(nb, nl, now, start);
-          Value late = arith::CmpIOp::create(
-              nb, nl, arith::CmpIPredicate::ugt, elapsed,
-              i64Const(nb, nl, *timeoutCycles));
+          Value late =
+              arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::ugt, elapsed,
+                                    i64Const(nb, nl, *timeoutCycles));
           buildIf(nb, nl, late, [](OpBuilder &tb, Location tl) {
             LLVM::Trap::create(tb, tl);
           });
@@ -96,8 +96,8 @@ struct CounterUpdateLowering : OpConversionPattern<SourceOp> {
   LogicalResult
   matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    releaseReduce(rewriter, op.getLoc(), ptxOp, op.getScope(),
-                  adaptor.getPtr(), adaptor.getValue());
+    releaseReduce(rewriter, op.getLoc(), ptxOp, op.getScope(), adaptor.getPtr(),
+                  adaptor.getValue());
     rewriter.eraseOp(op);
     return success();
   }
@@ -140,7 +140,9 @@ struct GridSyncLowering : OpConversionPattern<GridSyncOp> {
     Value target = arith::MulIOp::create(rewriter, loc, next, n);
     pollUntil(
         rewriter, loc, Scope::gpu, adaptor.getCounter(),
-        [&](OpBuilder &b, Location l, Value v) { return reached(b, l, v, target); },
+        [&](OpBuilder &b, Location l, Value v) {
+          return reached(b, l, v, target);
+        },
         op.getTimeoutCycles());
     rewriter.eraseOp(op);
     return success();
@@ -162,8 +164,9 @@ struct PeerPtrLowering : OpConversionPattern<PeerPtrOp> {
   LogicalResult
   matchAndRewrite(PeerPtrOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, peerPointer(rewriter, op.getLoc(), adaptor.getLocal(),
-                                       adaptor.getPeer(), adaptor.getOffsets()));
+    rewriter.replaceOp(op,
+                       peerPointer(rewriter, op.getLoc(), adaptor.getLocal(),
+                                   adaptor.getPeer(), adaptor.getOffsets()));
     return success();
   }
 };
@@ -181,7 +184,8 @@ struct CrossRankBarrierLowering : OpConversionPattern<CrossRankBarrierOp> {
     Scope scope = op.getScope();
     Value ranks = adaptor.getNumRanks();
     Value one = i32Const(rewriter, loc, 1);
-    Value old = releaseFetchAdd(rewriter, loc, scope, adaptor.getCounter(), one);
+    Value old =
+        releaseFetchAdd(rewriter, loc, scope, adaptor.getCounter(), one);
     Value zero = i32Const(rewriter, loc, 0);
     scf::ForOp::create(
         rewriter, loc, zero, ranks, one, ValueRange{},
@@ -200,7 +204,9 @@ struct CrossRankBarrierLowering : OpConversionPattern<CrossRankBarrierOp> {
     Value target = arith::MulIOp::create(rewriter, loc, next, ranks);
     pollUntil(
         rewriter, loc, scope, adaptor.getCounter(),
-        [&](OpBuilder &b, Location l, Value v) { return reached(b, l, v, target); },
+        [&](OpBuilder &b, Location l, Value v) {
+          return reached(b, l, v, target);
+        },
         op.getTimeoutCycles());
     rewriter.eraseOp(op);
     return success();

@@ -27,8 +27,9 @@ struct RoleWarpIdLowering : OpConversionPattern<RoleWarpIdOp> {
     if (!role)
       return op.emitError("warpspec.role.warp_id outside a role");
     Location loc = op.getLoc();
-    Value w = arith::SubIOp::create(rewriter, loc, uniformWarpId(rewriter, loc),
-                                    i32Const(rewriter, loc, role.getWarpBegin()));
+    Value w =
+        arith::SubIOp::create(rewriter, loc, uniformWarpId(rewriter, loc),
+                              i32Const(rewriter, loc, role.getWarpBegin()));
     rewriter.replaceOpWithNewOp<arith::IndexCastUIOp>(
         op, rewriter.getIndexType(), w);
     return success();
@@ -174,8 +175,8 @@ DictionaryAttr tmaSpec(Builder &b, TmaDescType t, DictionaryAttr userSpec) {
   spec.set("box", b.getI64ArrayAttr(box));
   spec.set("element_strides",
            b.getI64ArrayAttr(SmallVector<int64_t>(box.size(), 1)));
-  spec.set("swizzle", b.getStringAttr(t.getSwizzle()
-                                          ? std::to_string(t.getSwizzle()) + "B"
+  spec.set("swizzle",
+           b.getStringAttr(t.getSwizzle() ? std::to_string(t.getSwizzle()) + "B"
                                           : std::string("none")));
   spec.set("interleave", b.getStringAttr("none"));
   spec.set("l2_promotion", b.getStringAttr("256B"));
@@ -215,8 +216,9 @@ struct KernelLowering : OpConversionPattern<KernelOp> {
       func->setAttr(a.getName(), a.getValue());
     func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                   rewriter.getUnitAttr());
-    func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
-                  rewriter.getDenseI32ArrayAttr({(int32_t)op.getThreads(), 1, 1}));
+    func->setAttr(
+        NVVM::NVVMDialect::getReqntidAttrName(),
+        rewriter.getDenseI32ArrayAttr({(int32_t)op.getThreads(), 1, 1}));
     func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                   rewriter.getI32IntegerAttr(op.getMaxnreg()));
     if (auto cluster = op.getClusterAttr())
@@ -230,16 +232,20 @@ struct KernelLowering : OpConversionPattern<KernelOp> {
           if (a.getName() != "megamoe.tma")
             attrs.push_back(a);
       if (auto t = dyn_cast<TmaDescType>(op.getArgumentTypes()[i])) {
-        attrs.push_back(rewriter.getNamedAttr(
-            LLVM::LLVMDialect::getByValAttrName(),
-            TypeAttr::get(LLVM::LLVMArrayType::get(rewriter.getI8Type(), 128))));
-        attrs.push_back(rewriter.getNamedAttr(LLVM::LLVMDialect::getAlignAttrName(),
-                                              rewriter.getI64IntegerAttr(64)));
-        attrs.push_back(rewriter.getNamedAttr(
-            NVVM::NVVMDialect::getGridConstantAttrName(), rewriter.getUnitAttr()));
+        attrs.push_back(
+            rewriter.getNamedAttr(LLVM::LLVMDialect::getByValAttrName(),
+                                  TypeAttr::get(LLVM::LLVMArrayType::get(
+                                      rewriter.getI8Type(), 128))));
+        attrs.push_back(
+            rewriter.getNamedAttr(LLVM::LLVMDialect::getAlignAttrName(),
+                                  rewriter.getI64IntegerAttr(64)));
+        attrs.push_back(
+            rewriter.getNamedAttr(NVVM::NVVMDialect::getGridConstantAttrName(),
+                                  rewriter.getUnitAttr()));
         attrs.push_back(rewriter.getNamedAttr(
             "megamoe.tma",
-            tmaSpec(rewriter, t, op.getArgAttrOfType<DictionaryAttr>(i, "megamoe.tma"))));
+            tmaSpec(rewriter, t,
+                    op.getArgAttrOfType<DictionaryAttr>(i, "megamoe.tma"))));
       }
       func.setArgAttrs(i, attrs);
     }

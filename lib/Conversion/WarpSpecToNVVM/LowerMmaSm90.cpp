@@ -51,12 +51,12 @@ int64_t layoutBits(unsigned swizzle) {
 }
 
 /// The descriptor of a K-major swizzled tile starting at `addr`.
-Value buildDescriptor(OpBuilder &b, Location loc, Value addr, unsigned swizzle) {
+Value buildDescriptor(OpBuilder &b, Location loc, Value addr,
+                      unsigned swizzle) {
   Value a = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), addr);
   a = arith::AndIOp::create(b, loc, a, i64Const(b, loc, 0x3FFFF));
   a = arith::ShRUIOp::create(b, loc, a, i64Const(b, loc, 4));
-  uint64_t fixed = (uint64_t(1) << 16) |
-                   (uint64_t(8 * swizzle / 16) << 32) |
+  uint64_t fixed = (uint64_t(1) << 16) | (uint64_t(8 * swizzle / 16) << 32) |
                    (uint64_t(layoutBits(swizzle)) << 62);
   return arith::OrIOp::create(b, loc, a, i64Const(b, loc, (int64_t)fixed));
 }
@@ -111,19 +111,19 @@ struct MmaSm90Lowering : OpConversionPattern<MmaSm90Op> {
     Value aRowBytes = arith::MulIOp::create(
         rewriter, loc, toI32(rewriter, loc, adaptor.getARow()),
         i32Const(rewriter, loc, aSw));
-    Value aAddr = smemOffset(rewriter, loc,
-                             slotAddress(rewriter, loc, aType, adaptor.getA(),
-                                         adaptor.getAStage()),
-                             aRowBytes);
-    Value bAddr = slotAddress(rewriter, loc, bType, adaptor.getB(),
-                              adaptor.getBStage());
+    Value aAddr = smemOffset(
+        rewriter, loc,
+        slotAddress(rewriter, loc, aType, adaptor.getA(), adaptor.getAStage()),
+        aRowBytes);
+    Value bAddr =
+        slotAddress(rewriter, loc, bType, adaptor.getB(), adaptor.getBStage());
     Value descA = buildDescriptor(rewriter, loc, aAddr, aSw);
     Value descB = buildDescriptor(rewriter, loc, bAddr, bSw);
     bool zeroInit = op.getAcc().getDefiningOp<AccZeroOp>() != nullptr;
 
     Type structTy = getTypeConverter()->convertType(accType);
-    auto shape = NVVM::MMAShapeAttr::get(rewriter.getContext(), 64,
-                                         accType.getN(), k);
+    auto shape =
+        NVVM::MMAShapeAttr::get(rewriter.getContext(), 64, accType.getN(), k);
     Value acc = adaptor.getAcc();
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     for (int64_t j = 0; j < steps; ++j) {
@@ -189,19 +189,20 @@ struct AccPromoteLowering : OpConversionPattern<AccPromoteOp> {
       return op.emitError("a_scales must be an f32 buffer");
     Location loc = op.getLoc();
     Type f32 = rewriter.getF32Type();
-    Value row0 = arith::AddIOp::create(rewriter, loc, fragmentRow0(rewriter, loc),
-                                       toI32(rewriter, loc, adaptor.getRow()));
+    Value row0 =
+        arith::AddIOp::create(rewriter, loc, fragmentRow0(rewriter, loc),
+                              toI32(rewriter, loc, adaptor.getRow()));
     Value slot = slotAddress(rewriter, loc, op.getAScales().getType(),
                              adaptor.getAScales(), adaptor.getStage());
     auto loadScale = [&](Value row) -> Value {
-      Value bytes = arith::MulIOp::create(rewriter, loc, row,
-                                          i32Const(rewriter, loc, 4));
+      Value bytes =
+          arith::MulIOp::create(rewriter, loc, row, i32Const(rewriter, loc, 4));
       return LLVM::LoadOp::create(rewriter, loc, f32,
                                   smemOffset(rewriter, loc, slot, bytes), 4);
     };
     Value sa[2] = {loadScale(row0),
-                   loadScale(arith::AddIOp::create(rewriter, loc, row0,
-                                                   i32Const(rewriter, loc, 8)))};
+                   loadScale(arith::AddIOp::create(
+                       rewriter, loc, row0, i32Const(rewriter, loc, 8)))};
     // One product per (row half, b-scale group), then one fma per element.
     SmallVector<Value> scale[2];
     for (int h = 0; h < 2; ++h)
@@ -249,8 +250,9 @@ struct AccStoreLowering : OpConversionPattern<AccStoreOp> {
              << pitch << " bytes with swizzle " << swizzle;
     Location loc = op.getLoc();
     int64_t n = op.getAcc().getType().getN();
-    Value row0 = arith::AddIOp::create(rewriter, loc, fragmentRow0(rewriter, loc),
-                                       toI32(rewriter, loc, adaptor.getRow()));
+    Value row0 =
+        arith::AddIOp::create(rewriter, loc, fragmentRow0(rewriter, loc),
+                              toI32(rewriter, loc, adaptor.getRow()));
     Value col0 = fragmentCol0(rewriter, loc);
     Value slot = slotAddress(rewriter, loc, bufType, adaptor.getBuffer(),
                              adaptor.getStage());
@@ -273,8 +275,8 @@ struct AccStoreLowering : OpConversionPattern<AccStoreOp> {
         if (swizzle) {
           Value bits = arith::ShRUIOp::create(rewriter, loc, off,
                                               i32Const(rewriter, loc, 7));
-          bits = arith::AndIOp::create(rewriter, loc, bits,
-                                       i32Const(rewriter, loc, swizzle / 16 - 1));
+          bits = arith::AndIOp::create(
+              rewriter, loc, bits, i32Const(rewriter, loc, swizzle / 16 - 1));
           bits = arith::ShLIOp::create(rewriter, loc, bits,
                                        i32Const(rewriter, loc, 4));
           off = arith::XOrIOp::create(rewriter, loc, off, bits);

@@ -45,9 +45,9 @@ struct SmemSlotLowering : OpConversionPattern<SmemSlotOp> {
   LogicalResult
   matchAndRewrite(SmemSlotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, slotAddress(rewriter, op.getLoc(),
-                                       op.getBuffer().getType(),
-                                       adaptor.getBuffer(), adaptor.getStage()));
+    rewriter.replaceOp(
+        op, slotAddress(rewriter, op.getLoc(), op.getBuffer().getType(),
+                        adaptor.getBuffer(), adaptor.getStage()));
     return success();
   }
 };
@@ -71,7 +71,8 @@ struct BarrierLowering : OpConversionPattern<SourceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto decl = op.getBarrier().template getDefiningOp<NamedBarrierOp>();
     if (!decl)
-      return op.emitError("named barrier must come from warpspec.named_barrier");
+      return op.emitError(
+          "named barrier must come from warpspec.named_barrier");
     Location loc = op.getLoc();
     Value n = i32Const(rewriter, loc, decl.getNumThreads());
     if (IsArrive)
@@ -97,8 +98,8 @@ struct PipelineCreateLowering : OpConversionPattern<PipelineCreateOp> {
                 "lowering";
     Location loc = op.getLoc();
     unsigned stages = op.getType().getStages();
-    Value base =
-        smemOffset(rewriter, loc, dynamicSmemBase(rewriter, loc), (int64_t)*offset);
+    Value base = smemOffset(rewriter, loc, dynamicSmemBase(rewriter, loc),
+                            (int64_t)*offset);
     Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
     Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                                         tid, i32Const(rewriter, loc, 0));
@@ -183,8 +184,8 @@ struct PipelineWaitLowering : OpConversionPattern<SourceOp> {
     LLVM::StoreOp::create(rewriter, loc, next, *counter);
     Value mbar = mbarrierAddress(rewriter, loc, adaptor.getPipeline(), stages,
                                  /*isEmpty=*/!IsConsumer, stage);
-    NVVM::MBarrierTryWaitParityOp::create(rewriter, loc, mbar, phase,
-                                          i32Const(rewriter, loc, kTryWaitTicks));
+    NVVM::MBarrierTryWaitParityOp::create(
+        rewriter, loc, mbar, phase, i32Const(rewriter, loc, kTryWaitTicks));
     rewriter.replaceOp(op, arith::IndexCastUIOp::create(
                                rewriter, loc, rewriter.getIndexType(), stage));
     return success();

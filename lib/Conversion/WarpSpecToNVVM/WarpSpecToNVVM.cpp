@@ -24,8 +24,9 @@ void warpspec::populateWarpSpecTypeConversions(TypeConverter &converter) {
   converter.addConversion([](PipelineType t) -> Type {
     return LLVM::LLVMPointerType::get(t.getContext(), 3);
   });
-  converter.addConversion(
-      [](BarrierType t) -> Type { return IntegerType::get(t.getContext(), 32); });
+  converter.addConversion([](BarrierType t) -> Type {
+    return IntegerType::get(t.getContext(), 32);
+  });
   converter.addConversion([](AccType t) -> Type {
     SmallVector<Type> fields(t.getN() / 2, Float32Type::get(t.getContext()));
     return LLVM::LLVMStructType::getLiteral(t.getContext(), fields);
@@ -49,8 +50,8 @@ void declareDynamicSmem(gpu::GPUModuleOp module) {
   auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
   // 1024-byte alignment: 128B-swizzle atoms (TMA, wgmma) start there.
   LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false,
-                         LLVM::Linkage::External, kDynamicSmemName,
-                         Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
+                         LLVM::Linkage::External, kDynamicSmemName, Attribute(),
+                         /*alignment=*/1024, /*addrSpace=*/3);
 }
 
 struct ConvertWarpSpecToNVVMPass
