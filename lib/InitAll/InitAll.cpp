@@ -6,6 +6,7 @@
 #include "megamoe/Dialect/MegaMoE/Transforms/Passes.h"
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 #include "megamoe/Dialect/WarpSpec/Transforms/Passes.h"
+#include "megamoe/Kernels/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -45,8 +46,9 @@ void megamoe::registerAllPasses() {
   // Upstream passes: the project's pipelines are built from them
   // (canonicalize, cse, convert-nvvm-to-llvm, gpu-module-to-binary, ...).
   mlir::registerAllPasses();
-  mlir::warpspec::registerWarpSpecPasses();
   mlir::megamoe::registerMegaMoEPasses();
   mlir::megamoe::registerMegaMoEConversionPasses();
   mlir::megamoe::registerMegaMoEToCubinPipeline();
+  mlir::warpspec::registerWarpSpecPasses();
+  mlir::megamoe::registerMegaMoEKernelsPasses();
 }

@@ -1,0 +1,93 @@
+//===- GroupedGemm.h - the FP8 block-scaled grouped GEMM kernel -*- C++ -*-===//
+//
+// Builds, in the warpspec dialect, a persistent warp-specialized grouped GEMM
+// for SM90 (the building block of both MoE GEMMs, and the kernel of the split
+// and unfused schedules). DeepGEMM's sm90 FP8 "1D2D" m-grouped contiguous GEMM
+// is the behavioural model.
+//
+// Data (M = M_total, the padded row count, a launch-time value):
+//   A   fp8 e4m3 [M, K]           rows grouped by expert, each group padded to
+//                                 BLOCK_M (padding rows are computed, ignored)
+//   SFA f32 [K/128, M]            per token per 128 K, MN-major so that one
+//                                 TMA box of BLOCK_M floats feeds one stage
+//   B   fp8 e4m3 [E, N, K]        K-major weights, seen by TMA as [E*N, K]
+//   SFB f32 [E, N/128, K/128]     128x128 block scales, read from global
+//   D   bf16 [M, N]
+//   block_expert i32 [M/BLOCK_M]  the expert of each row block
+//
+// Tiles: (m-block, n-block) pairs in groups of G (8, 4, 2 or 1) n-blocks,
+// m-blocks within a group, n-blocks fastest (L2 reuse), handed out
+// round-robin to a persistent grid of one CTA per SM.
+//
+// Roles (threads = 128 * (1 + BLOCK_M / 64)):
+//   tma   warps [0, 4), 40 registers: one thread streams A, SFA and B tiles of
+//         BLOCK_K = 128 through a `stages`-deep pipeline (128B swizzle).
+//   mathI warps [4 + 4I, 8 + 4I), 232 registers, I < BLOCK_M / 64: rows
+//         [64 I, 64 I + 64) of the tile. Per K block: wgmma e4m3 into a fresh
+//         accumulator, wait, release the stage, promote into the FP32 total
+//         with sa[row] * sb (CUDA cores). Epilogue: BF16 into its own SMEM
+//         tile, then one TMA store of 64 x BLOCK_N.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MEGAMOE_KERNELS_GROUPEDGEMM_H
+#define MEGAMOE_KERNELS_GROUPEDGEMM_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mlir {
+class ModuleOp;
+class OpBuilder;
+class Location;
+} // namespace mlir
+
+namespace megamoe {
+
+/// The compile-time configuration of one grouped-GEMM variant.
+struct GroupedGemmConfig {
+  int64_t experts = 8;
+  int64_t n = 4096;
+  int64_t k = 7168;
+  int64_t maxM = 32768;
+  int64_t blockM = 128;
+  int64_t blockN = 128;
+  /// 0 picks the most stages that fit in shared memory (at most 8).
+  int64_t stages = 0;
+  std::string chip = "sm_90a";
+  /// When a math role hands a pipeline stage back: 0 = right after its MMA
+  /// retired, 1 = one K block later (after the next stage's MMA).
+  int64_t releaseLag = 1;
+
+  static constexpr int64_t kBlockK = 128;
+  /// Registers of the TMA role and of the math roles (setmaxnreg targets).
+  static constexpr int64_t kProducerRegs = 40;
+  static constexpr int64_t kMathRegs = 232;
+  /// Per-block dynamic shared memory on SM90 (H100/H200).
+  static constexpr int64_t kSmemLimit = 232448;
+
+  int64_t numMathWarpgroups() const { return blockM / 64; }
+  int64_t numThreads() const { return 128 * (1 + numMathWarpgroups()); }
+  /// The register cap at entry: what 65536 registers allow for the block,
+  /// rounded down to a multiple of 8 (setmaxnreg needs a cap at entry).
+  int64_t entryRegisterCap() const;
+  /// Bytes of one pipeline stage: the A tile, the B tile and BLOCK_M A scales.
+  int64_t stageBytes() const;
+  /// Bytes outside the pipeline ring: the BF16 output tiles (64 x BLOCK_N per
+  /// math warpgroup) and slack for mbarriers and alignment.
+  int64_t fixedBytes() const;
+  /// The stage count that will be used (`stages`, or the most that fit).
+  int64_t resolvedStages() const;
+};
+
+/// Why `config` cannot be built (each message states the rule and the
+/// offending values), or nullopt when it can.
+std::optional<std::string> verifyGroupedGemmConfig(const GroupedGemmConfig &c);
+
+/// Appends `gpu.module @grouped_gemm` with the kernel `@grouped_gemm_fp8` to
+/// `module`. The config must have passed verifyGroupedGemmConfig.
+void buildGroupedGemm(mlir::ModuleOp module, const GroupedGemmConfig &config);
+
+} // namespace megamoe
+
+#endif // MEGAMOE_KERNELS_GROUPEDGEMM_H

@@ -1,0 +1,54 @@
+//===- Passes.td - kernel builder passes -------------------*- tablegen -*-===//
+//
+// Passes that build whole kernels in the warpspec dialect from a handful of
+// shape parameters.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MEGAMOE_KERNELS_PASSES
+#define MEGAMOE_KERNELS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
+  let summary = "Add the FP8 block-scaled grouped GEMM kernel (warpspec, SM90) to the module";
+  let description = [{
+    Appends a `gpu.module @grouped_gemm` holding `warpspec.kernel
+    @grouped_gemm_fp8`: a persistent, warp-specialized grouped GEMM over
+    experts in the contiguous layout (each expert's rows padded to BLOCK_M):
+
+      D[r, :] = sum_kb (A[r, kb] @ B[e(r), :, kb]^T) * sa[kb, r] * sb[e(r), :/128, kb]
+
+    with FP8 e4m3 operands, per-token per-128-K FP32 activation scales (stored
+    MN-major, `[K/128, M]`), 128x128 FP32 weight block scales, FP32
+    accumulation promoted per 128-K block on CUDA cores, and a BF16 output.
+    The layouts and roles are documented in `include/megamoe/Kernels/GroupedGemm.h`.
+
+    `block-m=128` builds the cooperative variant (two math warpgroups, 64 rows
+    each); `block-m=64` the single-warpgroup variant for decode sizes. The
+    module then goes through `megamoe-to-cubin`. Invalid shapes (N or K not a
+    multiple of 128, a stage count that does not fit shared memory, ...) are
+    errors that name the rule.
+  }];
+  let options = [
+    Option<"experts", "experts", "int64_t", "8", "Number of experts E">,
+    Option<"n", "n", "int64_t", "4096", "Output columns N (multiple of BLOCK_N)">,
+    Option<"k", "k", "int64_t", "7168", "Reduction size K (multiple of 128)">,
+    Option<"maxM", "max-m", "int64_t", "32768",
+           "Largest padded row count M_total the kernel is launched with">,
+    Option<"blockM", "block-m", "int64_t", "128",
+           "Rows per tile: 128 (two math warpgroups) or 64 (one)">,
+    Option<"blockN", "block-n", "int64_t", "128", "Columns per tile (128)">,
+    Option<"stages", "stages", "int64_t", "0",
+           "Pipeline stages (0: as many as fit in shared memory, at most 8)">,
+    Option<"releaseLag", "release-lag", "int64_t", "1",
+           "K blocks a math role keeps a stage after its MMA retired (0 or 1)">,
+    Option<"chip", "chip", "std::string", [{"sm_90a"}], "Target chip (sm_90a)">,
+  ];
+  let dependentDialects = [
+    "::mlir::warpspec::WarpSpecDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"
+  ];
+}
+
+#endif // MEGAMOE_KERNELS_PASSES

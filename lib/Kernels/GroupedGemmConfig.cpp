@@ -1,0 +1,74 @@
+//===- GroupedGemmConfig.cpp - shapes and resources of the grouped GEMM ---===//
+#include "megamoe/Kernels/GroupedGemm.h"
+
+#include <algorithm>
+
+using namespace megamoe;
+
+int64_t GroupedGemmConfig::entryRegisterCap() const {
+  return std::min<int64_t>(255, 65536 / numThreads()) / 8 * 8;
+}
+
+int64_t GroupedGemmConfig::stageBytes() const {
+  // fp8 tiles are 1 byte per element; the A scales are BLOCK_M floats, padded
+  // to 128 B so the next stage's tiles keep their alignment.
+  int64_t scaleBytes = (blockM * 4 + 127) / 128 * 128;
+  return blockM * kBlockK + blockN * kBlockK + scaleBytes;
+}
+
+int64_t GroupedGemmConfig::fixedBytes() const {
+  // One 64 x BLOCK_N BF16 tile per math warpgroup, 1024 B of alignment slack
+  // for the 128B-swizzled tiles and 1024 B for the mbarriers.
+  return numMathWarpgroups() * 64 * blockN * 2 + 2048;
+}
+
+int64_t GroupedGemmConfig::resolvedStages() const {
+  if (stages > 0)
+    return stages;
+  return std::clamp<int64_t>((kSmemLimit - fixedBytes()) / stageBytes(), 1, 8);
+}
+
+static std::string str(int64_t v) { return std::to_string(v); }
+
+std::optional<std::string>
+megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
+  if (c.chip != "sm_90a")
+    return "the grouped GEMM is built for sm_90a only (wgmma, setmaxnreg); "
+           "got chip '" +
+           c.chip + "'";
+  if (c.experts < 1)
+    return "experts must be >= 1, got " + str(c.experts);
+  if (c.blockM != 64 && c.blockM != 128)
+    return "block-m must be 128 (two math warpgroups) or 64 (one), got " +
+           str(c.blockM);
+  if (c.blockN != 128)
+    return "block-n must be 128 (one 128x128 weight scale block per tile "
+           "column range), got " +
+           str(c.blockN);
+  if (c.n < c.blockN || c.n % c.blockN != 0)
+    return "n must be a positive multiple of block-n " + str(c.blockN) +
+           ", got " + str(c.n);
+  if (c.k < GroupedGemmConfig::kBlockK || c.k % GroupedGemmConfig::kBlockK)
+    return "k must be a positive multiple of 128 (the scale block), got " +
+           str(c.k);
+  if (c.maxM < c.blockM || c.maxM % c.blockM != 0)
+    return "max-m must be a positive multiple of block-m " + str(c.blockM) +
+           ", got " + str(c.maxM);
+  // TMA coordinates are signed 32-bit; B rows are E * N.
+  if (c.experts * c.n >= (int64_t(1) << 31) || c.maxM >= (int64_t(1) << 31))
+    return "experts * n and max-m must stay below 2^31 (TMA coordinates)";
+  if (c.releaseLag != 0 && c.releaseLag != 1)
+    return "release-lag must be 0 or 1, got " + str(c.releaseLag);
+  if (c.stages < 0 || c.stages > 8)
+    return "stages must be in [1, 8] (or 0 for automatic), got " +
+           str(c.stages);
+  int64_t total = c.fixedBytes() + c.resolvedStages() * c.stageBytes();
+  if (total > GroupedGemmConfig::kSmemLimit)
+    return str(c.resolvedStages()) + " stages of " + str(c.stageBytes()) +
+           " B plus " + str(c.fixedBytes()) + " B need " + str(total) +
+           " B of shared memory, more than the " +
+           str(GroupedGemmConfig::kSmemLimit) + " B an SM90 block can have";
+  if (c.resolvedStages() < 2)
+    return "fewer than 2 pipeline stages fit in shared memory";
+  return std::nullopt;
+}

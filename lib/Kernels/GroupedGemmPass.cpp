@@ -1,0 +1,43 @@
+//===- GroupedGemmPass.cpp - megamoe-grouped-gemm ------------------------===//
+#include "megamoe/Kernels/GroupedGemm.h"
+#include "megamoe/Kernels/Passes.h"
+
+#include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir::megamoe {
+#define GEN_PASS_DEF_MEGAMOEGROUPEDGEMM
+#include "megamoe/Kernels/Passes.h.inc"
+} // namespace mlir::megamoe
+
+using namespace mlir;
+
+namespace {
+struct GroupedGemmPass
+    : mlir::megamoe::impl::MegaMoEGroupedGemmBase<GroupedGemmPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ::megamoe::GroupedGemmConfig config;
+    config.experts = experts;
+    config.n = n;
+    config.k = k;
+    config.maxM = maxM;
+    config.blockM = blockM;
+    config.blockN = blockN;
+    config.stages = stages;
+    config.chip = chip;
+    config.releaseLag = releaseLag;
+    if (std::optional<std::string> error =
+            ::megamoe::verifyGroupedGemmConfig(config)) {
+      getOperation().emitError("megamoe-grouped-gemm: ") << *error;
+      return signalPassFailure();
+    }
+    ::megamoe::buildGroupedGemm(getOperation(), config);
+  }
+};
+} // namespace

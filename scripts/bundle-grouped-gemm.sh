@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Gathers what a GPU run of the grouped GEMM needs (no LLVM there) into one
+# folder: the cubins + manifests of every tested/benchmarked variant, the
+# Python package file, tests, bench and the run script.
+#   scripts/bundle-grouped-gemm.sh DEST   (e.g. /work/main/.bundle-gemm)
+# On the GPU machine: bash DEST/gpu-grouped-gemm.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dest=${1:?usage: $0 DEST}
+rm -rf "$dest"
+mkdir -p "$dest/cubins" "$dest/python/megamoe" "$dest/python/tests" "$dest/bench"
+# (N, K): benchmark shapes, then the V4-Flash / V4-Pro L1/L2 shapes of the tests.
+for nk in 4096x7168 7168x2048 4096x4096 4096x2048 6144x7168 7168x3072; do
+  for bm in 128 64; do
+    bash scripts/compile-grouped-gemm.sh --experts 8 --n "${nk%x*}" --k "${nk#*x}" \
+      --max-m 32768 --block-m "$bm" --out "$dest/cubins/gg_e8_n${nk%x*}_k${nk#*x}_m32768_bm$bm" >/dev/null
+    rm -f "$dest/cubins/gg_e8_n${nk%x*}_k${nk#*x}_m32768_bm$bm/module.mlir"
+  done
+done
+# The runtime library (C API launch path); without it the ctypes launcher is used.
+rt=${MEGAMOE_RUNTIME_BUILD:-build/runtime}
+[[ -f $rt/build.ninja ]] || cmake -S runtime -B "$rt" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+ninja -C "$rt" megamoe_runtime >/dev/null
+mkdir -p "$dest/python/megamoe/lib"
+cp "$rt"/lib/libmegamoe_runtime.so "$dest/python/megamoe/lib/"
+cp python/megamoe/*.py "$dest/python/megamoe/"
+cp python/tests/test_grouped_gemm.py python/tests/grouped_gemm_ref.py "$dest/python/tests/"
+cp bench/bench_grouped_gemm.py "$dest/bench/"
+cp scripts/gpu-grouped-gemm.sh "$dest/"
+du -sh "$dest"

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Compiles one variant of the FP8 block-scaled grouped GEMM to cubin + PTX +
+# manifest JSON + C header:
+#   scripts/compile-grouped-gemm.sh --experts 8 --n 4096 --k 7168 --max-m 32768 \
+#       --block-m 128 [--block-n 128] [--stages 0] [--release-lag 1] [--out DIR] [--opt PATH]
+# The files land in DIR (default build/grouped_gemm/gg_e<E>_n<N>_k<K>_m<M>_bm<BM>)
+# as grouped_gemm.{cubin,ptx,json,h}; python/megamoe/grouped_gemm.py loads the JSON.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+experts=8 n=4096 k=7168 maxm=32768 bm=128 bn=128 stages=0 lag=1 out="" opt=build/release/bin/megamoe-opt
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --experts) experts=$2; shift 2 ;;
+    --n) n=$2; shift 2 ;;
+    --k) k=$2; shift 2 ;;
+    --max-m) maxm=$2; shift 2 ;;
+    --block-m) bm=$2; shift 2 ;;
+    --block-n) bn=$2; shift 2 ;;
+    --stages) stages=$2; shift 2 ;;
+    --release-lag) lag=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --opt) opt=$2; shift 2 ;;
+    *) echo "unknown argument '$1' (see the header of $0)" >&2; exit 2 ;;
+  esac
+done
+[[ -x $opt ]] || { echo "megamoe-opt not found at $opt: build it (scripts/build.sh) or pass --opt" >&2; exit 1; }
+out=${out:-build/grouped_gemm/gg_e${experts}_n${n}_k${k}_m${maxm}_bm${bm}}
+mkdir -p "$out"
+echo 'module {}' | "$opt" \
+  --megamoe-grouped-gemm="experts=$experts n=$n k=$k max-m=$maxm block-m=$bm block-n=$bn stages=$stages release-lag=$lag" \
+  --megamoe-to-cubin="chip=sm_90a emit-dir=$out" -o "$out/module.mlir"
+ls "$out/grouped_gemm.cubin" "$out/grouped_gemm.json" >/dev/null
+echo "$out"

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine from a bundle made by scripts/bundle-grouped-gemm.sh:
+# SASS check (QGMMA in the math loop), ptxas resources, the GPU tests, then the
+# benchmark; logs go to $OUT (or ./gpu-out), a short summary is printed last.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=${OUT:-$here/gpu-out}
+mkdir -p "$out"
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
+export PATH=$PATH:${CUDA_HOME:-/usr/local/cuda}/bin
+export MEGAMOE_GEMM_DIR=$here/cubins PYTHONPATH=$here/python
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv > "$out/gpu.txt" 2>&1
+# 1. SASS + resources of every variant.
+{
+  for d in "$here"/cubins/*/; do
+    c=$d/grouped_gemm.cubin
+    sass=$(cuobjdump -sass "$c" 2>&1)
+    printf '%s: QGMMA=%s HGMMA=%s LDL/STL=%s\n' "$(basename "$d")" \
+      "$(grep -c QGMMA <<<"$sass")" "$(grep -c HGMMA <<<"$sass")" "$(grep -cE '\b(LDL|STL)\b' <<<"$sass")"
+    python3 -c "import json,sys; k=json.load(open('$d/grouped_gemm.json'))['kernels'][0]; print('  ', k.get('resources'), 'smem', k['dynamic_smem_bytes'])"
+  done
+} > "$out/sass_resources.txt" 2>&1
+cuobjdump -sass "$here/cubins/gg_e8_n4096_k7168_m32768_bm128/grouped_gemm.cubin" > "$out/sass_bm128_4096x7168.txt" 2>&1
+# 2. Correctness: one small case first with a short timeout (a hung kernel must
+# not eat the device time), then everything.
+(cd "$here" && timeout 90 python3 -m pytest -x -q -s python/tests/test_grouped_gemm.py \
+   -k "test_grouped_gemm and flash_l2 and uneven") > "$out/smoke.txt" 2>&1
+smoke_rc=$?
+test_rc=$smoke_rc
+if [[ $smoke_rc -eq 0 ]]; then
+  (cd "$here" && timeout ${TEST_TIMEOUT:-200} python3 -m pytest -q -s python/tests/test_grouped_gemm.py) > "$out/pytest.txt" 2>&1
+  test_rc=$?
+else
+  cp "$out/smoke.txt" "$out/pytest.txt"
+fi
+# 3. Benchmark (when the smoke test passed; the table shows each row's check).
+if [[ $smoke_rc -eq 0 ]]; then
+  (cd "$here" && timeout ${BENCH_TIMEOUT:-200} python3 bench/bench_grouped_gemm.py --out "$out/bench.md") > "$out/bench.txt" 2>&1
+fi
+echo "=== SASS / resources"; cat "$out/sass_resources.txt"
+echo "=== tests (rc=$test_rc)"; grep -E "rel err|passed|failed|Error|error|Timeout|assert" "$out/pytest.txt" | cut -c1-300 | tail -45
+echo "=== bench"; tail -20 "$out/bench.txt" 2>/dev/null
