@@ -234,9 +234,10 @@ void buildMathRole(OpBuilder &b, Location loc, const KernelFrame &f,
     Value zero = ws::AccZeroOp::create(tb, loc, f.accType);
     // With release-lag 1 a stage is handed back one K block later, after the
     // next stage's MMA retired: the promotion's SMEM reads of the A scales are
-    // then long complete when the producer may refill the slot (releasing
-    // right after mma.wait raced with them; DeepGEMM reads the scales before
-    // the MMA for the same reason).
+    // then consumed when the producer may refill the slot, so the release
+    // needs no async-proxy fence (`reads_retired`). With release-lag 0 the
+    // release right after the promotion keeps the lowering's fence (without
+    // it, it raced with the refill).
     bool lag = c.releaseLag == 1;
     SmallVector<Value> inits = {zero};
     if (lag)
@@ -269,11 +270,15 @@ void buildMathRole(OpBuilder &b, Location loc, const KernelFrame &f,
               kb, l, arith::CmpIPredicate::ugt, kBlock, constIndex(kb, l, 0));
           auto releaseIf = scf::IfOp::create(kb, l, notFirst, false);
           OpBuilder rb = releaseIf.getThenBodyBuilder();
-          ws::ConsumerReleaseOp::create(rb, l, f.pipe, iter[1]);
+          // The previous stage's scale reads were consumed by the promotion
+          // just issued (it reads the total they produced): no proxy fence.
+          ws::ConsumerReleaseOp::create(rb, l, f.pipe, iter[1],
+                                        /*reads_retired=*/true);
           scf::YieldOp::create(kb, l, ValueRange{total, stage});
         });
     if (lag)
-      ws::ConsumerReleaseOp::create(tb, loc, f.pipe, kLoop.getResult(1));
+      ws::ConsumerReleaseOp::create(tb, loc, f.pipe, kLoop.getResult(1),
+                                    /*reads_retired=*/true);
     // Epilogue: the previous tile's TMA store must have read the SMEM tile
     // before it is overwritten.
     auto waitIf = scf::IfOp::create(tb, loc, isStorer, false);

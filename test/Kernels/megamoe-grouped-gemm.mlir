@@ -42,9 +42,9 @@
 // COOP: warpspec.acc.promote %[[READY]] into %[[ITER]] a_scales %[[SA]][%[[CS]], %[[ROW0]]] b_scales %[[SB]]
 // COOP: %[[NOTFIRST:.*]] = arith.cmpi ugt, %[[KB]]
 // COOP: scf.if %[[NOTFIRST]] {
-// COOP-NEXT: warpspec.consumer.release %[[P]][%[[PREV]]]
+// COOP-NEXT: warpspec.consumer.release %[[P]][%[[PREV]]] reads_retired
 // COOP: scf.yield %{{.*}}, %[[CS]]
-// COOP: warpspec.consumer.release %[[P]][%[[TOTAL]]#1]
+// COOP: warpspec.consumer.release %[[P]][%[[TOTAL]]#1] reads_retired
 // COOP: warpspec.tma.store.wait pending 0 read
 // COOP: warpspec.barrier.sync
 // COOP: warpspec.acc.store %[[TOTAL]]#0 -> %[[D]]
@@ -72,5 +72,5 @@
 // release-lag=0: the stage goes back right after the promotion.
 // NOLAG: scf.for {{.*}} -> (!warpspec.acc<64x128xf32>) {
 // NOLAG: warpspec.acc.promote
-// NOLAG-NEXT: warpspec.consumer.release
+// NOLAG-NEXT: warpspec.consumer.release {{%[^ ]+\[%[^ ]+\]}} :
 // NOLAG-NEXT: scf.yield

@@ -195,7 +195,12 @@ struct PipelineWaitLowering : OpConversionPattern<SourceOp> {
 
 /// One arrive per warp (lane 0) on full[stage] (with expect_tx) or
 /// empty[stage]. __syncwarp first so the whole warp's prior shared-memory
-/// accesses are ordered before lane 0's release-arrive.
+/// accesses are ordered before lane 0's release-arrive. A consumer release
+/// also fences the async proxy first: the slot's next writer is TMA (async
+/// proxy), and the consumer's generic-proxy reads of it (e.g. acc.promote's
+/// scale loads, whose results may be used only after the release) must be
+/// complete before that write (a WAR hazard across proxies; without the fence
+/// the grouped GEMM read refilled scales). `reads_retired` releases skip it.
 template <typename SourceOp, bool IsConsumer>
 struct PipelineArriveLowering : OpConversionPattern<SourceOp> {
   using OpConversionPattern<SourceOp>::OpConversionPattern;
@@ -207,6 +212,12 @@ struct PipelineArriveLowering : OpConversionPattern<SourceOp> {
     std::optional<uint32_t> tx;
     if constexpr (!IsConsumer)
       tx = op.getTxBytes();
+    if constexpr (IsConsumer)
+      if (!op.getReadsRetired())
+        NVVM::FenceProxyOp::create(
+          rewriter, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(rewriter.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
     if (!tx)
       NVVM::SyncWarpOp::create(rewriter, loc, i32Const(rewriter, loc, -1));
     Value mbar = mbarrierAddress(rewriter, loc, adaptor.getPipeline(), stages,

@@ -54,6 +54,11 @@
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK-COUNT-64: llvm.intr.fma
+// Consumer release: the async proxy (TMA refilling the slot) is fenced after
+// the warp's generic-proxy reads of it, then lane 0 arrives on empty[stage].
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: arith.constant -1 : i32
+// CHECK-NEXT: nvvm.bar.warp.sync
 // CHECK: nvvm.mbarrier.arrive
 // CHECK-COUNT-32: llvm.fptrunc {{.*}} : vector<2xf32> to vector<2xbf16>
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}

@@ -86,6 +86,8 @@ warpspec.kernel @all_sm90(%da: !desc, %dsf: !sfdesc, %dout: !odesc,
       %t2 = warpspec.acc.promote %r into %t a_scales %sfa[%cs, %row] b_scales %sb, %sb : !sfa, !acc
       // CHECK: warpspec.consumer.release %[[P]][%[[CS]]] : !warpspec.pipeline<4>
       warpspec.consumer.release %ab[%cs] : !pipe
+      // CHECK: warpspec.consumer.release %[[P]][%[[CS]]] reads_retired : !warpspec.pipeline<4>
+      warpspec.consumer.release %ab[%cs] reads_retired : !pipe
       // CHECK: warpspec.acc.store %{{.*}} -> %{{.*}}[%{{.*}}, %{{.*}}] : !warpspec.acc<64x128xf32>, !warpspec.smem<128x128xbf16, slots = 1, align = 1024>
       warpspec.acc.store %t2 -> %out[%c0, %row] : !acc, !out
       // CHECK: warpspec.fence.async_shared

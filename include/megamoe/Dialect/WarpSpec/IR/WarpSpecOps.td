@@ -391,12 +391,24 @@ def WarpSpec_ConsumerReleaseOp : WarpSpec_Op<"consumer.release"> {
     producer refills it. wgmma reads are asynchronous: release a stage only
     after `warpspec.mma.wait` retired the MMAs reading it.
 
+    The producer refills the slot with TMA, i.e. through the async proxy,
+    while `acc.promote` and other loads read it through the generic proxy; so
+    by default the release first fences the async proxy
+    (`fence.proxy.async.shared::cta`), which orders the warp's generic reads
+    before the refill even when their results are used only after the
+    release. `reads_retired` drops that fence: the kernel asserts that every
+    generic read of the slot by the releasing warps has already been consumed
+    by an earlier instruction (e.g. a stage released one K block late, after
+    the promotion that used its scales), so no read can still be in flight.
+
     ```mlir
     warpspec.consumer.release %ab[%s] : !warpspec.pipeline<4>
+    warpspec.consumer.release %ab[%prev] reads_retired : !warpspec.pipeline<4>
     ```
   }];
-  let arguments = (ins WarpSpec_PipelineType:$pipeline, Index:$stage);
-  let assemblyFormat = "$pipeline `[` $stage `]` attr-dict `:` qualified(type($pipeline))";
+  let arguments = (ins WarpSpec_PipelineType:$pipeline, Index:$stage,
+                       UnitAttr:$reads_retired);
+  let assemblyFormat = "$pipeline `[` $stage `]` (`reads_retired` $reads_retired^)? attr-dict `:` qualified(type($pipeline))";
   let hasVerifier = 1;
 }
 
