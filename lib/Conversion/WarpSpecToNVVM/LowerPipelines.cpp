@@ -215,9 +215,9 @@ struct PipelineArriveLowering : OpConversionPattern<SourceOp> {
     if constexpr (IsConsumer)
       if (!op.getReadsRetired())
         NVVM::FenceProxyOp::create(
-          rewriter, loc, NVVM::ProxyKind::async_shared,
-          NVVM::SharedSpaceAttr::get(rewriter.getContext(),
-                                     NVVM::SharedSpace::shared_cta));
+            rewriter, loc, NVVM::ProxyKind::async_shared,
+            NVVM::SharedSpaceAttr::get(rewriter.getContext(),
+                                       NVVM::SharedSpace::shared_cta));
     if (!tx)
       NVVM::SyncWarpOp::create(rewriter, loc, i32Const(rewriter, loc, -1));
     Value mbar = mbarrierAddress(rewriter, loc, adaptor.getPipeline(), stages,

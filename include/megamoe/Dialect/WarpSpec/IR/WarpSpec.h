@@ -1,5 +1,4 @@
-//===- WarpSpec.h - the warpspec dialect ----------------------------------*-
-//C++ -*-===//
+//===- WarpSpec.h - the warpspec dialect -----------------------*- C++ -*-===//
 #ifndef MEGAMOE_DIALECT_WARPSPEC_IR_WARPSPEC_H
 #define MEGAMOE_DIALECT_WARPSPEC_IR_WARPSPEC_H
 
