@@ -8,8 +8,10 @@ Rows: 8 experts x {64, 512, 4096} rows each; (N, K) in {(4096, 7168), (7168, 204
 and megamoe as % of big. Every method is captured in a CUDA graph of REPS back-to-back
 calls, so launch overhead is not measured; the time is the median over replays.
 
-Usage: python bench/bench_grouped_gemm.py [--out results.md] [--check]
-Needs the cubins of scripts/compile-grouped-gemm.sh (MEGAMOE_GEMM_DIR).
+Usage: python bench/bench_grouped_gemm.py [--out results.md] [--dirs LABEL=DIR,...]
+Needs the cubins of scripts/compile-grouped-gemm.sh (MEGAMOE_GEMM_DIR). With --dirs, every
+variant directory is timed on the same data in the same run (before/after comparisons): one
+column per label and BLOCK_M, % of big for each label's best.
 """
 
 import argparse
@@ -58,6 +60,11 @@ def time_graph(fn, reps, replays=10):
     return statistics.median(times)
 
 
+def col(key):
+    """Column name of a variant: bm128, or label:bm128 with --dirs."""
+    return f"bm{key}" if isinstance(key, int) else f"{key[0]}:bm{key[1]}"
+
+
 def bench_shape(n, k, rows, variants):
     flops = 2.0 * EXPERTS * rows * n * k
     res = {}
@@ -76,13 +83,14 @@ def bench_shape(n, k, rows, variants):
     big_bs = p.b_scales[0].clone()
     res["big"] = time_graph(lambda: scaled_mm_blockwise(p.a, p.a_scales, big_b, big_bs), reps)
     check = {}
-    for bm, gg in variants.items():
+    for key, gg in variants.items():
+        bm = key if isinstance(key, int) else key[1]
         q = p if bm == 128 else Problem([rows] * EXPERTS, n, k, bm, seed=rows + n + k)
         out = torch.empty(q.layout.m_total, n, dtype=torch.bfloat16, device="cuda")
-        res[f"bm{bm}"] = time_graph(lambda: gg(q.a, q.a_scales, q.b, q.b_scales, q.layout, out), reps)
+        res[col(key)] = time_graph(lambda: gg(q.a, q.a_scales, q.b, q.b_scales, q.layout, out), reps)
         # spot check of the timed output against torch on expert 0 (full check: the tests)
         r = slice(q.layout.offsets[0], q.layout.offsets[0] + rows)
-        check[bm] = rel_err(out[r], scaled_mm_blockwise(q.a[r], q.a_scales[:, r], q.b[0], q.b_scales[0]))
+        check[key] = rel_err(out[r], scaled_mm_blockwise(q.a[r], q.a_scales[:, r], q.b[0], q.b_scales[0]))
     return {key: flops / t / 1e12 for key, t in res.items()}, {key: t for key, t in res.items()}, check
 
 
@@ -91,7 +99,10 @@ def main():
     ap.add_argument("--out", default=None, help="append the markdown table to this file")
     ap.add_argument("--shapes", default=None, help="subset, e.g. 4096x7168,4096x2048")
     ap.add_argument("--rows", default=None, help="subset, e.g. 4096")
+    ap.add_argument("--dirs", default=None, help="LABEL=DIR,...: compare cubin directories side by side")
     args = ap.parse_args()
+    if args.dirs:
+        return main_dirs(args)
     shapes = SHAPES if not args.shapes else [tuple(int(v) for v in s.split("x")) for s in args.shapes.split(",")]
     rows_list = ROWS if not args.rows else [int(r) for r in args.rows.split(",")]
     dev = torch.cuda.get_device_name()
@@ -120,6 +131,41 @@ def main():
     if args.out:
         with open(args.out, "a") as f:
             f.write(f"\nGPU: {dev}; torch {torch.__version__}\n\n{table}\n")
+
+
+def main_dirs(args):
+    """Side-by-side table of several cubin directories (same data, same run)."""
+    dirs = [d.split("=", 1) for d in args.dirs.split(",")]
+    shapes = SHAPES if not args.shapes else [tuple(int(v) for v in s.split("x")) for s in args.shapes.split(",")]
+    rows_list = ROWS if not args.rows else [int(r) for r in args.rows.split(",")]
+    keys = [(label, bm) for label, _ in dirs for bm in (128, 64)]
+    lines = ["| experts x rows | N | K | " + " | ".join(col(k) for k in keys) + " | torch loop | torch big | "
+             + " | ".join(f"{label} % of big" for label, _ in dirs) + " | max rel diff vs torch |",
+             "|---" * (3 + len(keys) + 2 + len(dirs) + 1) + "|"]
+    for (n, k) in shapes:
+        variants = {}
+        for label, d in dirs:
+            for bm in (128, 64):
+                path = os.path.join(d, f"gg_e8_n{n}_k{k}_m32768_bm{bm}", "grouped_gemm.json")
+                if os.path.exists(path):
+                    variants[(label, bm)] = GroupedGemm(path)
+        for rows in rows_list:
+            tf, _, check = bench_shape(n, k, rows, variants)
+            cell = lambda key: f"{tf[key]:.0f}" if key in tf else "-"  # noqa: E731
+            pct = []
+            for label, _ in dirs:
+                best = max([tf[col(key)] for key in variants if key[0] == label] or [0.0])
+                pct.append(f"{100 * best / tf['big']:.0f}%")
+            lines.append(f"| {EXPERTS} x {rows} | {n} | {k} | " + " | ".join(cell(col(key)) for key in keys)
+                         + f" | {cell('loop')} | {cell('big')} | " + " | ".join(pct)
+                         + f" | {max(check.values()) if check else float('nan'):.1e} |")
+            print(lines[-1], flush=True)
+    table = "\n".join(lines)
+    print(f"\nGPU: {torch.cuda.get_device_name()}; torch {torch.__version__}; TFLOPS\n")
+    print(table)
+    if args.out:
+        with open(args.out, "a") as f:
+            f.write(f"\n{table}\n")
 
 
 if __name__ == "__main__":

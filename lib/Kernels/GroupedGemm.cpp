@@ -37,6 +37,12 @@ enum Arg : unsigned {
   kNumArgs
 };
 
+/// The output tile in SMEM is 128B-swizzled (conflict-free acc.store) and so
+/// split into panels of 64 BF16 columns (128 bytes, the swizzle span): the
+/// buffer [BLOCK_M, BLOCK_N] holds BLOCK_N / 64 panels of [BLOCK_M, 64], each
+/// written to global by its own TMA store of 64 rows x 64 columns.
+constexpr int64_t kDPanelCols = 64;
+
 /// Everything the role builders share: config, types and the kernel-level
 /// values (arguments, buffers, pipeline).
 struct KernelFrame {
@@ -196,7 +202,8 @@ void buildProducerRole(OpBuilder &b, Location loc, const KernelFrame &f) {
 /// Role "math<wg>": rows [64 wg, 64 wg + 64) of every tile. Per K block: a
 /// fresh wgmma accumulator over the stage, wait, release the stage, then
 /// total += partial * sa[row] * sb on CUDA cores. Epilogue: BF16 into the
-/// warpgroup's SMEM tile and one TMA store.
+/// warpgroup's rows of the 128B-swizzled SMEM tile
+/// and one TMA store per 64-column panel.
 void buildMathRole(OpBuilder &b, Location loc, const KernelFrame &f,
                    int64_t wg) {
   const GroupedGemmConfig &c = f.cfg;
@@ -279,6 +286,7 @@ void buildMathRole(OpBuilder &b, Location loc, const KernelFrame &f,
     if (lag)
       ws::ConsumerReleaseOp::create(tb, loc, f.pipe, kLoop.getResult(1),
                                     /*reads_retired=*/true);
+    Value total = kLoop.getResult(0);
     // Epilogue: the previous tile's TMA store must have read the SMEM tile
     // before it is overwritten.
     auto waitIf = scf::IfOp::create(tb, loc, isStorer, false);
@@ -288,8 +296,7 @@ void buildMathRole(OpBuilder &b, Location loc, const KernelFrame &f,
       ws::TmaStoreWaitOp::create(tb, loc, 0u, true);
     }
     ws::BarrierSyncOp::create(tb, loc, epilogueBarrier);
-    ws::AccStoreOp::create(tb, loc, kLoop.getResult(0), f.dTiles, zeroStage,
-                           row);
+    ws::AccStoreOp::create(tb, loc, total, f.dTiles, zeroStage, row);
     ws::FenceAsyncSharedOp::create(tb, loc);
     ws::BarrierSyncOp::create(tb, loc, epilogueBarrier);
     auto storeIf = scf::IfOp::create(tb, loc, isStorer, false);
@@ -298,9 +305,6 @@ void buildMathRole(OpBuilder &b, Location loc, const KernelFrame &f,
       tb.setInsertionPointToStart(storeIf.thenBlock());
       Value slot =
           ws::SmemSlotOp::create(tb, loc, sharedPtr, f.dTiles, zeroStage);
-      Value src = LLVM::GEPOp::create(
-          tb, loc, sharedPtr, tb.getI8Type(), slot,
-          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(64 * wg * c.blockN * 2)});
       Value m0 = toI32(tb, loc,
                        arith::AddIOp::create(
                            tb, loc,
@@ -310,7 +314,16 @@ void buildMathRole(OpBuilder &b, Location loc, const KernelFrame &f,
       Value n0 = toI32(tb, loc,
                        arith::MulIOp::create(tb, loc, nBlock,
                                              constIndex(tb, loc, c.blockN)));
-      ws::TmaStoreOp::create(tb, loc, src, f.d, ValueRange{n0, m0});
+      // One TMA store per 64-column panel of this warpgroup's 64 rows.
+      for (int64_t p = 0; p < c.blockN / kDPanelCols; ++p) {
+        int32_t srcBytes =
+            static_cast<int32_t>((p * c.blockM + 64 * wg) * kDPanelCols * 2);
+        Value src = LLVM::GEPOp::create(tb, loc, sharedPtr, tb.getI8Type(),
+                                        slot, ArrayRef<LLVM::GEPArg>{srcBytes});
+        Value n = arith::AddIOp::create(tb, loc, n0,
+                                        constI32(tb, loc, p * kDPanelCols));
+        ws::TmaStoreOp::create(tb, loc, src, f.d, ValueRange{n, m0});
+      }
     }
   });
   // Stores still in flight must finish before the CTA exits.
@@ -382,7 +395,7 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
   auto aDescTy = ws::TmaDescType::get(ctx, {c.blockM, 128}, fp8, 128);
   auto bDescTy = ws::TmaDescType::get(ctx, {c.blockN, 128}, fp8, 128);
   auto sfaDescTy = ws::TmaDescType::get(ctx, {1, c.blockM}, f32, 0);
-  auto dDescTy = ws::TmaDescType::get(ctx, {64, c.blockN}, bf16, 0);
+  auto dDescTy = ws::TmaDescType::get(ctx, {64, kDPanelCols}, bf16, 128);
   SmallVector<Type> argTypes(kNumArgs);
   argTypes[kArgA] = aDescTy;
   argTypes[kArgB] = bDescTy;
@@ -409,8 +422,8 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
   argAttrs[kArgSfa] =
       named("a_scales", tmaSpec(b, "f32", {"M", "K / 128"}, {"M * 4"},
                                 {c.blockM, 1}, "none"));
-  argAttrs[kArgD] = named(
-      "d", tmaSpec(b, "bf16", {"N", "M"}, {"N * 2"}, {c.blockN, 64}, "none"));
+  argAttrs[kArgD] = named("d", tmaSpec(b, "bf16", {"N", "M"}, {"N * 2"},
+                                       {kDPanelCols, 64}, "128B"));
   argAttrs[kArgSfb] = named("b_scales");
   argAttrs[kArgBlockExpert] = named("block_expert");
   argAttrs[kArgNumMBlocks] = named("num_m_blocks");
@@ -450,7 +463,7 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
       b, loc, ws::SmemType::get(ctx, {c.blockM}, f32, st, 128, 0), "a_scales",
       IntegerAttr());
   f.dTiles = ws::SmemAllocOp::create(
-      b, loc, ws::SmemType::get(ctx, {c.blockM, c.blockN}, bf16, 1, 1024, 0),
+      b, loc, ws::SmemType::get(ctx, {c.blockM, c.blockN}, bf16, 1, 1024, 128),
       "d_tiles", IntegerAttr());
   int64_t mathWarps = 4 * c.numMathWarpgroups();
   // Producer arrivals: the 4 warps of the TMA role; consumer: every math warp.

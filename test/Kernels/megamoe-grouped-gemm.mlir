@@ -11,13 +11,13 @@
 // COOP-SAME: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128> {megamoe.name = "a", megamoe.tma = {box = [128, 128], dtype = "e4m3"{{.*}}global_shape = ["K", "M"], global_strides_bytes = ["K"]
 // COOP-SAME: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128> {megamoe.name = "b", megamoe.tma = {{{.*}}global_shape = ["K", "E * N"]
 // COOP-SAME: !warpspec.tma_desc<1x128xf32, swizzle = 0> {megamoe.name = "a_scales", megamoe.tma = {box = [128, 1], dtype = "f32"{{.*}}global_shape = ["M", "K / 128"], global_strides_bytes = ["M * 4"]
-// COOP-SAME: !warpspec.tma_desc<64x128xbf16, swizzle = 0> {megamoe.name = "d", megamoe.tma = {box = [128, 64], dtype = "bf16"{{.*}}global_shape = ["N", "M"], global_strides_bytes = ["N * 2"]
+// COOP-SAME: !warpspec.tma_desc<64x64xbf16, swizzle = 128> {megamoe.name = "d", megamoe.tma = {box = [64, 64], dtype = "bf16"{{.*}}global_shape = ["N", "M"], global_strides_bytes = ["N * 2"]{{.*}}swizzle = "128B"
 // COOP-SAME: !llvm.ptr<1> {megamoe.name = "b_scales"}, %{{.*}}: !llvm.ptr<1> {megamoe.name = "block_expert"}, %{{.*}}: i32 {megamoe.name = "num_m_blocks"})
 // COOP-SAME: maxnreg = 168 : i32, megamoe.grid = ["min(num_sms, num_m_blocks * (N / 128))", 1, 1], threads = 384 : i32
 // COOP-DAG: %[[A:.*]] = warpspec.smem.alloc "a_tiles" : !warpspec.smem<128x128xf8E4M3FN, slots = 5, align = 1024, swizzle = 128>
 // COOP-DAG: %[[B:.*]] = warpspec.smem.alloc "b_tiles" : !warpspec.smem<128x128xf8E4M3FN, slots = 5, align = 1024, swizzle = 128>
 // COOP-DAG: %[[SA:.*]] = warpspec.smem.alloc "a_scales" : !warpspec.smem<128xf32, slots = 5, align = 128>
-// COOP-DAG: %[[D:.*]] = warpspec.smem.alloc "d_tiles" : !warpspec.smem<128x128xbf16, slots = 1, align = 1024>
+// COOP-DAG: %[[D:.*]] = warpspec.smem.alloc "d_tiles" : !warpspec.smem<128x128xbf16, slots = 1, align = 1024, swizzle = 128>
 // COOP: %[[P:.*]] = warpspec.pipeline.create "ab" producer_arrivals 4 consumer_arrivals 8 : !warpspec.pipeline<5>
 // COOP: warpspec.named_barrier 1 roles ["math0"]
 // COOP: warpspec.named_barrier 2 roles ["math1"]
@@ -50,11 +50,19 @@
 // COOP: warpspec.acc.store %[[TOTAL]]#0 -> %[[D]]
 // COOP: warpspec.fence.async_shared
 // COOP: warpspec.barrier.sync
-// COOP: warpspec.tma.store %{{.*}} -> %arg3
+// The 128B-swizzled output tile is two 64-column panels of 128 rows: one TMA
+// store each, of this warpgroup's 64 rows (math0: offsets 0 and 128 * 128 B).
+// COOP: %[[SLOT:.*]] = warpspec.smem.slot %[[D]]
+// COOP: %[[SRC0:.*]] = llvm.getelementptr %[[SLOT]][0]
+// COOP: warpspec.tma.store %[[SRC0]] -> %arg3
+// COOP: %[[SRC1:.*]] = llvm.getelementptr %[[SLOT]][16384]
+// COOP: arith.addi %{{.*}}, %c64_i32
+// COOP: warpspec.tma.store %[[SRC1]] -> %arg3
 // COOP: warpspec.tma.store.wait pending 0
 // COOP: warpspec.role "math1" warps [8, 12) regs 232 mma {
 // COOP: warpspec.mma.sm90 %[[A]][%{{.*}}, %c64]
-// COOP: llvm.getelementptr %{{.*}}[16384] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// COOP: llvm.getelementptr %{{.*}}[8192] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// COOP: llvm.getelementptr %{{.*}}[24576] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // COOP: warpspec.return
 
 // SINGLE: megamoe.symbols = {BLOCK_M = 64 : i64, BLOCK_N = 128 : i64, E = 4 : i64, K = 256 : i64, MAX_M = 1024 : i64, N = 2048 : i64, STAGES = 3 : i64}

@@ -25,8 +25,9 @@
 //   mathI warps [4 + 4I, 8 + 4I), 232 registers, I < BLOCK_M / 64: rows
 //         [64 I, 64 I + 64) of the tile. Per K block: wgmma e4m3 into a fresh
 //         accumulator, wait, release the stage, promote into the FP32 total
-//         with sa[row] * sb (CUDA cores). Epilogue: BF16 into its own SMEM
-//         tile, then one TMA store of 64 x BLOCK_N.
+//         with sa[row] * sb (CUDA cores). Epilogue: BF16 into its rows of the
+//         128B-swizzled SMEM tile (64-column panels, conflict-free stores),
+//         then one TMA store of 64 x 64 per panel.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MEGAMOE_KERNELS_GROUPEDGEMM_H

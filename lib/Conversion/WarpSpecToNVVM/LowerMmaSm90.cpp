@@ -226,9 +226,14 @@ struct AccPromoteLowering : OpConversionPattern<AccPromoteOp> {
 };
 
 /// Pairs of adjacent columns are converted together and stored as one
-/// 2-element vector (4 bytes for bf16/f16, 8 for f32). With a swizzled
-/// buffer, address bits [4, 4+B) are XORed with bits [7, 7+B)
-/// (B = log2(swizzle / 16)), the layout TMA reads with the same swizzle.
+/// 2-element vector (4 bytes for bf16/f16, 8 for f32). A swizzled buffer
+/// [R, N] whose row is wider than the swizzle span S is laid out as
+/// N * bytes / S column panels of [R, S bytes], one after another (the SMEM
+/// of consecutive TMA boxes of S bytes); inside a panel, address bits
+/// [4, 4+B) are XORed with bits [7, 7+B) (B = log2(S / 16)), the layout TMA
+/// reads with the same swizzle. For the wgmma D fragment this makes the 8
+/// rows a warp writes per store land in 8 different 16-byte bank groups,
+/// where an unswizzled 256-byte row pitch puts them all on the same 4 banks.
 struct AccStoreLowering : OpConversionPattern<AccStoreOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -242,12 +247,21 @@ struct AccStoreLowering : OpConversionPattern<AccStoreOp> {
     if (bufType.getShape().size() != 2)
       return op.emitError("accumulator store needs a 2-D buffer");
     int64_t eb = elementBytes(elt);
-    int64_t pitch = bufType.getShape()[1] * eb;
+    int64_t rows = bufType.getShape()[0];
+    int64_t rowBytes = bufType.getShape()[1] * eb;
     unsigned swizzle = bufType.getSwizzle();
-    if (swizzle && pitch != swizzle)
-      return op.emitError("swizzled accumulator store needs a row of exactly "
-                          "the swizzle width; got ")
-             << pitch << " bytes with swizzle " << swizzle;
+    if (swizzle && rowBytes % swizzle != 0)
+      return op.emitError("swizzled accumulator store needs a row of a "
+                          "multiple of the swizzle width; got ")
+             << rowBytes << " bytes with swizzle " << swizzle;
+    if (swizzle && rowBytes > swizzle && rows % 8 != 0)
+      return op.emitError("swizzled accumulator store with several column "
+                          "panels needs a multiple of 8 rows (whole swizzle "
+                          "atoms per panel); got ")
+             << rows << " rows";
+    // Bytes between rows, and between column panels.
+    int64_t pitch = swizzle ? swizzle : rowBytes;
+    int64_t panelBytes = rows * pitch;
     Location loc = op.getLoc();
     int64_t n = op.getAcc().getType().getN();
     Value row0 =
@@ -260,18 +274,23 @@ struct AccStoreLowering : OpConversionPattern<AccStoreOp> {
     auto vecElt = VectorType::get({2}, elt);
     Value acc = adaptor.getAcc();
     for (int64_t j = 0; j < n / 8; ++j) {
+      // The 8 columns of group j (8 * eb <= 32 bytes) lie in one panel.
+      int64_t groupBytes = 8 * j * eb;
+      int64_t panel = groupBytes / pitch;
       for (int h = 0; h < 2; ++h) {
         Value row = h ? arith::AddIOp::create(rewriter, loc, row0,
                                               i32Const(rewriter, loc, 8))
                       : row0;
-        Value col = arith::AddIOp::create(rewriter, loc, col0,
-                                          i32Const(rewriter, loc, 8 * j));
+        Value colBytes = arith::AddIOp::create(
+            rewriter, loc,
+            arith::MulIOp::create(rewriter, loc, col0,
+                                  i32Const(rewriter, loc, eb)),
+            i32Const(rewriter, loc, groupBytes - panel * pitch));
         Value off = arith::AddIOp::create(
             rewriter, loc,
             arith::MulIOp::create(rewriter, loc, row,
                                   i32Const(rewriter, loc, pitch)),
-            arith::MulIOp::create(rewriter, loc, col,
-                                  i32Const(rewriter, loc, eb)));
+            colBytes);
         if (swizzle) {
           Value bits = arith::ShRUIOp::create(rewriter, loc, off,
                                               i32Const(rewriter, loc, 7));
@@ -281,6 +300,9 @@ struct AccStoreLowering : OpConversionPattern<AccStoreOp> {
                                        i32Const(rewriter, loc, 4));
           off = arith::XOrIOp::create(rewriter, loc, off, bits);
         }
+        if (panel)
+          off = arith::AddIOp::create(
+              rewriter, loc, off, i32Const(rewriter, loc, panel * panelBytes));
         int64_t i = 4 * j + 2 * h;
         Value v = LLVM::UndefOp::create(rewriter, loc, vecF32);
         for (int e = 0; e < 2; ++e)
