@@ -5,12 +5,14 @@
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/grouped_gemm.ptx
 // RUN: grep -c "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3" %t/grouped_gemm.ptx | FileCheck %s --check-prefix=COUNT
+// RUN: grep -c "stmatrix.sync.aligned.m8n8.x4.shared.b16" %t/grouped_gemm.ptx | FileCheck %s --check-prefix=STM
 // RUN: %python -c "import json,sys; print(json.dumps(json.load(open(sys.argv[1])), sort_keys=True, separators=(',', ':')))" %t/grouped_gemm.json | FileCheck %s --check-prefix=JSON
 // RUN: %ptxas -arch=sm_90a -v %t/grouped_gemm.ptx -o %t/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: rm -rf %t/bm64 && mkdir -p %t/bm64
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=7168 k=2048 max-m=32768 block-m=64" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/bm64" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t/bm64/grouped_gemm.ptx -o %t/bm64/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: FileCheck %s --check-prefix=PTX64 --input-file=%t/bm64/grouped_gemm.ptx
+// RUN: grep -c "stmatrix.sync.aligned.m8n8.x4.shared.b16" %t/bm64/grouped_gemm.ptx | FileCheck %s --check-prefix=STM64
 
 // PTX: .entry grouped_gemm_fp8(
 // PTX: .reqntid 384, 1, 1
@@ -31,6 +33,7 @@
 // PTX-DAG: cp.async.bulk.wait_group.read 0;
 // PTX-DAG: bar.sync 1, 128;
 // PTX-DAG: cvt.rn.bf16x2.f32
+// PTX-DAG: stmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX-DAG: fence.proxy.async.shared::cta;
 // PTX-DAG: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 // PTX-DAG: cp.async.bulk.commit_group;
@@ -39,6 +42,10 @@
 
 // Each math warpgroup: 4 x m64n128k32 per 128-K block (BLOCK_M 128: 8 in all).
 // COUNT: 8
+// The epilogue: each math warpgroup stores its 64x128 BF16 tile with 8
+// stmatrix.x4 (two 8-column groups each): 16 for BLOCK_M 128, 8 for 64.
+// STM: 16
+// STM64: 8
 // JSON: "dynamic_smem_bytes":199248,"grid":["min(num_sms, num_m_blocks * (N / 128))",1,1],"max_registers":168,"name":"grouped_gemm_fp8"
 // JSON-SAME: "spill_loads_bytes":0,"spill_stores_bytes":0,"stack_bytes":0
 // JSON-SAME: "runtime_symbols":["M","num_m_blocks"]

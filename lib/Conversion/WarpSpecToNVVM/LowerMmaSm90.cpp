@@ -225,15 +225,137 @@ struct AccPromoteLowering : OpConversionPattern<AccPromoteOp> {
   }
 };
 
-/// Pairs of adjacent columns are converted together and stored as one
-/// 2-element vector (4 bytes for bf16/f16, 8 for f32). A swizzled buffer
-/// [R, N] whose row is wider than the swizzle span S is laid out as
-/// N * bytes / S column panels of [R, S bytes], one after another (the SMEM
-/// of consecutive TMA boxes of S bytes); inside a panel, address bits
-/// [4, 4+B) are XORed with bits [7, 7+B) (B = log2(S / 16)), the layout TMA
-/// reads with the same swizzle. For the wgmma D fragment this makes the 8
-/// rows a warp writes per store land in 8 different 16-byte bank groups,
-/// where an unswizzled 256-byte row pitch puts them all on the same 4 banks.
+/// Bits [4, 4+B) of the swizzle: bits [7, 7+B) of `off` (B = log2(S / 16)),
+/// moved down to be XORed into the 16-byte chunk index.
+Value swizzleBits(OpBuilder &b, Location loc, Value off, unsigned swizzle) {
+  Value bits = arith::ShRUIOp::create(b, loc, off, i32Const(b, loc, 7));
+  bits =
+      arith::AndIOp::create(b, loc, bits, i32Const(b, loc, swizzle / 16 - 1));
+  return arith::ShLIOp::create(b, loc, bits, i32Const(b, loc, 4));
+}
+
+/// Elements `i` and `i + 1` of the fragment as a 2-vector of `elt`.
+Value fragmentPair(OpBuilder &b, Location loc, Value acc, int64_t i, Type elt) {
+  auto vecF32 = VectorType::get({2}, b.getF32Type());
+  Value v = LLVM::UndefOp::create(b, loc, vecF32);
+  for (int e = 0; e < 2; ++e)
+    v = LLVM::InsertElementOp::create(
+        b, loc, v, LLVM::ExtractValueOp::create(b, loc, acc, i + e),
+        i32Const(b, loc, e));
+  if (!elt.isF32())
+    v = LLVM::FPTruncOp::create(b, loc, VectorType::get({2}, elt), v);
+  return v;
+}
+
+/// Where the accumulator goes: a swizzled buffer [R, N] whose row is wider
+/// than the swizzle span S is laid out as N * bytes / S column panels of
+/// [R, S bytes], one after another (the SMEM of consecutive TMA boxes of S
+/// bytes); inside a panel, address bits [4, 4+B) are XORed with bits
+/// [7, 7+B) (B = log2(S / 16)), the layout TMA reads with the same swizzle.
+/// For the wgmma D fragment this makes the 8 rows a warp writes per store
+/// land in 8 different 16-byte bank groups, where an unswizzled 256-byte row
+/// pitch puts them all on the same 4 banks.
+struct TileLayout {
+  Value slot;         // the slot's first byte
+  unsigned swizzle;   // 0, 32, 64 or 128
+  int64_t pitch;      // bytes between rows inside a panel
+  int64_t panelBytes; // bytes between column panels
+};
+
+/// f32 (and the general form): pairs of adjacent columns are converted
+/// together and stored as one 2-element vector (8 bytes for f32).
+void storePairs(OpBuilder &b, Location loc, Value acc, int64_t n, Type elt,
+                Value row0, const TileLayout &t) {
+  int64_t eb = elementBytes(elt);
+  Value col0 = fragmentCol0(b, loc);
+  for (int64_t j = 0; j < n / 8; ++j) {
+    // The 8 columns of group j (8 * eb <= 32 bytes) lie in one panel.
+    int64_t groupBytes = 8 * j * eb;
+    int64_t panel = groupBytes / t.pitch;
+    for (int h = 0; h < 2; ++h) {
+      Value row =
+          h ? arith::AddIOp::create(b, loc, row0, i32Const(b, loc, 8)) : row0;
+      Value colBytes = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, col0, i32Const(b, loc, eb)),
+          i32Const(b, loc, groupBytes - panel * t.pitch));
+      Value off = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, row, i32Const(b, loc, t.pitch)),
+          colBytes);
+      if (t.swizzle)
+        off = arith::XOrIOp::create(b, loc, off,
+                                    swizzleBits(b, loc, off, t.swizzle));
+      if (panel)
+        off = arith::AddIOp::create(b, loc, off,
+                                    i32Const(b, loc, panel * t.panelBytes));
+      LLVM::StoreOp::create(b, loc,
+                            fragmentPair(b, loc, acc, 4 * j + 2 * h, elt),
+                            smemOffset(b, loc, t.slot, off), 2 * eb);
+    }
+  }
+}
+
+/// bf16/f16: one `stmatrix.m8n8.x4.b16` per two 8-column groups (j, j+1)
+/// stores the warp's 16 rows as four 8x8 matrices, in fragment order: m0 =
+/// rows 0-7 of group j, m1 = rows 8-15 of group j, m2/m3 the same for group
+/// j+1. Matrix m's per-thread part is exactly the thread's fragment
+/// elements 4j + 2m, 4j + 2m + 1 (row lane/4, columns 2 * (lane % 4) + {0,
+/// 1}), packed into one b32. Lane t gives the address of row t % 8 of
+/// matrix t / 8, i.e. warp row lane & 15, byte column 16 * j + (lane & 16):
+/// each such row is 16 bytes, one swizzle chunk, so it stays contiguous
+/// under the XOR. An odd last group is stored with `.x2` (lanes 0-15).
+void storeMatrices(OpBuilder &b, Location loc, Value acc, int64_t n, Type elt,
+                   Value rowArg, const TileLayout &t) {
+  Value tid = threadInWarpgroup(b, loc);
+  Value warpRow0 = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, tid, i32Const(b, loc, 32)),
+      i32Const(b, loc, 16));
+  Value lane = NVVM::LaneIdOp::create(b, loc, b.getI32Type());
+  Value row = arith::AddIOp::create(
+      b, loc, warpRow0,
+      arith::AndIOp::create(b, loc, lane, i32Const(b, loc, 15)));
+  row = arith::AddIOp::create(b, loc, row, rowArg);
+  Value rowOff = arith::MulIOp::create(b, loc, row, i32Const(b, loc, t.pitch));
+  Value laneCol = arith::AndIOp::create(b, loc, lane, i32Const(b, loc, 16));
+  // Swizzled, the row offset (a multiple of S) and the in-panel column
+  // (< S) have disjoint bits, and the column of group j (j even: a multiple
+  // of 32) and laneCol have disjoint bits, so the address of every store is
+  // one XOR of a per-lane base: rowOff + (laneCol ^ swz) ^ col(j).
+  Value base =
+      t.swizzle
+          ? arith::AddIOp::create(
+                b, loc, rowOff,
+                arith::XOrIOp::create(b, loc, laneCol,
+                                      swizzleBits(b, loc, rowOff, t.swizzle)))
+          : arith::AddIOp::create(b, loc, rowOff, laneCol);
+  MLIRContext *ctx = b.getContext();
+  auto shape = NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8);
+  auto i32 = b.getI32Type();
+  int64_t groups = n / 8;
+  for (int64_t j = 0; j < groups; j += 2) {
+    int64_t count = std::min<int64_t>(groups - j, 2);
+    int64_t groupBytes = 16 * j;
+    // j and j + 1 lie in one panel: a panel holds S / 16 >= 2 groups.
+    int64_t panel = groupBytes / t.pitch;
+    int64_t col = groupBytes - panel * t.pitch;
+    Value off = base;
+    if (col)
+      off = t.swizzle ? (Value)arith::XOrIOp::create(b, loc, off,
+                                                     i32Const(b, loc, col))
+                      : (Value)arith::AddIOp::create(b, loc, off,
+                                                     i32Const(b, loc, col));
+    if (panel)
+      off = arith::AddIOp::create(b, loc, off,
+                                  i32Const(b, loc, panel * t.panelBytes));
+    SmallVector<Value, 4> regs;
+    for (int64_t m = 0; m < 2 * count; ++m)
+      regs.push_back(LLVM::BitcastOp::create(
+          b, loc, i32, fragmentPair(b, loc, acc, 4 * j + 2 * m, elt)));
+    NVVM::StMatrixOp::create(b, loc, smemOffset(b, loc, t.slot, off), regs,
+                             NVVM::MMALayout::row, shape,
+                             NVVM::LdStMatrixEltType::B16);
+  }
+}
+
 struct AccStoreLowering : OpConversionPattern<AccStoreOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -259,62 +381,23 @@ struct AccStoreLowering : OpConversionPattern<AccStoreOp> {
                           "panels needs a multiple of 8 rows (whole swizzle "
                           "atoms per panel); got ")
              << rows << " rows";
-    // Bytes between rows, and between column panels.
-    int64_t pitch = swizzle ? swizzle : rowBytes;
-    int64_t panelBytes = rows * pitch;
     Location loc = op.getLoc();
+    TileLayout layout;
+    layout.slot = slotAddress(rewriter, loc, bufType, adaptor.getBuffer(),
+                              adaptor.getStage());
+    layout.swizzle = swizzle;
+    layout.pitch = swizzle ? swizzle : rowBytes;
+    layout.panelBytes = rows * layout.pitch;
     int64_t n = op.getAcc().getType().getN();
-    Value row0 =
-        arith::AddIOp::create(rewriter, loc, fragmentRow0(rewriter, loc),
-                              toI32(rewriter, loc, adaptor.getRow()));
-    Value col0 = fragmentCol0(rewriter, loc);
-    Value slot = slotAddress(rewriter, loc, bufType, adaptor.getBuffer(),
-                             adaptor.getStage());
-    auto vecF32 = VectorType::get({2}, rewriter.getF32Type());
-    auto vecElt = VectorType::get({2}, elt);
-    Value acc = adaptor.getAcc();
-    for (int64_t j = 0; j < n / 8; ++j) {
-      // The 8 columns of group j (8 * eb <= 32 bytes) lie in one panel.
-      int64_t groupBytes = 8 * j * eb;
-      int64_t panel = groupBytes / pitch;
-      for (int h = 0; h < 2; ++h) {
-        Value row = h ? arith::AddIOp::create(rewriter, loc, row0,
-                                              i32Const(rewriter, loc, 8))
-                      : row0;
-        Value colBytes = arith::AddIOp::create(
-            rewriter, loc,
-            arith::MulIOp::create(rewriter, loc, col0,
-                                  i32Const(rewriter, loc, eb)),
-            i32Const(rewriter, loc, groupBytes - panel * pitch));
-        Value off = arith::AddIOp::create(
-            rewriter, loc,
-            arith::MulIOp::create(rewriter, loc, row,
-                                  i32Const(rewriter, loc, pitch)),
-            colBytes);
-        if (swizzle) {
-          Value bits = arith::ShRUIOp::create(rewriter, loc, off,
-                                              i32Const(rewriter, loc, 7));
-          bits = arith::AndIOp::create(
-              rewriter, loc, bits, i32Const(rewriter, loc, swizzle / 16 - 1));
-          bits = arith::ShLIOp::create(rewriter, loc, bits,
-                                       i32Const(rewriter, loc, 4));
-          off = arith::XOrIOp::create(rewriter, loc, off, bits);
-        }
-        if (panel)
-          off = arith::AddIOp::create(
-              rewriter, loc, off, i32Const(rewriter, loc, panel * panelBytes));
-        int64_t i = 4 * j + 2 * h;
-        Value v = LLVM::UndefOp::create(rewriter, loc, vecF32);
-        for (int e = 0; e < 2; ++e)
-          v = LLVM::InsertElementOp::create(
-              rewriter, loc, v,
-              LLVM::ExtractValueOp::create(rewriter, loc, acc, i + e),
-              i32Const(rewriter, loc, e));
-        if (!elt.isF32())
-          v = LLVM::FPTruncOp::create(rewriter, loc, vecElt, v);
-        LLVM::StoreOp::create(rewriter, loc, v,
-                              smemOffset(rewriter, loc, slot, off), 2 * eb);
-      }
+    Value rowArg = toI32(rewriter, loc, adaptor.getRow());
+    // stmatrix needs 16-byte aligned rows of 8 elements: b16 rows of n % 8
+    // == 0 elements in 16-byte aligned slots always are.
+    if (eb == 2) {
+      storeMatrices(rewriter, loc, adaptor.getAcc(), n, elt, rowArg, layout);
+    } else {
+      Value row0 = arith::AddIOp::create(rewriter, loc,
+                                         fragmentRow0(rewriter, loc), rowArg);
+      storePairs(rewriter, loc, adaptor.getAcc(), n, elt, row0, layout);
     }
     rewriter.eraseOp(op);
     return success();

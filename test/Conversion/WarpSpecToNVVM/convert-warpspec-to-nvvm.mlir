@@ -60,7 +60,8 @@
 // CHECK-NEXT: arith.constant -1 : i32
 // CHECK-NEXT: nvvm.bar.warp.sync
 // CHECK: nvvm.mbarrier.arrive
-// CHECK-COUNT-32: llvm.fptrunc {{.*}} : vector<2xf32> to vector<2xbf16>
+// acc.store of the 64x128 BF16 tile: 8 x stmatrix.x4 of 4 packed pairs.
+// CHECK-COUNT-8: nvvm.stmatrix {{.*}} : !llvm.ptr<3>, i32, i32, i32, i32
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
 // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta
@@ -131,6 +132,7 @@
 // PTX-DAG: ld.acquire.gpu.global
 // PTX-DAG: bar.sync 1, 256;
 // PTX-DAG: fence.proxy.async.shared::cta;
+// PTX-DAG: stmatrix.sync.aligned.m8n8.x4.shared.b16
 // The pipeline iterators are registers, not local memory: local memory
 // holds only the 4 timeout reports' printf arguments (4 x 16 bytes),
 // stored, never loaded.
