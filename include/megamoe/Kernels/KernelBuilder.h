@@ -1,0 +1,53 @@
+//===- KernelBuilder.h - kernels whose parameters the runtime binds -*- C++ -*-===//
+//
+// Every kernel of a layer schedule is launched by the runtime from its
+// manifest entry alone: each parameter has a name and a binding
+// (docs/UnfusedSchedule.md, "Parameter binding"). createBoundKernel is the one
+// place that spells those argument attributes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MEGAMOE_KERNELS_KERNELBUILDER_H
+#define MEGAMOE_KERNELS_KERNELBUILDER_H
+
+#include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <string>
+
+namespace megamoe {
+
+/// Argument attribute names read by megamoe-collect-manifest.
+inline constexpr char kParamNameAttr[] = "megamoe.name";
+inline constexpr char kParamBindAttr[] = "megamoe.bind";
+inline constexpr char kParamTmaAttr[] = "megamoe.tma";
+/// Kernel attribute: the launch grid, [x, y, z] of integers or expressions.
+inline constexpr char kGridAttr[] = "megamoe.grid";
+
+/// One kernel parameter: its name, its binding ("region:x", "peer_offsets",
+/// "input:y", "value:num_tokens"; empty = the caller passes it), its type and,
+/// for a TMA descriptor, its `megamoe.tma` spec.
+struct KernelParam {
+  std::string name;
+  std::string bind;
+  mlir::Type type;
+  mlir::DictionaryAttr tma = {};
+};
+
+/// Creates `warpspec.kernel @name` at the insertion point with these
+/// parameters (names, bindings, TMA specs as argument attributes), the grid
+/// `grid` (e.g. {"num_sms", 1, 1}), an entry block with one argument per
+/// parameter; leaves the insertion point at the start of that block.
+mlir::warpspec::KernelOp
+createBoundKernel(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef name,
+                  llvm::ArrayRef<KernelParam> params, int64_t threads,
+                  int64_t maxnreg, llvm::StringRef chip,
+                  llvm::ArrayRef<mlir::Attribute> grid);
+
+/// The grid of a persistent kernel ("num_sms", 1, 1) and of one CTA (1, 1, 1).
+llvm::SmallVector<mlir::Attribute, 3> persistentGrid(mlir::Builder &b);
+llvm::SmallVector<mlir::Attribute, 3> singleCtaGrid(mlir::Builder &b);
+
+} // namespace megamoe
+
+#endif // MEGAMOE_KERNELS_KERNELBUILDER_H

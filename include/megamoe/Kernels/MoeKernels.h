@@ -1,0 +1,66 @@
+//===- MoeKernels.h - the kernels of the unfused MoE schedule ---*- C++ -*-===//
+//
+// Builders for the data-movement and element-wise kernels of the unfused
+// schedule (docs/UnfusedSchedule.md): routing, pool layout, pull, SwiGLU +
+// requantization, combine. Each appends one `warpspec.kernel` at the
+// builder's insertion point (the body of the layer's gpu.module), with every
+// parameter named (`megamoe.name`) and bound (`megamoe.bind`) so the runtime
+// launches it from the manifest alone. The GEMM stages come from
+// GroupedGemm.h. megamoe-expand calls these in launch order.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MEGAMOE_KERNELS_MOEKERNELS_H
+#define MEGAMOE_KERNELS_MOEKERNELS_H
+
+#include "megamoe/Config/BufferLayout.h"
+#include "megamoe/Config/LayerConfig.h"
+#include "megamoe/Config/Plan.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+#include <string>
+
+namespace megamoe {
+
+/// What every MoE kernel builder needs: the layer, its plan and the
+/// symmetric buffer's regions (shapes come from there).
+struct MoeKernelContext {
+  const config::LayerConfig &config;
+  const config::Plan &plan;
+  const config::BufferLayout &layout;
+  /// Pool block = GEMM BLOCK_M (rows per pool block).
+  int64_t blockM = 128;
+  /// Cycles a cross-rank barrier waits before it traps with a message.
+  int64_t barrierTimeoutCycles = int64_t(20) * 1000 * 1000 * 1000;
+};
+
+// Kernel names, in launch order (the manifest's "schedule").
+inline constexpr char kRouteKernel[] = "moe_route";
+inline constexpr char kLayoutKernel[] = "moe_layout";
+inline constexpr char kPullKernel[] = "moe_pull";
+inline constexpr char kL1GemmKernel[] = "moe_l1_gemm";
+inline constexpr char kActivationKernel[] = "moe_activation";
+inline constexpr char kL2GemmKernel[] = "moe_l2_gemm";
+inline constexpr char kCombinePushKernel[] = "moe_combine_push";
+inline constexpr char kCombineBarrierKernel[] = "moe_combine_barrier";
+inline constexpr char kCombineReduceKernel[] = "moe_combine_reduce";
+
+void buildMoeRouteKernel(mlir::OpBuilder &b, mlir::Location loc,
+                         const MoeKernelContext &ctx);
+void buildMoeLayoutKernel(mlir::OpBuilder &b, mlir::Location loc,
+                          const MoeKernelContext &ctx);
+void buildMoePullKernel(mlir::OpBuilder &b, mlir::Location loc,
+                        const MoeKernelContext &ctx);
+void buildMoeActivationKernel(mlir::OpBuilder &b, mlir::Location loc,
+                              const MoeKernelContext &ctx);
+void buildMoeCombinePushKernel(mlir::OpBuilder &b, mlir::Location loc,
+                               const MoeKernelContext &ctx);
+void buildMoeCombineBarrierKernel(mlir::OpBuilder &b, mlir::Location loc,
+                                  const MoeKernelContext &ctx);
+void buildMoeCombineReduceKernel(mlir::OpBuilder &b, mlir::Location loc,
+                                 const MoeKernelContext &ctx);
+
+} // namespace megamoe
+
+#endif // MEGAMOE_KERNELS_MOEKERNELS_H

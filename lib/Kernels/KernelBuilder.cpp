@@ -1,0 +1,41 @@
+//===- KernelBuilder.cpp - kernels whose parameters the runtime binds -----===//
+#include "megamoe/Kernels/KernelBuilder.h"
+
+using namespace mlir;
+
+warpspec::KernelOp megamoe::createBoundKernel(
+    OpBuilder &b, Location loc, StringRef name, ArrayRef<KernelParam> params,
+    int64_t threads, int64_t maxnreg, StringRef chip, ArrayRef<Attribute> grid) {
+  SmallVector<Type> types;
+  SmallVector<Attribute> argAttrs;
+  for (const KernelParam &p : params) {
+    types.push_back(p.type);
+    SmallVector<NamedAttribute> attrs = {
+        b.getNamedAttr(kParamNameAttr, b.getStringAttr(p.name))};
+    if (!p.bind.empty())
+      attrs.push_back(b.getNamedAttr(kParamBindAttr, b.getStringAttr(p.bind)));
+    if (p.tma)
+      attrs.push_back(b.getNamedAttr(kParamTmaAttr, p.tma));
+    argAttrs.push_back(b.getDictionaryAttr(attrs));
+  }
+  auto kernel = warpspec::KernelOp::create(
+      b, loc, name, b.getFunctionType(types, {}), b.getArrayAttr(argAttrs),
+      ArrayAttr(), static_cast<int32_t>(threads), static_cast<int32_t>(maxnreg),
+      chip, DenseI32ArrayAttr(), IntegerAttr());
+  kernel->setAttr(kGridAttr, b.getArrayAttr(grid));
+  Block *body = &kernel.getBody().emplaceBlock();
+  for (Type t : types)
+    body->addArgument(t, loc);
+  b.setInsertionPointToStart(body);
+  return kernel;
+}
+
+SmallVector<Attribute, 3> megamoe::persistentGrid(Builder &b) {
+  return {b.getStringAttr("num_sms"), b.getI64IntegerAttr(1),
+          b.getI64IntegerAttr(1)};
+}
+
+SmallVector<Attribute, 3> megamoe::singleCtaGrid(Builder &b) {
+  return {b.getI64IntegerAttr(1), b.getI64IntegerAttr(1),
+          b.getI64IntegerAttr(1)};
+}
