@@ -32,7 +32,9 @@ namespace ws = mlir::warpspec;
 
 namespace {
 
-constexpr int64_t kThreads = 256;
+// One CTA per SM (grid num_sms): 32 warps keep 32 rows of NVLink reads in
+// flight per SM; 64 registers x 1024 threads fill the register file.
+constexpr int64_t kThreads = 1024;
 constexpr int64_t kMaxRegisters = 64;
 constexpr int64_t kWarpSize = 32;
 constexpr int64_t kWarpsPerCta = kThreads / kWarpSize;

@@ -22,7 +22,9 @@ namespace ws = mlir::warpspec;
 
 namespace {
 
-constexpr int64_t kThreads = 256;
+// One CTA per SM: 512 threads cover T * K slots of typical layers in one or
+// two passes of the grid-stride loop.
+constexpr int64_t kThreads = 512;
 constexpr int64_t kMaxRegisters = 64;
 
 enum Arg : unsigned {
