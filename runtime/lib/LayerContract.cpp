@@ -34,11 +34,7 @@ void checkLayerConfig(const LayerConfig &c) {
 }
 
 void checkManifestMatchesConfig(const Manifest &m, const LayerConfig &c) {
-  const std::pair<const char *, int64_t> fields[] = {
-      {"hidden", c.hidden},   {"intermediate", c.intermediate},
-      {"experts", c.experts}, {"topk", c.topk},
-      {"ranks", c.ranks},     {"max_tokens", c.maxTokens}};
-  for (auto &[name, value] : fields) {
+  auto check = [&](const char *name, int64_t value) {
     auto it = m.symbols.find(name);
     if (it != m.symbols.end())
       require(it->second == value,
@@ -46,7 +42,24 @@ void checkManifestMatchesConfig(const Manifest &m, const LayerConfig &c) {
                   " = " + std::to_string(value) + " but the manifest (" +
                   m.cubin + ") was compiled for " + name + " = " +
                   std::to_string(it->second));
-  }
+  };
+  check("hidden", c.hidden);
+  check("intermediate", c.intermediate);
+  check("experts", c.experts);
+  check("topk", c.topk);
+  check("ranks", c.ranks);
+  check("max_tokens", c.maxTokens);
+  // A layer schedule's manifest names the config H, I, E, K, R, T
+  // (docs/UnfusedSchedule.md, "Symbols"); only there do the short names mean
+  // the layer's config (a grouped GEMM's K is its reduction size).
+  if (m.schedule.empty())
+    return;
+  check("H", c.hidden);
+  check("I", c.intermediate);
+  check("E", c.experts);
+  check("K", c.topk);
+  check("R", c.ranks);
+  check("T", c.maxTokens);
 }
 
 namespace {
