@@ -165,8 +165,8 @@ megamoe_status megamoe_layer_transform_l1(
 /* The forward on `stream` over the first num_tokens rows of the views: checks
  * every tensor, then launches the manifest's schedule (its kernels in order,
  * parameters from their binds; docs/UnfusedSchedule.md). No host
- * synchronization; no allocation once every weight address has been seen:
- * CUDA-graph capturable. One thread at a time per layer. A manifest without a
+ * synchronization, no device allocation (weight descriptors are encoded on
+ * the host once per address): CUDA-graph capturable. One thread at a time per layer. A manifest without a
  * schedule returns MEGAMOE_ERR_NOT_AVAILABLE after the checks (the fused
  * kernel's contract is not defined yet). Creating a layer whose manifest has
  * a schedule is collective: every rank must create its layer. */

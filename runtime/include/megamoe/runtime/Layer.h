@@ -12,8 +12,9 @@
 // addresses, peer table, rank, grids, region-bound TMA descriptors) is
 // resolved once at creation; a call fills num_tokens and the input tensors
 // (input-bound TMA descriptors are encoded on the host and cached by
-// address), with no host synchronization and, once every input address has
-// been seen, no allocation: CUDA-graph capturable.
+// address), with no host synchronization, no device allocation and, once
+// every input address has been seen, no host allocation in the layer itself
+// (the C API's tensor descriptors hold small vectors): CUDA-graph capturable.
 //
 // HALF-BUILT: a manifest without a schedule can only name the fused kernel,
 // whose parameter contract is not defined yet; its forward checks every
