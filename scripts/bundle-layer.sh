@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Gathers what a GPU run of the layer forward needs (no LLVM there) into one
 # folder: every layer below compiled by megamoe-opt (schedule = unfused) into
-# layers/<name>/ (manifest, cubin, layer-config.json), the hello test kernel,
+# layers/<name>/ (manifest + cubin; the tests read the config from the
+# manifest's symbols and "layer" entry), the hello test kernel,
 # the runtime library, the Python packages (megamoe, megamoe_testing), the
 # layer and runtime tests and the run script. On the GPU machine: bash DEST/gpu-layer.sh
 #
@@ -28,8 +29,7 @@ for spec in $LAYERS; do
   dir=$dest/layers/$name
   mkdir -p "$dir"
   clamp_opt=""
-  clamp_json=null
-  if [[ $c != 0 ]]; then clamp_opt=" clamp=$c"; clamp_json=$c; fi
+  if [[ $c != 0 ]]; then clamp_opt=" clamp=$c"; fi
   echo "bundle-layer: $name (H=$h I=$i E=$e K=$k R=$r T=$t clamp=$c)"
   echo 'module {}' | "$opt" \
     --megamoe-layer="hidden=$h intermediate=$i experts=$e topk=$k ranks=$r max-tokens=$t chip=sm_90a$clamp_opt" \
@@ -38,8 +38,6 @@ for spec in $LAYERS; do
   # The embed header duplicates the cubin; PTX only on request (size).
   rm -f "$dir"/*.h
   [[ ${KEEP_PTX:-0} == 1 ]] || rm -f "$dir"/*.ptx
-  printf '{"hidden": %d, "intermediate": %d, "experts": %d, "topk": %d, "ranks": %d, "max_tokens": %d, "clamp": %s}\n' \
-    "$h" "$i" "$e" "$k" "$r" "$t" "$clamp_json" > "$dir/layer-config.json"
 done
 
 # The hello kernel (test_runtime.py's schedule tests: the runtime path alone).

@@ -3,9 +3,9 @@ FP32 oracle, on 1 GPU (EP1) and 2 GPUs (EP2, one process per GPU).
 
 Needs compiled layers: $MEGAMOE_LAYER_DIR (default <repo>/layers, as
 scripts/bundle-layer.sh lays it out) holds one folder per layer with the
-manifest + cubin megamoe-opt emitted and layer-config.json (hidden,
-intermediate, experts, topk, ranks, max_tokens, clamp). Every layer found is
-one test; each runs these scenarios in one process group (so the NCCL setup
+manifest + cubin megamoe-opt emitted (the config comes from the manifest's
+symbols H, I, E, K, R, T and its "layer" clamp). Every layer found is one
+test; each runs these scenarios in one process group (so the NCCL setup
 and the weights are paid once):
 
   full      every rank T tokens, uniform routing
@@ -42,30 +42,36 @@ TOLERANCE = 1e-2
 LARGE_WEIGHT_BYTES = 1 << 30
 
 
-def _find_manifest(folder):
-    for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
+def _layer_config(doc):
+    """The layer config a layer manifest was compiled for: its symbols H, I,
+    E, K, R, T and the clamp of its "layer" entry (docs/UnfusedSchedule.md)."""
+    sym = doc.get("symbols", {})
+    names = {"hidden": "H", "intermediate": "I", "experts": "E", "topk": "K", "ranks": "R",
+             "max_tokens": "T"}
+    if any(v not in sym for v in names.values()):
+        return None
+    cfg = {k: int(sym[v]) for k, v in names.items()}
+    cfg["clamp"] = (doc.get("layer") or {}).get("clamp")
+    return cfg
+
+
+def _layers():
+    """(name, manifest path, config, buffer bytes) of every layer manifest
+    (one with a "schedule") in a folder of LAYER_DIR."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(LAYER_DIR, "*", "*.json"))):
         try:
             with open(path) as f:
                 doc = json.load(f)
         except ValueError:
             continue
-        if isinstance(doc, dict) and doc.get("format") == "megamoe-manifest":
-            return path, doc
-    return None, None
-
-
-def _layers():
-    """(name, manifest path, config dict, buffer bytes) of every compiled layer."""
-    out = []
-    for cfg_path in sorted(glob.glob(os.path.join(LAYER_DIR, "*", "layer-config.json"))):
-        folder = os.path.dirname(cfg_path)
-        manifest, doc = _find_manifest(folder)
-        if manifest is None:
+        if not isinstance(doc, dict) or doc.get("format") != "megamoe-manifest" or not doc.get("schedule"):
             continue
-        with open(cfg_path) as f:
-            cfg = json.load(f)
+        cfg = _layer_config(doc)
+        if cfg is None:
+            continue
         layout = doc.get("buffer_layout") or {}
-        out.append((os.path.basename(folder), manifest, cfg, int(layout.get("total_bytes", 0))))
+        out.append((os.path.basename(os.path.dirname(path)), path, cfg, int(layout.get("total_bytes", 0))))
     return out
 
 
