@@ -166,10 +166,11 @@ megamoe_status megamoe_layer_transform_l1(
  * every tensor, then launches the manifest's schedule (its kernels in order,
  * parameters from their binds; docs/UnfusedSchedule.md). No host
  * synchronization, no device allocation (weight descriptors are encoded on
- * the host once per address): CUDA-graph capturable. One thread at a time per layer. A manifest without a
- * schedule returns MEGAMOE_ERR_NOT_AVAILABLE after the checks (the fused
- * kernel's contract is not defined yet). Creating a layer whose manifest has
- * a schedule is collective: every rank must create its layer. */
+ * the host once per address): CUDA-graph capturable. One thread at a time per
+ * layer. A manifest without a schedule returns MEGAMOE_ERR_NOT_AVAILABLE after
+ * the checks (the fused kernel's contract is not defined yet). Creating a layer
+ * whose manifest has a schedule is collective: every rank must create its
+ * layer. */
 megamoe_status megamoe_layer_forward(megamoe_layer_t layer, int64_t num_tokens,
                                      const megamoe_tensor *l1_weight,
                                      const megamoe_tensor *l1_scale,
