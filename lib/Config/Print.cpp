@@ -137,8 +137,9 @@ std::string planToText(const LayerConfig &c, const Plan &p) {
     os << "grouped GEMMs: BLOCK_M=" << v.blockM << " L1 BLOCK_N=" << v.l1BlockN
        << " L2 BLOCK_N=" << v.l2BlockN << " BLOCK_K=" << v.blockK << " stages="
        << (v.stages ? std::to_string(v.stages) : std::string("as many as fit"))
-       << " math=" << toString(v.mathMode) << " registers="
-       << v.registers.producer << "/" << v.registers.math << "\n";
+       << " math=" << toString(v.mathMode)
+       << " registers=" << v.registers.producer << "/" << v.registers.math
+       << "\n";
     BufferLayout layout = computeBufferLayout(c, p);
     os << "symmetric buffer: " << formatBytes(layout.totalBytes)
        << ", workspace " << formatBytes(layout.workspaceBytes) << "\n";

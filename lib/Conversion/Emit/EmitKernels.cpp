@@ -37,6 +37,8 @@ llvm::Expected<std::string> manifestJson(StringRef name, DictionaryAttr entry) {
   m["symbols"] = mf::toJSON(entry.get("symbols"));
   m["runtime_symbols"] = mf::toJSON(entry.get("runtime_symbols"));
   m["kernels"] = mf::toJSON(entry.get("kernels"));
+  if (Attribute layer = entry.get("layer"))
+    m["layer"] = mf::toJSON(layer);
   if (Attribute schedule = entry.get("schedule"))
     m["schedule"] = mf::toJSON(schedule);
   // The layout arrives as the JSON text computeBufferLayout's printer wrote.

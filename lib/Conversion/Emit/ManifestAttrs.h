@@ -26,6 +26,8 @@ inline constexpr char kRuntimeSymbols[] = "megamoe.runtime_symbols";
 // buffer layout (the JSON text of computeBufferLayout), from megamoe-expand.
 inline constexpr char kSchedule[] = "megamoe.schedule";
 inline constexpr char kBufferLayout[] = "megamoe.buffer_layout";
+// The layer's activation and recipe (a dictionary), from megamoe-expand.
+inline constexpr char kLayer[] = "megamoe.layer";
 // On a kernel llvm.func.
 inline constexpr char kGrid[] = "megamoe.grid";
 inline constexpr char kDynamicSmem[] = "megamoe.dynamic_smem_bytes";

@@ -87,6 +87,22 @@ DictionaryAttr layerSymbols(Builder &b, const cfg::LayerConfig &c,
        sym("BM", p.variants.front().blockM)});
 }
 
+/// The manifest's "layer": what the symbols do not say (the activation and
+/// the recipe), so callers can check they run the layer they meant.
+DictionaryAttr layerDescription(Builder &b, const cfg::LayerConfig &c,
+                                const cfg::Plan &p) {
+  SmallVector<NamedAttribute> attrs = {
+      b.getNamedAttr("schedule", b.getStringAttr(cfg::toString(p.schedule))),
+      b.getNamedAttr("activation",
+                     b.getStringAttr(cfg::toString(c.activation))),
+      b.getNamedAttr("requant_block",
+                     b.getI64IntegerAttr(c.recipe.requantBlock)),
+      b.getNamedAttr("fast_math", b.getBoolAttr(c.fastMath))};
+  if (c.clamp)
+    attrs.push_back(b.getNamedAttr("clamp", b.getF64FloatAttr(*c.clamp)));
+  return b.getDictionaryAttr(attrs);
+}
+
 struct MegaMoEExpandPass
     : public mlir::megamoe::impl::MegaMoEExpandBase<MegaMoEExpandPass> {
   using MegaMoEExpandBase::MegaMoEExpandBase;
@@ -145,6 +161,7 @@ struct MegaMoEExpandPass
                                               b.getArrayAttr({target}));
     gpuModule->setAttr("megamoe.symbols", layerSymbols(b, config, plan));
     gpuModule->setAttr("megamoe.runtime_symbols", b.getStrArrayAttr({}));
+    gpuModule->setAttr("megamoe.layer", layerDescription(b, config, plan));
     gpuModule->setAttr(
         "megamoe.buffer_layout",
         b.getStringAttr(cfg::layoutToJson(layout, /*indent=*/-1)));
