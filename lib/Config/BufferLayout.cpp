@@ -53,7 +53,55 @@ const Region *BufferLayout::find(const std::string &name) const {
   return nullptr;
 }
 
+namespace {
+
+/// The unfused schedule's regions (docs/UnfusedSchedule.md): one kernel per
+/// stage, so every intermediate (h, the requantized activation, o) lives in
+/// memory, and the pool has the worst-case size.
+BufferLayout unfusedBufferLayout(const LayerConfig &c, const Plan &p) {
+  const int64_t H = c.hidden, I = c.intermediate, E = c.experts, K = c.topk;
+  const int64_t R = c.ranks, T = c.maxTokensPerRank, L = c.localExperts();
+  const int64_t P = p.poolTokens, BM = p.variants.front().blockM;
+
+  BufferLayout layout;
+  Placer place(layout);
+  // Workspace, zero between calls: the cross-rank barrier phase counters
+  // ([0] before the pull, [1] before the combine reduce), the per-expert send
+  // counts (zeroed again by moe_layout) and the error counters (cleared by
+  // the runtime's error check).
+  place.add("barriers", "u32", {32}, "kernel+peers");
+  place.add("send_count", "u32", {E}, "kernel");
+  place.add("errors", "u32", {4}, "kernel");
+  layout.workspaceBytes = place.offset();
+
+  place.add("x", "e4m3", {T, H}, "caller");
+  place.add("x_sf", "f32", {T, H / c.recipe.inputScaleBlock}, "caller");
+  place.add("topk_idx", "i64", {T, K}, "caller");
+  place.add("topk_weights", "f32", {T, K}, "caller");
+
+  place.add("recv_count", "i32", {R, L}, "peers");
+  place.add("src_token_index", "i32", {L, R, T * K}, "peers");
+  place.add("pool_row_start", "i32", {L, R + 1}, "kernel");
+  place.add("pool_block_expert", "i32", {P / BM}, "kernel");
+  place.add("pool_info", "i32", {4}, "kernel");
+  place.add("l1_pool", "e4m3", {P, H}, "kernel");
+  place.add("l1_pool_sf", "f32", {H / c.recipe.inputScaleBlock, P}, "kernel");
+  place.add("l1_pool_weight", "f32", {P}, "kernel");
+  place.add("pool_source", "i32", {P, 3}, "kernel");
+  place.add("l1_out", "f32", {P, 2 * I}, "kernel");
+  place.add("l2_pool", "e4m3", {P, I}, "kernel");
+  place.add("l2_pool_sf", "f32", {I / c.recipe.requantBlock, P}, "kernel");
+  place.add("l2_out", "bf16", {P, H}, "kernel");
+  place.add("combine", "bf16", {K, T, H}, "peers");
+  layout.totalBytes = place.offset();
+  return layout;
+}
+
+} // namespace
+
 BufferLayout computeBufferLayout(const LayerConfig &c, const Plan &p) {
+  if (p.schedule == Schedule::Unfused)
+    return unfusedBufferLayout(c, p);
   const int64_t H = c.hidden, I = c.intermediate, E = c.experts, K = c.topk;
   const int64_t R = c.ranks, T = c.maxTokensPerRank, L = c.localExperts();
   const int64_t P = p.poolTokens;

@@ -61,6 +61,88 @@ int64_t Variant::l2WarpgroupN() const {
   return mathMode == MathMode::CooperativeN ? l2BlockN / 2 : l2BlockN;
 }
 
+/// The unfused schedule (docs/UnfusedSchedule.md) runs one kernel per stage:
+/// its GEMMs are the generated grouped GEMM (BLOCK_M 128 on two math
+/// warpgroups, BLOCK_N 128, BLOCK_K 128), its pool has the worst-case size
+/// (nothing implements the ring's flow control across kernels) and the
+/// grouped GEMM picks its own stage count (stages 0 = as many as fit), so the
+/// plan's one variant records the tiles; the fused role layout does not apply.
+static std::vector<std::string> validateUnfusedPlan(const LayerConfig &c,
+                                                    const Plan &p) {
+  std::vector<std::string> errors;
+  auto fail = [&](std::string message) {
+    errors.push_back(std::move(message));
+  };
+  if (p.chip != Chip::SM90a)
+    fail(cat("the unfused schedule is built for sm_90a only, not ",
+             toString(p.chip)));
+  if (c.recipe.requantBlock != 128)
+    fail(cat("the unfused schedule requantizes per 128 channels only (its L2 "
+             "grouped GEMM promotes one activation scale per 128-K block); "
+             "the recipe asks for ",
+             c.recipe.requantBlock));
+  if (p.requantBlock != c.recipe.requantBlock)
+    fail(cat("the plan requantizes per ", p.requantBlock,
+             " channels but the recipe says ", c.recipe.requantBlock));
+  int64_t chipSMs = defaultNumSMs(c.chip);
+  if (p.numSMs < 1 || p.numSMs > chipSMs)
+    fail(cat("number of SMs (", p.numSMs, ") must be between 1 and the ",
+             chipSMs, " SMs of ", toString(c.chip)));
+  if (p.variants.size() != 1) {
+    fail(cat("the unfused schedule has exactly one variant (its grouped GEMM "
+             "tiles), got ",
+             p.variants.size()));
+    return errors;
+  }
+  const Variant &v = p.variants.front();
+  if (v.minTokens != 0 || v.maxTokens != c.maxTokensPerRank)
+    fail(cat("the unfused variant must serve 0..", c.maxTokensPerRank,
+             " tokens per rank, not ", v.minTokens, "..", v.maxTokens));
+  if (v.blockM != kUnfusedBlockM || v.mathMode != MathMode::CooperativeM)
+    fail(cat("the unfused schedule's grouped GEMMs use BLOCK_M ",
+             kUnfusedBlockM, " on two warpgroups (cooperative-m); got BLOCK_M ",
+             v.blockM, " ", toString(v.mathMode)));
+  if (v.l1BlockN != 128 || v.l2BlockN != 128 || v.blockK != 128)
+    fail(cat("the unfused schedule's grouped GEMMs use BLOCK_N 128 and "
+             "BLOCK_K 128 (one 128x128 weight-scale block per tile); got L1 "
+             "BLOCK_N ",
+             v.l1BlockN, ", L2 BLOCK_N ", v.l2BlockN, ", BLOCK_K ", v.blockK));
+  if (v.stages != 0 && (v.stages < 2 || v.stages > 8))
+    fail(cat("stages (", v.stages,
+             ") must be 0 (as many as fit) or between 2 and 8"));
+  int64_t worst = worstCasePoolTokens(c, kUnfusedBlockM);
+  if (p.poolTokens != worst)
+    fail(cat("the unfused schedule needs the worst-case pool of ", worst,
+             " rows (no ring flow control between its kernels); got ",
+             p.poolTokens));
+  return errors;
+}
+
+static std::vector<std::string>
+makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
+  plan.roles = RoleLayout();
+  plan.entryRegisters = entryRegisters(plan.roles.threads);
+  plan.requantBlock = c.recipe.requantBlock;
+  Variant v;
+  v.minTokens = 0;
+  v.maxTokens = c.maxTokensPerRank;
+  v.blockM = o.blockM.value_or(kUnfusedBlockM);
+  v.mathMode = o.mathMode.value_or(MathMode::CooperativeM);
+  v.l1BlockN = o.l1BlockN.value_or(128);
+  v.l2BlockN = o.l2BlockN.value_or(128);
+  v.blockK = o.blockK.value_or(128);
+  v.stages = o.stages.value_or(0);
+  v.expertsPerWave = c.localExperts();
+  v.registers = {GroupedGemmRegisters::kProducer, GroupedGemmRegisters::kMath,
+                 0};
+  plan.variants = {v};
+  plan.poolTokens =
+      o.poolTokens.value_or(worstCasePoolTokens(c, kUnfusedBlockM));
+  if (plan.poolTokens == 0)
+    plan.poolTokens = worstCasePoolTokens(c, kUnfusedBlockM);
+  return validatePlan(c, plan);
+}
+
 std::vector<std::string> makePlan(const LayerConfig &c, const PlanOverrides &o,
                                   Plan &plan) {
   plan = Plan();
@@ -99,6 +181,8 @@ std::vector<std::string> makePlan(const LayerConfig &c, const PlanOverrides &o,
   // split schedule may win at prefill (DeepGEMM #323 lost 0.36x fused); that
   // is for measurements to decide, through the `schedule` option.
   plan.schedule = o.schedule.value_or(Schedule::Fused);
+  if (plan.schedule == Schedule::Unfused)
+    return makeUnfusedPlan(c, o, plan);
   plan.roles = RoleLayout();
   plan.entryRegisters = entryRegisters(plan.roles.threads);
   plan.requantBlock = c.recipe.requantBlock;
@@ -162,6 +246,8 @@ std::vector<std::string> validatePlan(const LayerConfig &c, const Plan &p) {
   std::vector<std::string> errors = validate(c);
   if (!errors.empty())
     return errors;
+  if (p.schedule == Schedule::Unfused)
+    return validateUnfusedPlan(c, p);
   auto fail = [&](std::string message) {
     errors.push_back(std::move(message));
   };

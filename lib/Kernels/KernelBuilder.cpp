@@ -3,9 +3,12 @@
 
 using namespace mlir;
 
-warpspec::KernelOp megamoe::createBoundKernel(
-    OpBuilder &b, Location loc, StringRef name, ArrayRef<KernelParam> params,
-    int64_t threads, int64_t maxnreg, StringRef chip, ArrayRef<Attribute> grid) {
+warpspec::KernelOp megamoe::createBoundKernel(OpBuilder &b, Location loc,
+                                              StringRef name,
+                                              ArrayRef<KernelParam> params,
+                                              int64_t threads, int64_t maxnreg,
+                                              StringRef chip,
+                                              ArrayRef<Attribute> grid) {
   SmallVector<Type> types;
   SmallVector<Attribute> argAttrs;
   for (const KernelParam &p : params) {

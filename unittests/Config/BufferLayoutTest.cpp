@@ -154,3 +154,45 @@ TEST(BufferLayout, IndependentOfTheVariant) {
 }
 
 } // namespace
+
+namespace {
+
+BufferLayout unfusedLayoutOf(const LayerConfig &c) {
+  PlanOverrides o;
+  o.schedule = Schedule::Unfused;
+  Plan p;
+  for (const std::string &e : makePlan(c, o, p))
+    ADD_FAILURE() << e;
+  return computeBufferLayout(c, p);
+}
+
+TEST(UnfusedBufferLayout, WellFormedForEveryAnchor) {
+  for (int64_t R : {1, 2, 8})
+    for (int64_t T : {1, 8, 512})
+      for (const LayerConfig &c : {v4Flash(R, T), v4Pro(R, T), mimo(R, T)})
+        expectWellFormed(unfusedLayoutOf(c));
+}
+
+TEST(UnfusedBufferLayout, SmallLayerByHand) {
+  // H = 512, I = 256, E = 8, K = 2, R = 2, T = 64: L = 4, pool = 2 x 64 x 2
+  // + 4 x 127 = 764 -> 768 rows.
+  BufferLayout l = unfusedLayoutOf(shape(512, 256, 8, 2, 2, 64));
+  EXPECT_EQ(bytesOf(l, "barriers"), 32 * 4);
+  EXPECT_EQ(bytesOf(l, "send_count"), 8 * 4);
+  EXPECT_EQ(bytesOf(l, "errors"), 4 * 4);
+  EXPECT_EQ(l.workspaceBytes, 3 * 128);
+  EXPECT_EQ(bytesOf(l, "recv_count"), 2 * 4 * 4);
+  EXPECT_EQ(bytesOf(l, "src_token_index"), 4 * 2 * 64 * 2 * 4);
+  EXPECT_EQ(bytesOf(l, "pool_row_start"), 4 * 3 * 4);
+  EXPECT_EQ(bytesOf(l, "pool_block_expert"), 768 / 128 * 4);
+  EXPECT_EQ(bytesOf(l, "l1_pool"), 768 * 512);
+  EXPECT_EQ(bytesOf(l, "l1_pool_sf"), 4 * 768 * 4);
+  EXPECT_EQ(bytesOf(l, "l1_out"), 768 * 512 * 4);
+  EXPECT_EQ(bytesOf(l, "l2_pool"), 768 * 256);
+  EXPECT_EQ(bytesOf(l, "l2_pool_sf"), 2 * 768 * 4);
+  EXPECT_EQ(bytesOf(l, "l2_out"), 768 * 512 * 2);
+  EXPECT_EQ(bytesOf(l, "combine"), 2 * 64 * 512 * 2);
+  EXPECT_EQ(l.find("l1_pool_sf")->shape, (std::vector<int64_t>{4, 768}));
+}
+
+} // namespace

@@ -299,3 +299,49 @@ TEST(PlanJson, ReportsProblemsWithoutThrowing) {
 }
 
 } // namespace
+
+namespace {
+
+PlanOverrides unfused() {
+  PlanOverrides o;
+  o.schedule = Schedule::Unfused;
+  return o;
+}
+
+TEST(UnfusedPlan, OneGemmVariantAndTheWorstCasePool) {
+  // V4-Flash, EP2, 128 tokens/rank: 128 local experts, pool = 2 x 128 x 6
+  // slots + 128 x 127 padding rows = 17,792, aligned to 128 -> 17,792.
+  Plan p = planOk(v4Flash(2, 128), unfused());
+  EXPECT_EQ(p.schedule, Schedule::Unfused);
+  ASSERT_EQ(p.variants.size(), 1u);
+  const Variant &v = p.variants[0];
+  EXPECT_EQ(v.minTokens, 0);
+  EXPECT_EQ(v.maxTokens, 128);
+  EXPECT_EQ(v.blockM, 128);
+  EXPECT_EQ(v.l1BlockN, 128);
+  EXPECT_EQ(v.l2BlockN, 128);
+  EXPECT_EQ(v.mathMode, MathMode::CooperativeM);
+  EXPECT_EQ(p.poolTokens, 2 * 128 * 6 + 128 * 127);
+  EXPECT_TRUE(validatePlan(v4Flash(2, 128), p).empty());
+}
+
+TEST(UnfusedPlan, RejectsWhatItsKernelsCannotRun) {
+  LayerConfig c = v4Flash(2, 128);
+  c.recipe.requantBlock = 64;
+  EXPECT_NE(planError(c, unfused()).find("per 128 channels only"),
+            std::string::npos);
+  PlanOverrides o = unfused();
+  o.blockM = 64;
+  EXPECT_NE(planError(v4Flash(2, 128), o).find("BLOCK_M 128 on two warpgroups"),
+            std::string::npos);
+  o = unfused();
+  o.poolTokens = 1024;
+  EXPECT_NE(planError(v4Flash(2, 128), o).find("worst-case pool"),
+            std::string::npos);
+  o = unfused();
+  o.stages = 1;
+  EXPECT_NE(planError(v4Flash(2, 128), o).find("stages (1)"),
+            std::string::npos);
+}
+
+} // namespace

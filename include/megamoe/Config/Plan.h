@@ -94,6 +94,14 @@ struct PlanOverrides {
   std::optional<int64_t> poolTokens;
 };
 
+/// The unfused schedule's pool block and GEMM BLOCK_M.
+constexpr int64_t kUnfusedBlockM = 128;
+/// setmaxnreg targets of the generated grouped GEMM's roles.
+struct GroupedGemmRegisters {
+  static constexpr int64_t kProducer = 40;
+  static constexpr int64_t kMath = 232;
+};
+
 /// The hardware limits the plan must fit (per CTA at one CTA per SM).
 constexpr int64_t kMaxSharedMemoryPerBlock = 232448; // H200 / B200 opt-in
 constexpr int64_t kRegistersPerSM = 65536;

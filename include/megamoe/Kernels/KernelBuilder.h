@@ -1,4 +1,5 @@
-//===- KernelBuilder.h - kernels whose parameters the runtime binds -*- C++ -*-===//
+//===- KernelBuilder.h - kernels whose parameters the runtime binds -*- C++
+//-*-===//
 //
 // Every kernel of a layer schedule is launched by the runtime from its
 // manifest entry alone: each parameter has a name and a binding

@@ -109,7 +109,10 @@ FailureOr<DictionaryAttr> collectKernel(LLVM::LLVMFuncOp func) {
       tmas.push_back(tma.getDictionary(b.getContext()));
       param.set("tma", b.getStringAttr(name));
     }
+    if (auto bind = func.getArgAttrOfType<StringAttr>(i, mf::kParamBind))
+      param.set("bind", bind);
     params.push_back(param.getDictionary(b.getContext()));
+    func.removeArgAttr(i, mf::kParamBind);
     func.removeArgAttr(i, mf::kParamName);
     func.removeArgAttr(i, mf::kParamKind);
     func.removeArgAttr(i, mf::kTma);
@@ -137,6 +140,12 @@ struct CollectManifestPass
       entry.set("symbols", symbols ? symbols : b.getDictionaryAttr({}));
       Attribute runtime = gpuModule->removeAttr(mf::kRuntimeSymbols);
       entry.set("runtime_symbols", runtime ? runtime : b.getArrayAttr({}));
+      if (Attribute schedule = gpuModule->removeAttr(mf::kSchedule))
+        entry.set("schedule", schedule);
+      if (Attribute layer = gpuModule->removeAttr(mf::kLayer))
+        entry.set("layer", layer);
+      if (Attribute layout = gpuModule->removeAttr(mf::kBufferLayout))
+        entry.set("buffer_layout", layout);
       SmallVector<Attribute> kernels;
       for (auto func : gpuModule.getOps<LLVM::LLVMFuncOp>()) {
         if (!func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))

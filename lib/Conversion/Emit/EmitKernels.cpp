@@ -27,7 +27,7 @@ LogicalResult writeFile(Operation *anchor, StringRef path, StringRef data) {
 }
 
 /// The manifest JSON (docs/Manifest.md, version 1) of one gpu.binary.
-std::string manifestJson(StringRef name, DictionaryAttr entry) {
+llvm::Expected<std::string> manifestJson(StringRef name, DictionaryAttr entry) {
   llvm::json::Object m;
   m["format"] = "megamoe-manifest";
   m["version"] = 1;
@@ -37,7 +37,19 @@ std::string manifestJson(StringRef name, DictionaryAttr entry) {
   m["symbols"] = mf::toJSON(entry.get("symbols"));
   m["runtime_symbols"] = mf::toJSON(entry.get("runtime_symbols"));
   m["kernels"] = mf::toJSON(entry.get("kernels"));
+  if (Attribute layer = entry.get("layer"))
+    m["layer"] = mf::toJSON(layer);
+  if (Attribute schedule = entry.get("schedule"))
+    m["schedule"] = mf::toJSON(schedule);
+  // The layout arrives as the JSON text computeBufferLayout's printer wrote.
   m["buffer_layout"] = nullptr;
+  if (auto layout = entry.getAs<StringAttr>("buffer_layout")) {
+    llvm::Expected<llvm::json::Value> parsed =
+        llvm::json::parse(layout.getValue());
+    if (!parsed)
+      return parsed.takeError();
+    m["buffer_layout"] = std::move(*parsed);
+  }
   return llvm::formatv("{0:2}", llvm::json::Value(std::move(m))).str() + "\n";
 }
 
@@ -80,7 +92,14 @@ struct EmitKernelsPass
         return p.str().str();
       };
       std::string cubin = cubinObject.getObject().getValue().str();
-      std::string json = manifestJson(name, entry);
+      llvm::Expected<std::string> manifest = manifestJson(name, entry);
+      if (!manifest) {
+        binary.emitError("the buffer layout recorded for @")
+            << name
+            << " is not valid JSON: " << llvm::toString(manifest.takeError());
+        return signalPassFailure();
+      }
+      std::string json = std::move(*manifest);
       StringRef ptx;
       if (DictionaryAttr props = cubinObject.getProperties())
         if (auto p = props.getAs<StringAttr>("ptx"))

@@ -22,6 +22,12 @@ inline constexpr char kManifests[] = "megamoe.manifests";
 // On a gpu.module (copied into its manifest).
 inline constexpr char kSymbols[] = "megamoe.symbols";
 inline constexpr char kRuntimeSymbols[] = "megamoe.runtime_symbols";
+// The launch order of a layer's kernels (array of names) and the symmetric
+// buffer layout (the JSON text of computeBufferLayout), from megamoe-expand.
+inline constexpr char kSchedule[] = "megamoe.schedule";
+inline constexpr char kBufferLayout[] = "megamoe.buffer_layout";
+// The layer's activation and recipe (a dictionary), from megamoe-expand.
+inline constexpr char kLayer[] = "megamoe.layer";
 // On a kernel llvm.func.
 inline constexpr char kGrid[] = "megamoe.grid";
 inline constexpr char kDynamicSmem[] = "megamoe.dynamic_smem_bytes";
@@ -29,6 +35,8 @@ inline constexpr char kDynamicSmem[] = "megamoe.dynamic_smem_bytes";
 inline constexpr char kParamName[] = "megamoe.name";
 inline constexpr char kParamKind[] = "megamoe.kind";
 inline constexpr char kTma[] = "megamoe.tma";
+// What the runtime passes (docs/UnfusedSchedule.md, "Parameter binding").
+inline constexpr char kParamBind[] = "megamoe.bind";
 
 /// Converts an attribute built from dictionaries, arrays, strings, integers,
 /// floats, booleans and unit into JSON; anything else is printed as a string.

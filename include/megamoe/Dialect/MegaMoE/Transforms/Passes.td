@@ -98,4 +98,39 @@ def MegaMoEPrintPlan : Pass<"megamoe-print-plan", "::mlir::ModuleOp"> {
   ];
 }
 
+def MegaMoEExpand : Pass<"megamoe-expand", "::mlir::ModuleOp"> {
+  let summary = "Builds the kernels of each planned layer's schedule";
+  let description = [{
+    For every `megamoe.layer` with a `#megamoe.plan`, appends a `gpu.module`
+    named after the layer holding the schedule's kernels in the `warpspec`
+    dialect, and records on it what the manifest needs: the layer's symbols
+    (H, I, E, K, R, T, L, P, BM), the launch order (`megamoe.schedule`) and
+    the symmetric-buffer layout (`megamoe.buffer_layout`, the JSON of
+    `computeBufferLayout`). Every kernel parameter is bound
+    (`megamoe.bind`), so the runtime launches the schedule from the manifest
+    alone. The layer op is kept (its plan stays printable).
+
+    Only the unfused schedule is built so far (docs/UnfusedSchedule.md: nine
+    kernels, from routing to the combine reduce); a plan asking for another
+    schedule, or a recipe the schedule cannot run, is an error that says so.
+
+    `only=moe_route,moe_pull` builds just those kernels (their order is kept),
+    to look at or test one stage.
+
+    ```
+    megamoe-opt --megamoe-layer="hidden=4096 intermediate=2048 experts=256 topk=6 ranks=2 max-tokens=128" \
+      --megamoe-plan="schedule=unfused" --megamoe-expand --megamoe-to-cubin="chip=sm_90a emit-dir=out/"
+    ```
+  }];
+  let options = [
+    ListOption<"only", "only", "std::string",
+               "Build only these kernels of the schedule (default: all)">,
+  ];
+  let dependentDialects = [
+    "::mlir::warpspec::WarpSpecDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"
+  ];
+}
+
 #endif // MEGAMOE_DIALECT_MEGAMOE_TRANSFORMS_PASSES_TD

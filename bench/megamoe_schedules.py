@@ -1,0 +1,77 @@
+"""megamoe's own schedules as rows of bench/moe_bench.py.
+
+    python3 bench/moe_bench.py --plugin megamoe_schedules:register \
+        --schedules torch-graph,megamoe-unfused ...
+
+A row needs the layer compiled for its (shape, EP, tokens/rank):
+$MEGAMOE_LAYERS/<shape>-ep<R>-t<T>/<name>.json, as scripts/bundle-layer.sh
+writes them (megamoe-opt --megamoe-layer=... --megamoe-plan="schedule=unfused"
+--megamoe-expand --megamoe-to-cubin=...). A missing one is reported in the
+table, naming the command that compiles it.
+
+Timing covers one forward as a user calls it: the inputs are staged into the
+layer's symmetric views once (prepare), then every timed call runs the whole
+schedule (routing, pull, both GEMMs, activation, combine) on the stream.
+"""
+
+import glob
+import json
+import os
+
+import torch
+
+import megamoe
+from megamoe_testing.baseline_torch import TorchBaseline
+
+
+def _manifest(shape, ranks, tokens):
+    root = os.environ.get("MEGAMOE_LAYERS", "layers")
+    folder = os.path.join(root, f"{shape.name}-ep{ranks}-t{tokens}")
+    found = sorted(glob.glob(os.path.join(folder, "*.json")))
+    if not found:
+        raise FileNotFoundError(
+            f"no compiled layer in {folder}: megamoe-opt --megamoe-layer=\"hidden={shape.hidden} "
+            f"intermediate={shape.intermediate} experts={shape.experts} topk={shape.topk} ranks={ranks} "
+            f"max-tokens={tokens} chip=sm_90a\" --megamoe-plan=\"schedule=unfused\" --megamoe-expand "
+            f"--megamoe-to-cubin=\"chip=sm_90a emit-dir={folder}\"")
+    return found[0]
+
+
+class MegaMoEUnfused:
+    """The generated unfused schedule (docs/UnfusedSchedule.md) through the
+    runtime's layer forward."""
+
+    name = "megamoe-unfused"
+
+    def __init__(self, case):
+        self.c = case
+        self.note = ""
+
+    def prepare(self):
+        c, shape, t = self.c, self.c.shape, self.c.tokens
+        tokens = t.tokens
+        path = _manifest(shape, c.ranks, tokens)
+        with open(path) as f:
+            total = json.load(f)["buffer_layout"]["total_bytes"]
+        self.symm = megamoe.SymmetricBuffer(total, c.group)
+        self.layer = megamoe.Layer(path, self.symm, hidden=shape.hidden, intermediate=shape.intermediate,
+                                   experts=shape.experts, topk=shape.topk, max_tokens=tokens, ranks=c.ranks)
+        for name, src in (("x", t.x), ("x_sf", t.x_sf), ("topk_idx", t.topk_idx),
+                          ("topk_weights", t.topk_weights)):
+            self.layer.view(name)[:tokens].copy_(src)
+        w = c.weights
+        self.w1, self.s1 = self.layer.transform_l1(w.w1, w.w1_sf)
+        self.w2, self.s2 = w.w2, w.w2_sf
+        self.y = torch.empty(tokens, shape.hidden, dtype=torch.bfloat16, device=t.x.device)
+        # The routing statistics of the table (recv, bytes) come from the
+        # baseline's host-side plan of the same routing.
+        self.plan = TorchBaseline(shape, c.weights, c.rank, c.ranks, c.group, c.clamp, c.support).plan(t.topk_idx)
+        torch.cuda.synchronize()
+
+    def __call__(self):
+        self.layer.forward(self.c.tokens.tokens, self.w1, self.s1, self.w2, self.s2, self.y)
+        return self.y
+
+
+def register(schedules):
+    schedules[MegaMoEUnfused.name] = MegaMoEUnfused

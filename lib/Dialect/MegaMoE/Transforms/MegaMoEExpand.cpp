@@ -1,0 +1,201 @@
+//===- MegaMoEExpand.cpp - a planned layer's schedule as kernels ----------===//
+//
+// The layer op says what to compute and the plan how to tile it; this pass
+// builds the kernels of the plan's schedule into a gpu.module named after the
+// layer, through the kernel builders of lib/Kernels (one per stage), and
+// records what the runtime needs to launch them without any per-kernel code:
+// the symbols, the launch order and the symmetric-buffer layout.
+//
+//===----------------------------------------------------------------------===//
+#include "megamoe/Config/BufferLayout.h"
+#include "megamoe/Config/Print.h"
+#include "megamoe/Dialect/MegaMoE/Transforms/Passes.h"
+#include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
+#include "megamoe/Kernels/GroupedGemm.h"
+#include "megamoe/Kernels/MoeKernels.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Diagnostics.h"
+
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::megamoe {
+#define GEN_PASS_DEF_MEGAMOEEXPAND
+#include "megamoe/Dialect/MegaMoE/Transforms/Passes.h.inc"
+} // namespace mlir::megamoe
+
+using namespace mlir;
+using namespace mlir::megamoe;
+namespace cfg = ::megamoe::config;
+namespace mk = ::megamoe;
+
+namespace {
+
+/// One kernel of a schedule: its name and how to build it.
+struct Stage {
+  const char *name;
+  std::function<void(OpBuilder &, Location, const mk::MoeKernelContext &)>
+      build;
+};
+
+/// The grouped GEMM of one MoE layer GEMM: BLOCK_M = the pool block, the
+/// number of m blocks read from pool_info[0] (written by moe_layout), static
+/// pool-sized shapes, every parameter bound to a region or a forward input.
+void buildLayerGemm(OpBuilder &b, Location loc, const mk::MoeKernelContext &ctx,
+                    bool l1) {
+  (void)ctx;
+  // Placeholder until the grouped GEMM's layer options land.
+  emitError(loc) << "megamoe-expand: the " << (l1 ? "L1" : "L2")
+                 << " grouped GEMM is not built yet";
+}
+
+/// The unfused schedule, in launch order (docs/UnfusedSchedule.md).
+SmallVector<Stage> unfusedStages() {
+  return {
+      {mk::kRouteKernel, mk::buildMoeRouteKernel},
+      {mk::kLayoutKernel, mk::buildMoeLayoutKernel},
+      {mk::kPullKernel, mk::buildMoePullKernel},
+      {mk::kL1GemmKernel,
+       [](OpBuilder &b, Location l, const mk::MoeKernelContext &ctx) {
+         buildLayerGemm(b, l, ctx, /*l1=*/true);
+       }},
+      {mk::kActivationKernel, mk::buildMoeActivationKernel},
+      {mk::kL2GemmKernel,
+       [](OpBuilder &b, Location l, const mk::MoeKernelContext &ctx) {
+         buildLayerGemm(b, l, ctx, /*l1=*/false);
+       }},
+      {mk::kCombinePushKernel, mk::buildMoeCombinePushKernel},
+      {mk::kCombineBarrierKernel, mk::buildMoeCombineBarrierKernel},
+      {mk::kCombineReduceKernel, mk::buildMoeCombineReduceKernel},
+  };
+}
+
+/// The manifest symbols of a layer (docs/UnfusedSchedule.md, "Symbols").
+DictionaryAttr layerSymbols(Builder &b, const cfg::LayerConfig &c,
+                            const cfg::Plan &p) {
+  auto sym = [&](StringRef name, int64_t v) {
+    return b.getNamedAttr(name, b.getI64IntegerAttr(v));
+  };
+  return b.getDictionaryAttr(
+      {sym("H", c.hidden), sym("I", c.intermediate), sym("E", c.experts),
+       sym("K", c.topk), sym("R", c.ranks), sym("T", c.maxTokensPerRank),
+       sym("L", c.localExperts()), sym("P", p.poolTokens),
+       sym("BM", p.variants.front().blockM)});
+}
+
+/// The manifest's "layer": what the symbols do not say (the activation and
+/// the recipe), so callers can check they run the layer they meant.
+DictionaryAttr layerDescription(Builder &b, const cfg::LayerConfig &c,
+                                const cfg::Plan &p) {
+  SmallVector<NamedAttribute> attrs = {
+      b.getNamedAttr("schedule", b.getStringAttr(cfg::toString(p.schedule))),
+      b.getNamedAttr("activation",
+                     b.getStringAttr(cfg::toString(c.activation))),
+      b.getNamedAttr("requant_block",
+                     b.getI64IntegerAttr(c.recipe.requantBlock)),
+      b.getNamedAttr("fast_math", b.getBoolAttr(c.fastMath))};
+  if (c.clamp)
+    attrs.push_back(b.getNamedAttr("clamp", b.getF64FloatAttr(*c.clamp)));
+  return b.getDictionaryAttr(attrs);
+}
+
+struct MegaMoEExpandPass
+    : public mlir::megamoe::impl::MegaMoEExpandBase<MegaMoEExpandPass> {
+  using MegaMoEExpandBase::MegaMoEExpandBase;
+
+  LogicalResult expand(ModuleOp module, LayerOp layer) {
+    if (!layer.getPlan())
+      return layer.emitError("megamoe-expand: layer @")
+             << layer.getSymName() << " has no plan; run megamoe-plan first";
+    cfg::LayerConfig config = layer.getConfig().getLayerConfig();
+    cfg::Plan plan = layer.getPlan()->getPlan();
+    if (plan.schedule != cfg::Schedule::Unfused)
+      return layer.emitError("megamoe-expand: the ")
+             << cfg::toString(plan.schedule)
+             << " schedule is not built yet; only the unfused schedule is "
+                "(megamoe-plan=\"schedule=unfused\")";
+    if (std::vector<std::string> errors = cfg::validatePlan(config, plan);
+        !errors.empty()) {
+      InFlightDiagnostic diag = layer.emitError("megamoe-expand: the plan of @")
+                                << layer.getSymName() << " is not valid";
+      for (const std::string &e : errors)
+        diag.attachNote() << e;
+      return diag;
+    }
+
+    SmallVector<Stage> stages = unfusedStages();
+    llvm::StringSet<> known;
+    for (const Stage &s : stages)
+      known.insert(s.name);
+    for (const std::string &name : only)
+      if (!known.contains(name)) {
+        std::string names;
+        for (const Stage &s : stages)
+          names += (names.empty() ? "" : ", ") + std::string(s.name);
+        return layer.emitError("megamoe-expand: only= names '")
+               << name << "', which is not a kernel of the unfused schedule ("
+               << names << ")";
+      }
+    llvm::StringSet<> wanted;
+    for (const std::string &name : only)
+      wanted.insert(name);
+
+    cfg::BufferLayout layout = cfg::computeBufferLayout(config, plan);
+    mk::MoeKernelContext ctx{config, plan, layout};
+    ctx.blockM = plan.variants.front().blockM;
+
+    MLIRContext *mctx = module.getContext();
+    OpBuilder b(mctx);
+    Location loc = layer.getLoc();
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    b.getUnitAttr());
+    b.setInsertionPointToEnd(module.getBody());
+    auto target =
+        NVVM::NVVMTargetAttr::get(mctx, /*optLevel=*/3, "nvptx64-nvidia-cuda",
+                                  cfg::toString(config.chip), "+ptx86");
+    auto gpuModule = gpu::GPUModuleOp::create(b, loc, layer.getSymName(),
+                                              b.getArrayAttr({target}));
+    gpuModule->setAttr("megamoe.symbols", layerSymbols(b, config, plan));
+    gpuModule->setAttr("megamoe.runtime_symbols", b.getStrArrayAttr({}));
+    gpuModule->setAttr("megamoe.layer", layerDescription(b, config, plan));
+    gpuModule->setAttr(
+        "megamoe.buffer_layout",
+        b.getStringAttr(cfg::layoutToJson(layout, /*indent=*/-1)));
+
+    // Errors of the builders are reported through the diagnostic engine.
+    bool builderFailed = false;
+    ScopedDiagnosticHandler handler(mctx, [&](Diagnostic &d) {
+      if (d.getSeverity() == DiagnosticSeverity::Error)
+        builderFailed = true;
+      return failure(); // let it reach the user
+    });
+    SmallVector<StringRef> order;
+    for (const Stage &s : stages) {
+      if (!wanted.empty() && !wanted.contains(s.name))
+        continue;
+      b.setInsertionPointToEnd(gpuModule.getBody());
+      s.build(b, loc, ctx);
+      order.push_back(s.name);
+    }
+    gpuModule->setAttr("megamoe.schedule", b.getStrArrayAttr(order));
+    return failure(builderFailed);
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<LayerOp> layers(module.getOps<LayerOp>());
+    if (layers.empty()) {
+      module.emitError("megamoe-expand: the module holds no megamoe.layer");
+      return signalPassFailure();
+    }
+    for (LayerOp layer : layers)
+      if (failed(expand(module, layer)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
