@@ -7,7 +7,8 @@
                           max_tokens=8192)
     layer.view("x")[:T].copy_(x)                          # zero-copy inputs
     w1, s1 = layer.transform_l1(w1_user, s1_user)
-    layer.forward(T, w1, s1, w2, s2, y)                   # not available yet
+    layer.forward(T, w1, s1, w2, s2, y)                   # runs the manifest's schedule
+    assert layer.check_errors() == 0                      # syncs; bad expert ids seen
 
 Every failure raises MegaMoEError with the runtime's message.
 """

@@ -177,15 +177,19 @@ class SymmetricBuffer:
 
 
 class Layer:
-    """The fused MoE layer of one rank.
+    """The MoE layer of one rank.
 
     Create from a compiled layer's manifest, the config and this rank's
-    SymmetricBuffer; write inputs into views("x"), views("x_sf"),
-    views("topk_idx"), views("topk_weights"); transform weights once with
-    transform_l1(); call forward().
+    SymmetricBuffer (collective when the manifest has a schedule: every rank
+    creates its layer); write inputs into view("x"), view("x_sf"),
+    view("topk_idx"), view("topk_weights"); transform the L1 weights once
+    with transform_l1(); call forward() (stream-ordered, no host sync,
+    CUDA-graph capturable); call check_errors() now and then (it syncs).
 
-    HALF-BUILT: forward() checks every tensor and then raises
-    NotAvailableError, since no fused kernel exists yet.
+    forward() runs the manifest's schedule (e.g. the unfused schedule:
+    route, layout, pull, L1 GEMM, SwiGLU + requant, L2 GEMM, combine). A
+    manifest without a schedule raises NotAvailableError (HALF-BUILT: the
+    fused kernel's contract is not defined yet).
     """
 
     def __init__(self, manifest_path, symm, *, hidden, intermediate, experts,
@@ -219,13 +223,30 @@ class Layer:
         return w_out, s_out
 
     def forward(self, num_tokens, l1_weight, l1_scale, l2_weight, l2_scale, y, stream=None):
-        """Runs the layer over the first num_tokens rows of the views into
-        y (bf16 [num_tokens, H]). Raises NotAvailableError today (see class)."""
+        """Runs the layer over the first num_tokens rows of the views and
+        writes y (bf16 [num_tokens, H]); returns nothing.
+
+        l1_weight/l1_scale are in the kernel layout (transform_l1's output:
+        e4m3 [E_local, 2I, H], f32 [E_local, 2I/128, H/128, 2]); l2_weight
+        e4m3 [E_local, H, I], l2_scale f32 [E_local, H/128, I/128]. Runs on
+        `stream` (default: torch's current stream) without synchronizing; the
+        views must not be rewritten before the work is done. One thread at a
+        time per layer. Raises MegaMoEError naming a bad tensor,
+        NotAvailableError for a manifest without a schedule.
+        """
         ts = [_torch.to_c(t, n) for t, n in ((l1_weight, "l1_weight"), (l1_scale, "l1_scale"),
                                              (l2_weight, "l2_weight"), (l2_scale, "l2_scale"),
                                              (y, "y"))]
         check(lib().megamoe_layer_forward(self._h, num_tokens, *[ctypes.byref(t) for t in ts],
                                           _torch.stream_handle(stream)))
+
+    def check_errors(self):
+        """SYNCHRONIZES the device, then returns and clears the number of
+        routing slots since the last check whose expert id was outside
+        [-1, experts) (the kernels skipped them as masked)."""
+        n = ctypes.c_uint32()
+        check(lib().megamoe_layer_check_errors(self._h, ctypes.byref(n)))
+        return n.value
 
     def close(self):
         if self._h:

@@ -123,3 +123,87 @@ def test_layer_rejects_bad_inputs_and_forward_is_not_available(layer):
                       topk=2, max_tokens=32)
     with pytest.raises(megamoe.NotAvailableError, match="no fused kernel in this manifest"):
         lay.forward(8, w1, s1, w2, s2, y)
+
+
+def _schedule_manifest(tmp_path, name, out_bind):
+    """The hello manifest as a one-kernel layer schedule: store_tid (out[i] = i
+    for 64 threads) with its pointer bound to `out_bind`."""
+    text = open(HELLO).read().replace(
+        '"symbols": {}',
+        '"symbols": {"H": 256, "I": 256, "E": 4, "K": 2, "R": 1, "T": 32}').replace(
+        '"params": [{"name": "out", "kind": "pointer"}]',
+        '"params": [{"name": "out", "kind": "pointer", "bind": "%s"}]' % out_bind).replace(
+        '"buffer_layout": null',
+        '"schedule": ["store_tid"], '
+        '"buffer_layout": {"total_bytes": 16384, "workspace_bytes": 128, "regions": ['
+        '{"name": "errors", "offset": 0, "bytes": 16},'
+        '{"name": "x", "offset": 128, "bytes": 8192},'
+        '{"name": "x_sf", "offset": 8320, "bytes": 256},'
+        '{"name": "topk_idx", "offset": 8576, "bytes": 512},'
+        '{"name": "topk_weights", "offset": 9088, "bytes": 256}]}')
+    path = tmp_path / name
+    path.write_text(text)
+    assert '"schedule"' in text and out_bind in text
+    return str(path)
+
+
+def _forward_args(e=4, h=256, i=256, tokens=1):
+    fp8 = torch.float8_e4m3fn
+    return (torch.zeros(e, 2 * i, h, dtype=torch.uint8, device="cuda").view(fp8),
+            torch.zeros(e, 2 * i // 128, h // 128, 2, device="cuda"),
+            torch.zeros(e, h, i, dtype=torch.uint8, device="cuda").view(fp8),
+            torch.zeros(e, h // 128, i // 128, device="cuda"),
+            torch.zeros(tokens, h, dtype=torch.bfloat16, device="cuda"))
+
+
+@needs_cubin
+def test_layer_schedule_binds_regions_inputs_and_captures(tmp_path):
+    """The runtime's schedule path alone (no MoE kernel needed): a region bind
+    and an input bind reach the kernel, eagerly and in a CUDA graph."""
+    symm = megamoe.SymmetricBuffer(1 << 20, unique_id=megamoe.unique_id(),
+                                   rank=0, world_size=1, device=0)
+    expect = list(range(64))
+    # region:x -> the x view's first 256 bytes.
+    lay = megamoe.Layer(_schedule_manifest(tmp_path, "region.json", "region:x"), symm,
+                        hidden=256, intermediate=256, experts=4, topk=2, max_tokens=32)
+    x = lay.view("x").view(torch.uint8)
+    x.fill_(0xFF)
+    w1, s1, w2, s2, y = _forward_args()
+    lay.forward(1, w1, s1, w2, s2, y)
+    torch.cuda.synchronize()
+    assert x.flatten()[:256].view(torch.int32).tolist() == expect
+    assert lay.check_errors() == 0
+    # check_errors reads and clears word 0 of the errors region.
+    symm.tensor(torch.int32, 0, 4)[0] = 5
+    assert lay.check_errors() == 5
+    assert lay.check_errors() == 0
+    lay.close()
+    # input:y -> y's first 256 bytes (y is bf16 [1, 256] = 512 bytes).
+    lay = megamoe.Layer(_schedule_manifest(tmp_path, "input.json", "input:y"), symm,
+                        hidden=256, intermediate=256, experts=4, topk=2, max_tokens=32)
+    lay.forward(1, w1, s1, w2, s2, y)
+    torch.cuda.synchronize()
+    assert y.view(torch.int32).flatten()[:64].tolist() == expect
+    y2 = torch.zeros_like(y)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        lay.forward(1, w1, s1, w2, s2, y2)
+    assert y2.view(torch.int32).flatten()[:64].tolist() == [0] * 64  # captured, not run
+    g.replay()
+    torch.cuda.synchronize()
+    assert y2.view(torch.int32).flatten()[:64].tolist() == expect
+    lay.close()
+    symm.close()
+
+
+@needs_cubin
+def test_layer_schedule_config_is_checked_against_short_symbols(tmp_path):
+    symm = megamoe.SymmetricBuffer(1 << 20, unique_id=megamoe.unique_id(),
+                                   rank=0, world_size=1, device=0)
+    with pytest.raises(megamoe.MegaMoEError, match="K = 3 but the manifest .* compiled for K = 2"):
+        megamoe.Layer(_schedule_manifest(tmp_path, "k.json", "region:x"), symm,
+                      hidden=256, intermediate=256, experts=4, topk=3, max_tokens=32)
+    with pytest.raises(megamoe.MegaMoEError, match="region 'nope' .* is not in buffer_layout"):
+        megamoe.Layer(_schedule_manifest(tmp_path, "r.json", "region:nope"), symm,
+                      hidden=256, intermediate=256, experts=4, topk=2, max_tokens=32)
+    symm.close()

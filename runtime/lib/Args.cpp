@@ -33,6 +33,26 @@ uint64_t integerBits(const ParamSpec &p, const std::string &who, int64_t v) {
 
 } // namespace
 
+std::array<uint32_t, 3> evaluateGrid(const KernelSpec &kernel,
+                                     const SymbolTable &symbols) {
+  const std::string who = "kernel '" + kernel.name + "'";
+  static const int64_t limits[3] = {INT32_MAX, 65535, 65535};
+  std::array<uint32_t, 3> grid{};
+  for (int i = 0; i < 3; ++i) {
+    int64_t g = evaluateExpr(kernel.grid[i], symbols);
+    require(g >= 1 && g <= limits[i],
+            who + ": grid[" + std::to_string(i) + "] = " + kernel.grid[i] +
+                " = " + std::to_string(g) + " must be in [1, " +
+                std::to_string(limits[i]) + "]");
+    require(g % kernel.cluster[i] == 0,
+            who + ": grid[" + std::to_string(i) + "] = " + std::to_string(g) +
+                " is not a multiple of the cluster size " +
+                std::to_string(kernel.cluster[i]));
+    grid[i] = (uint32_t)g;
+  }
+  return grid;
+}
+
 BoundLaunch bindLaunch(const Manifest &manifest, const KernelSpec &kernel,
                        const ArgMap &args, const SymbolTable &runtimeSymbols,
                        int numSms) {
@@ -91,19 +111,7 @@ BoundLaunch bindLaunch(const Manifest &manifest, const KernelSpec &kernel,
     launch.params.push_back(b);
   }
 
-  static const int64_t limits[3] = {INT32_MAX, 65535, 65535};
-  for (int i = 0; i < 3; ++i) {
-    int64_t g = evaluateExpr(kernel.grid[i], launch.symbols);
-    require(g >= 1 && g <= limits[i],
-            who + ": grid[" + std::to_string(i) + "] = " + kernel.grid[i] +
-                " = " + std::to_string(g) + " must be in [1, " +
-                std::to_string(limits[i]) + "]");
-    require(g % kernel.cluster[i] == 0,
-            who + ": grid[" + std::to_string(i) + "] = " + std::to_string(g) +
-                " is not a multiple of the cluster size " +
-                std::to_string(kernel.cluster[i]));
-    launch.grid[i] = (uint32_t)g;
-  }
+  launch.grid = evaluateGrid(kernel, launch.symbols);
   return launch;
 }
 

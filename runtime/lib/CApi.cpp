@@ -311,6 +311,15 @@ megamoe_status megamoe_layer_forward(megamoe_layer_t layer, int64_t num_tokens,
   });
 }
 
+megamoe_status megamoe_layer_check_errors(megamoe_layer_t layer,
+                                          uint32_t *bad_expert_ids) {
+  return guard([&] {
+    notNull(layer, "layer");
+    notNull(bad_expert_ids, "bad_expert_ids");
+    *bad_expert_ids = layer->impl->takeErrorCount();
+  });
+}
+
 megamoe_status megamoe_transform_l1_weights(const void *w, const float *sf,
                                             void *w_out, float *sf_out,
                                             int64_t local_experts,

@@ -2,14 +2,39 @@
 #include "megamoe/runtime/Layer.h"
 #include "CudaCheck.h"
 #include "DeviceKernels.h"
+#include "TmaEncode.h"
 #include "megamoe/runtime/Module.h"
+#include "megamoe/runtime/Schedule.h"
 #include "megamoe/runtime/Symmetric.h"
+
+#include <unordered_map>
 
 namespace megamoe::rt {
 
+/// The resolved schedule and the parameter storage of every kernel: fixed
+/// values are written once at creation, per-call ones by forward().
+struct Layer::Schedule {
+  struct Kernel {
+    PlannedKernel plan;
+    std::vector<CUtensorMap> maps; // per parameter (used by descriptors)
+    std::vector<uint64_t> scalars; // per parameter (pointers, integers)
+    std::vector<void *> params;    // what cuLaunchKernelEx reads
+    /// Input-bound descriptors, by parameter index: encoded maps by address.
+    std::vector<std::unordered_map<uint64_t, CUtensorMap>> cache;
+  };
+  std::vector<Kernel> kernels;
+  /// Distinct input addresses kept per descriptor before the cache starts
+  /// over (a model cycling through many weight sets re-encodes, never grows).
+  static constexpr size_t kCacheLimit = 256;
+};
+
+Layer::Layer() = default;
+Layer::~Layer() = default;
+
 std::unique_ptr<Layer> Layer::create(const std::string &manifestPath,
                                      const LayerConfig &config,
-                                     const SymmetricMemory &symm) {
+                                     const SymmetricMemory &symm,
+                                     unsigned barrierTimeoutMs) {
   checkLayerConfig(config);
   std::unique_ptr<Layer> layer(new Layer());
   layer->config_ = config;
@@ -37,10 +62,55 @@ std::unique_ptr<Layer> Layer::create(const std::string &manifestPath,
             "zeroing the workspace counters");
     checkCu(cuCtxSynchronize(), "cuCtxSynchronize");
   }
+  if (layer->hasSchedule())
+    layer->setUpSchedule(barrierTimeoutMs);
   return layer;
 }
 
-Layer::~Layer() = default;
+void Layer::setUpSchedule(unsigned barrierTimeoutMs) {
+  std::string cubin = readFileBytes(manifest_.cubinPath());
+  module_ = Module::loadMemory(manifest_, cubin.data(), cubin.size(),
+                               symm_->device());
+  ScheduleEnv env;
+  env.symmBase = (uint64_t)symm_->local();
+  env.peerOffsets = (uint64_t)symm_->deviceOffsets();
+  env.rank = symm_->rank();
+  env.numSms = module_->numSms();
+  schedule_ = std::make_unique<Schedule>();
+  for (PlannedKernel &pk : planSchedule(manifest_, config_, env)) {
+    Schedule::Kernel k;
+    size_t n = pk.params.size();
+    k.maps.resize(n);
+    k.scalars.resize(n);
+    k.cache.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      const PlannedParam &p = pk.params[i];
+      if (p.kind != ParamKind::TmaDescriptor)
+        k.scalars[i] = p.bits; // per-call sources overwrite it in forward
+      else if (p.source == PlannedParam::Source::Fixed)
+        k.maps[i] = encodeTma(p.tma, p.tmaName);
+    }
+    k.plan = std::move(pk);
+    schedule_->kernels.push_back(std::move(k));
+  }
+  // Parameter i of a kernel lives in maps[i] or scalars[i]; point at them
+  // once the kernels stopped moving.
+  for (Schedule::Kernel &k : schedule_->kernels)
+    for (const PlannedParam &p : k.plan.params) {
+      size_t i = k.params.size();
+      k.params.push_back(p.kind == ParamKind::TmaDescriptor
+                             ? (void *)&k.maps[i]
+                             : (void *)&k.scalars[i]);
+    }
+  // No peer may write into this rank's workspace before it is zeroed (above):
+  // every rank zeroes, then all meet here.
+  symm_->barrier(nullptr, barrierTimeoutMs);
+  if (symm_->barrierTimedOut())
+    fail(ErrorKind::InvalidArgument,
+         "layer: not every rank created its layer within " +
+             std::to_string(barrierTimeoutMs) +
+             " ms (creating a layer with a schedule is collective)");
+}
 
 View Layer::view(const std::string &name) const {
   View v = inputRegionType(config_, name);
@@ -86,22 +156,66 @@ void Layer::transformL1Weights(const TensorDesc &w, const TensorDesc &sf,
 }
 
 void Layer::forward(const ForwardArgs &args, CUstream stream) const {
-  (void)stream;
   checkForwardArgs(config_, args);
-  if (!manifest_.findKernel(kFusedKernelName)) {
-    std::string names;
-    for (const KernelSpec &k : manifest_.kernels)
-      names += (names.empty() ? "" : ", ") + k.name;
+  if (!schedule_) {
+    if (!manifest_.findKernel(kFusedKernelName)) {
+      std::string names;
+      for (const KernelSpec &k : manifest_.kernels)
+        names += (names.empty() ? "" : ", ") + k.name;
+      fail(ErrorKind::NotAvailable,
+           std::string("forward: not yet available: no fused kernel in this "
+                       "manifest and no schedule (looked for '") +
+               kFusedKernelName + "', found: " + names + ")");
+    }
+    // A manifest that names the fused kernel still cannot be run: its
+    // parameter contract is not defined yet.
     fail(ErrorKind::NotAvailable,
-         std::string("forward: not yet available: no fused kernel in this "
-                     "manifest (looked for '") +
-             kFusedKernelName + "', found: " + names + ")");
+         "forward: not yet available: the runtime does not know the fused "
+         "kernel's parameter contract yet");
   }
-  // A manifest that names the fused kernel still cannot be run: its
-  // parameter contract is not defined yet.
-  fail(ErrorKind::NotAvailable,
-       "forward: not yet available: the runtime does not know the fused "
-       "kernel's parameter contract yet");
+  ScopedDevice scope(symm_->device());
+  for (Schedule::Kernel &k : schedule_->kernels) {
+    for (size_t i = 0; i < k.params.size(); ++i) {
+      const PlannedParam &p = k.plan.params[i];
+      if (p.source == PlannedParam::Source::Fixed)
+        continue;
+      if (p.kind != ParamKind::TmaDescriptor) {
+        k.scalars[i] = paramBits(p, args);
+        continue;
+      }
+      uint64_t address = forwardInput(args, p.input).address;
+      auto &cache = k.cache[i];
+      auto it = cache.find(address);
+      if (it == cache.end()) {
+        if (cache.size() >= Schedule::kCacheLimit)
+          cache.clear();
+        // The spec was checked at creation for a tensor of this size;
+        // checkForwardArgs checked the address (non-null, 16-byte aligned).
+        TmaParams t = p.tma;
+        t.globalAddress = address;
+        it = cache.emplace(address, encodeTma(t, p.tmaName)).first;
+      }
+      k.maps[i] = it->second;
+    }
+    module_->launchPrepared(k.plan.kernelIndex, k.plan.grid, k.params.data(),
+                            stream);
+  }
+}
+
+uint32_t Layer::takeErrorCount() const {
+  const BufferRegion *r =
+      manifest_.bufferLayout ? manifest_.bufferLayout->find("errors") : nullptr;
+  if (!r || r->bytes < 4)
+    fail(ErrorKind::Manifest,
+         "check_errors: the manifest's buffer_layout has no 'errors' region");
+  CUdeviceptr word = (CUdeviceptr)symm_->local() + r->offset;
+  ScopedDevice scope(symm_->device());
+  checkCu(cuCtxSynchronize(), "cuCtxSynchronize (check_errors)");
+  uint32_t count = 0;
+  checkCu(cuMemcpyDtoH(&count, word, 4), "reading the error counter");
+  checkCu(cuMemsetD32(word, 0, 1), "clearing the error counter");
+  checkCu(cuCtxSynchronize(), "cuCtxSynchronize (check_errors)");
+  return count;
 }
 
 } // namespace megamoe::rt

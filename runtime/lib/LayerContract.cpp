@@ -2,6 +2,8 @@
 #include "megamoe/runtime/LayerContract.h"
 #include "megamoe/runtime/Error.h"
 
+#include <algorithm>
+
 namespace megamoe::rt {
 
 std::string shapeString(const std::vector<int64_t> &shape) {
@@ -34,11 +36,7 @@ void checkLayerConfig(const LayerConfig &c) {
 }
 
 void checkManifestMatchesConfig(const Manifest &m, const LayerConfig &c) {
-  const std::pair<const char *, int64_t> fields[] = {
-      {"hidden", c.hidden},   {"intermediate", c.intermediate},
-      {"experts", c.experts}, {"topk", c.topk},
-      {"ranks", c.ranks},     {"max_tokens", c.maxTokens}};
-  for (auto &[name, value] : fields) {
+  auto check = [&](const char *name, int64_t value) {
     auto it = m.symbols.find(name);
     if (it != m.symbols.end())
       require(it->second == value,
@@ -46,35 +44,57 @@ void checkManifestMatchesConfig(const Manifest &m, const LayerConfig &c) {
                   " = " + std::to_string(value) + " but the manifest (" +
                   m.cubin + ") was compiled for " + name + " = " +
                   std::to_string(it->second));
-  }
+  };
+  check("hidden", c.hidden);
+  check("intermediate", c.intermediate);
+  check("experts", c.experts);
+  check("topk", c.topk);
+  check("ranks", c.ranks);
+  check("max_tokens", c.maxTokens);
+  // A layer schedule's manifest names the config H, I, E, K, R, T
+  // (docs/UnfusedSchedule.md, "Symbols"); only there do the short names mean
+  // the layer's config (a grouped GEMM's K is its reduction size).
+  if (m.schedule.empty())
+    return;
+  check("H", c.hidden);
+  check("I", c.intermediate);
+  check("E", c.experts);
+  check("K", c.topk);
+  check("R", c.ranks);
+  check("T", c.maxTokens);
 }
 
 namespace {
 
+/// Called on every forward: messages are built only for a failure.
 void checkTensor(const char *name, const TensorDesc &t, DType dtype,
-                 const std::vector<int64_t> &shape) {
-  std::string who = std::string("forward: ") + name;
-  require(t.dtype == dtype,
-          who + " must be " + dtypeName(dtype) + ", got " + dtypeName(t.dtype));
-  require(t.shape == shape, who + " must have shape " + shapeString(shape) +
-                                ", got " + shapeString(t.shape));
+                 std::initializer_list<int64_t> shape) {
+  auto who = [&] { return std::string("forward: ") + name; };
+  if (t.dtype != dtype)
+    fail(ErrorKind::InvalidArgument, who() + " must be " + dtypeName(dtype) +
+                                         ", got " + dtypeName(t.dtype));
+  if (!std::equal(t.shape.begin(), t.shape.end(), shape.begin(), shape.end()))
+    fail(ErrorKind::InvalidArgument, who() + " must have shape " +
+                                         shapeString(shape) + ", got " +
+                                         shapeString(t.shape));
   // An empty tensor (0 tokens) may have any address.
-  bool empty = false;
   for (int64_t d : shape)
-    empty |= d == 0;
-  if (empty)
-    return;
-  require(t.address != 0, who + " is a null pointer");
-  require(t.address % 16 == 0, who + " must be 16-byte aligned");
+    if (d == 0)
+      return;
+  if (t.address == 0)
+    fail(ErrorKind::InvalidArgument, who() + " is a null pointer");
+  if (t.address % 16 != 0)
+    fail(ErrorKind::InvalidArgument, who() + " must be 16-byte aligned");
 }
 
 } // namespace
 
 void checkForwardArgs(const LayerConfig &c, const ForwardArgs &a) {
-  require(a.numTokens >= 0 && a.numTokens <= c.maxTokens,
-          "forward: num_tokens = " + std::to_string(a.numTokens) +
-              " is outside [0, max_tokens = " + std::to_string(c.maxTokens) +
-              "]");
+  if (a.numTokens < 0 || a.numTokens > c.maxTokens)
+    fail(ErrorKind::InvalidArgument,
+         "forward: num_tokens = " + std::to_string(a.numTokens) +
+             " is outside [0, max_tokens = " + std::to_string(c.maxTokens) +
+             "]");
   const int64_t e = c.localExperts(), h = c.hidden, i = c.intermediate;
   checkTensor("l1_weight", a.l1Weight, DType::E4M3, {e, 2 * i, h});
   checkTensor("l1_scale", a.l1Scale, DType::F32, {e, 2 * i / 128, h / 128, 2});

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 
@@ -129,6 +130,69 @@ TmaSpec parseTma(const json &j, const std::string &where) {
   return t;
 }
 
+/// A bind can fill only some parameter kinds: addresses go to pointers and
+/// TMA descriptors, the peer table to a pointer, values to integers.
+void checkBindFitsKind(const ParamSpec &p, const std::string &where) {
+  bool address =
+      p.kind == ParamKind::Pointer || p.kind == ParamKind::TmaDescriptor;
+  bool integer = p.kind == ParamKind::I32 || p.kind == ParamKind::I64 ||
+                 p.kind == ParamKind::U32 || p.kind == ParamKind::U64;
+  bool ok = true;
+  const char *want = "";
+  switch (p.bind.kind) {
+  case BindKind::None:
+    return;
+  case BindKind::Region:
+  case BindKind::Input:
+    ok = address;
+    want = "a pointer or tma_descriptor parameter";
+    break;
+  case BindKind::PeerOffsets:
+    ok = p.kind == ParamKind::Pointer;
+    want = "a pointer parameter";
+    break;
+  case BindKind::Value:
+    ok = integer;
+    want = "an integer (i32, i64, u32, u64) parameter";
+    break;
+  }
+  if (!ok)
+    bad(where, "'" + bindString(p.bind) + "' cannot fill parameter '" + p.name +
+                   "' of kind " + paramKindName(p.kind) + "; it needs " + want);
+}
+
+/// Checks what needs the whole manifest: bound regions exist, the schedule
+/// names kernels whose parameters are all bound.
+void checkBindsAndSchedule(const Manifest &m) {
+  for (size_t i = 0; i < m.kernels.size(); ++i) {
+    const KernelSpec &k = m.kernels[i];
+    for (size_t j = 0; j < k.params.size(); ++j) {
+      const ParamSpec &p = k.params[j];
+      if (p.bind.kind != BindKind::Region)
+        continue;
+      std::string w = "kernels[" + std::to_string(i) + "].params[" +
+                      std::to_string(j) + "].bind";
+      if (!m.bufferLayout)
+        bad(w, "'" + bindString(p.bind) +
+                   "' needs a buffer_layout, and the manifest has none");
+      if (!m.bufferLayout->find(p.bind.name))
+        bad(w, "region '" + p.bind.name + "' (kernel '" + k.name +
+                   "', parameter '" + p.name + "') is not in buffer_layout");
+    }
+  }
+  for (size_t i = 0; i < m.schedule.size(); ++i) {
+    std::string w = "schedule[" + std::to_string(i) + "]";
+    const KernelSpec *k = m.findKernel(m.schedule[i]);
+    if (!k)
+      bad(w, "'" + m.schedule[i] + "' is not a kernel of this manifest");
+    for (const ParamSpec &p : k->params)
+      if (p.bind.kind == BindKind::None)
+        bad(w, "kernel '" + k->name + "' parameter '" + p.name +
+                   "' has no bind; the runtime cannot launch it from the "
+                   "manifest");
+  }
+}
+
 KernelSpec parseKernel(const json &j, const std::string &where) {
   KernelSpec k;
   k.name = getString(j, where, "name");
@@ -182,6 +246,13 @@ KernelSpec parseKernel(const json &j, const std::string &where) {
       if (!k.findTma(p.tma))
         bad(w + ".tma", "no TMA descriptor named '" + p.tma + "' in " + where +
                             ".tma_descriptors");
+    }
+    if (params[i].contains("bind")) {
+      const json &b = params[i]["bind"];
+      if (!b.is_string())
+        bad(w + ".bind", "expected a string");
+      p.bind = parseBind(b.get<std::string>(), "manifest: " + w + ".bind");
+      checkBindFitsKind(p, w + ".bind");
     }
     if (!paramNames.insert(p.name).second)
       bad(where + ".params", "duplicate parameter name '" + p.name + "'");
@@ -282,6 +353,56 @@ const char *paramKindName(ParamKind k) {
   return "?";
 }
 
+ParamBind parseBind(const std::string &text, const std::string &where) {
+  auto oneOf = [&](const std::string &name, const char *const *names, size_t n,
+                   const char *what) {
+    std::string known;
+    for (size_t i = 0; i < n; ++i) {
+      if (name == names[i])
+        return;
+      known += (i ? ", " : "") + std::string(names[i]);
+    }
+    fail(ErrorKind::Manifest, where + ": unknown " + what + " '" + name +
+                                  "' in '" + text + "' (known: " + known + ")");
+  };
+  ParamBind b;
+  size_t colon = text.find(':');
+  std::string kind = text.substr(0, colon);
+  b.name = colon == std::string::npos ? "" : text.substr(colon + 1);
+  if (kind == "peer_offsets" && colon == std::string::npos) {
+    b.kind = BindKind::PeerOffsets;
+  } else if (kind == "region" && !b.name.empty()) {
+    b.kind = BindKind::Region;
+  } else if (kind == "input" && colon != std::string::npos) {
+    b.kind = BindKind::Input;
+    oneOf(b.name, kBindInputs, std::size(kBindInputs), "input");
+  } else if (kind == "value" && colon != std::string::npos) {
+    b.kind = BindKind::Value;
+    oneOf(b.name, kBindValues, std::size(kBindValues), "value");
+  } else {
+    fail(ErrorKind::Manifest,
+         where + ": unknown bind '" + text +
+             "' (known: region:NAME, peer_offsets, input:NAME, value:NAME)");
+  }
+  return b;
+}
+
+std::string bindString(const ParamBind &b) {
+  switch (b.kind) {
+  case BindKind::None:
+    return "";
+  case BindKind::Region:
+    return "region:" + b.name;
+  case BindKind::PeerOffsets:
+    return "peer_offsets";
+  case BindKind::Input:
+    return "input:" + b.name;
+  case BindKind::Value:
+    return "value:" + b.name;
+  }
+  return "";
+}
+
 const TmaSpec *KernelSpec::findTma(const std::string &n) const {
   for (const TmaSpec &t : tmaDescriptors)
     if (t.name == n)
@@ -363,6 +484,17 @@ Manifest parseManifest(const std::string &jsonText,
   }
   if (j.contains("buffer_layout") && !j["buffer_layout"].is_null())
     m.bufferLayout = parseBufferLayout(j["buffer_layout"]);
+  if (j.contains("schedule") && !j["schedule"].is_null()) {
+    const json &sched = getArray(j, top, "schedule", std::nullopt);
+    if (sched.empty())
+      bad("schedule", "empty (omit it or list the kernels in launch order)");
+    for (size_t i = 0; i < sched.size(); ++i) {
+      if (!sched[i].is_string())
+        bad("schedule[" + std::to_string(i) + "]", "expected a kernel name");
+      m.schedule.push_back(sched[i].get<std::string>());
+    }
+  }
+  checkBindsAndSchedule(m);
   return m;
 }
 

@@ -135,10 +135,18 @@ void Module::launch(const std::string &kernel, const ArgMap &args,
   }
 
   ScopedDevice scope(device_);
+  launchPrepared(index, bound.grid, pointers.data(), stream);
+}
+
+void Module::launchPrepared(size_t index, const std::array<uint32_t, 3> &grid,
+                            void **params, CUstream stream) const {
+  require(index < impl_->functions.size(),
+          "launch: kernel index " + std::to_string(index) + " out of range");
+  const KernelSpec &spec = manifest_.kernels[index];
   CUlaunchConfig config = {};
-  config.gridDimX = bound.grid[0];
-  config.gridDimY = bound.grid[1];
-  config.gridDimZ = bound.grid[2];
+  config.gridDimX = grid[0];
+  config.gridDimY = grid[1];
+  config.gridDimZ = grid[2];
   config.blockDimX = spec.block[0];
   config.blockDimY = spec.block[1];
   config.blockDimZ = spec.block[2];
@@ -153,9 +161,10 @@ void Module::launch(const std::string &kernel, const ArgMap &args,
     config.attrs = &attr;
     config.numAttrs = 1;
   }
-  checkCu(cuLaunchKernelEx(&config, impl_->functions[index], pointers.data(),
-                           nullptr),
-          ("cuLaunchKernelEx(" + kernel + ")").c_str());
+  CUresult r =
+      cuLaunchKernelEx(&config, impl_->functions[index], params, nullptr);
+  if (r != CUDA_SUCCESS)
+    checkCu(r, ("cuLaunchKernelEx(" + spec.name + ")").c_str());
 }
 
 } // namespace megamoe::rt

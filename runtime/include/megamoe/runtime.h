@@ -162,15 +162,27 @@ megamoe_status megamoe_layer_view(megamoe_layer_t layer, const char *name,
 megamoe_status megamoe_layer_transform_l1(
     megamoe_layer_t layer, const megamoe_tensor *w, const megamoe_tensor *sf,
     const megamoe_tensor *w_out, const megamoe_tensor *sf_out, void *stream);
-/* The forward on `stream` over the inputs in the views: checks every tensor,
- * then launches the fused kernel. NOT YET AVAILABLE: returns
- * MEGAMOE_ERR_NOT_AVAILABLE after the checks (no fused kernel exists yet). */
+/* The forward on `stream` over the first num_tokens rows of the views: checks
+ * every tensor, then launches the manifest's schedule (its kernels in order,
+ * parameters from their binds; docs/UnfusedSchedule.md). No host
+ * synchronization, no device allocation (weight descriptors are encoded on
+ * the host once per address): CUDA-graph capturable. One thread at a time per
+ * layer. A manifest without a schedule returns MEGAMOE_ERR_NOT_AVAILABLE after
+ * the checks (the fused kernel's contract is not defined yet). Creating a layer
+ * whose manifest has a schedule is collective: every rank must create its
+ * layer. */
 megamoe_status megamoe_layer_forward(megamoe_layer_t layer, int64_t num_tokens,
                                      const megamoe_tensor *l1_weight,
                                      const megamoe_tensor *l1_scale,
                                      const megamoe_tensor *l2_weight,
                                      const megamoe_tensor *l2_scale,
                                      const megamoe_tensor *y, void *stream);
+
+/* SYNCHRONIZES the device, then reads and clears the layer's error counter:
+ * *bad_expert_ids = the number of routing slots since the last check whose
+ * expert id was outside [-1, experts) (the kernels skip them as masked). */
+megamoe_status megamoe_layer_check_errors(megamoe_layer_t layer,
+                                          uint32_t *bad_expert_ids);
 
 /* The L1 transform without a layer: device pointers, on `stream`. */
 megamoe_status megamoe_transform_l1_weights(const void *w, const float *sf,

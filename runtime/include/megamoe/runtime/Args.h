@@ -43,6 +43,12 @@ struct BoundLaunch {
   SymbolTable symbols;            // manifest + runtime symbols + num_sms
 };
 
+/// Evaluates the grid of `kernel` over `symbols`. Throws
+/// Error(InvalidArgument) for a grid out of range or not divisible by the
+/// cluster shape, Error(Manifest) for a bad expression.
+std::array<uint32_t, 3> evaluateGrid(const KernelSpec &kernel,
+                                     const SymbolTable &symbols);
+
 /// Binds `args` and `runtimeSymbols` to `kernel` of `manifest` on a device of
 /// `numSms` SMs. Throws Error(InvalidArgument) for a missing or unknown
 /// argument or symbol, a null pointer, an integer out of its kind's range, a

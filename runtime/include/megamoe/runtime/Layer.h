@@ -6,9 +6,19 @@
 // topk_idx, topk_weights) as zero-copy views; transforms weights into the
 // kernel layout (WeightTransform.h); and runs the forward on a stream.
 //
-// HALF-BUILT: forward() checks every argument and then fails with
-// ErrorKind::NotAvailable while the manifest holds no fused layer kernel
-// (none is generated yet). The views need the manifest's buffer_layout.
+// The forward runs the manifest's "schedule" (e.g. the unfused schedule of
+// docs/UnfusedSchedule.md): the kernels in order on the caller's stream, each
+// parameter filled from its bind. Everything fixed for the layer (region
+// addresses, peer table, rank, grids, region-bound TMA descriptors) is
+// resolved once at creation; a call fills num_tokens and the input tensors
+// (input-bound TMA descriptors are encoded on the host and cached by
+// address), with no host synchronization, no device allocation and, once
+// every input address has been seen, no host allocation in the layer itself
+// (the C API's tensor descriptors hold small vectors): CUDA-graph capturable.
+//
+// HALF-BUILT: a manifest without a schedule can only name the fused kernel,
+// whose parameter contract is not defined yet; its forward checks every
+// argument and then fails with ErrorKind::NotAvailable.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MEGAMOE_RUNTIME_LAYER_H
@@ -36,10 +46,15 @@ public:
   /// `symm` must outlive the layer. Throws for a config that breaks its rules
   /// or does not match the manifest, a rank count other than config.ranks, a
   /// GPU the manifest was not compiled for, or a symmetric buffer smaller
-  /// than the manifest's buffer layout.
+  /// than the manifest's buffer layout. With a schedule: loads the cubin,
+  /// resolves the schedule (Schedule.h), zeroes the workspace and then waits
+  /// on a cross-rank barrier, so creation is COLLECTIVE (every rank creates
+  /// its layer; no peer's kernel can touch this rank's workspace before it is
+  /// zeroed). Throws if a peer does not arrive within `barrierTimeoutMs`.
   static std::unique_ptr<Layer> create(const std::string &manifestPath,
                                        const LayerConfig &config,
-                                       const SymmetricMemory &symm);
+                                       const SymmetricMemory &symm,
+                                       unsigned barrierTimeoutMs = 60000);
   ~Layer();
 
   const LayerConfig &config() const { return config_; }
@@ -54,14 +69,31 @@ public:
                           const TensorDesc &wOut, const TensorDesc &sfOut,
                           CUstream stream) const;
 
-  /// Checks `args`, then launches the fused kernel (see HALF-BUILT above).
+  /// Checks `args`, then launches the schedule's kernels in order on
+  /// `stream` (see the file comment; HALF-BUILT without a schedule). Not
+  /// thread-safe: one thread at a time per layer (it updates its parameter
+  /// storage and descriptor cache).
   void forward(const ForwardArgs &args, CUstream stream) const;
 
+  /// SYNCHRONIZES the device, then reads and zeroes word 0 of the `errors`
+  /// region: the number of routing slots since the last call whose expert id
+  /// was outside [-1, experts) (skipped by the kernels as masked). Throws
+  /// Error(Manifest) if the buffer layout has no `errors` region.
+  uint32_t takeErrorCount() const;
+
+  /// Whether forward() runs a schedule (false: not available yet).
+  bool hasSchedule() const { return !manifest_.schedule.empty(); }
+
 private:
-  Layer() = default;
+  Layer();
+  void setUpSchedule(unsigned barrierTimeoutMs);
+
   LayerConfig config_;
   Manifest manifest_;
   const SymmetricMemory *symm_ = nullptr;
+  std::unique_ptr<Module> module_;
+  struct Schedule;
+  std::unique_ptr<Schedule> schedule_;
 };
 
 /// Device version of the L1 transform on `stream` (no layer needed).

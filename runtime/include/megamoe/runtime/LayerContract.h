@@ -33,7 +33,8 @@ struct LayerConfig {
 void checkLayerConfig(const LayerConfig &c);
 
 /// The manifest symbols that carry the config ("hidden", "intermediate",
-/// "experts", "topk", "ranks", "max_tokens"); each one the manifest defines
+/// "experts", "topk", "ranks", "max_tokens", and for a manifest with a
+/// schedule also "H", "I", "E", "K", "R", "T"); each one the manifest defines
 /// must equal the config's value. Throws Error(InvalidArgument) on a mismatch.
 void checkManifestMatchesConfig(const Manifest &m, const LayerConfig &c);
 

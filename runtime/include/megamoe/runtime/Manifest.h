@@ -47,10 +47,36 @@ struct TmaSpec {
   OobFill oobFill = OobFill::Zero;
 };
 
+/// What the runtime passes for a parameter of a layer-schedule kernel
+/// (docs/UnfusedSchedule.md, "Parameter binding"; manifest "bind"):
+///   region:NAME   this rank's symmetric base + the region's offset
+///   peer_offsets  the device table of R int64 peer offsets
+///   input:NAME    a forward tensor (kBindInputs)
+///   value:NAME    a per-layer or per-call integer (kBindValues)
+enum class BindKind { None, Region, PeerOffsets, Input, Value };
+
+struct ParamBind {
+  BindKind kind = BindKind::None;
+  std::string name; // region / input / value name
+};
+
+/// The names `input:` and `value:` accept.
+inline constexpr const char *kBindInputs[] = {"l1_weight", "l1_scale",
+                                              "l2_weight", "l2_scale", "y"};
+inline constexpr const char *kBindValues[] = {"num_tokens", "rank"};
+
+/// Parses a "bind" string. Throws Error(Manifest) for an unknown bind kind or
+/// an unknown input/value name (naming the known ones); `where` prefixes the
+/// message.
+ParamBind parseBind(const std::string &text, const std::string &where);
+/// The manifest spelling of `b` ("region:l1_pool", "peer_offsets", ...).
+std::string bindString(const ParamBind &b);
+
 struct ParamSpec {
   std::string name;
   ParamKind kind = ParamKind::Pointer;
   std::string tma; // the TmaSpec name, for kind == TmaDescriptor
+  ParamBind bind;  // BindKind::None when the manifest gives no "bind"
 };
 
 struct KernelSpec {
@@ -93,6 +119,9 @@ struct Manifest {
   std::vector<std::string> runtimeSymbols;
   std::vector<KernelSpec> kernels;
   std::optional<BufferLayout> bufferLayout;
+  /// Kernel names in launch order (a layer schedule; empty = none). Every
+  /// name is a kernel of this manifest whose parameters all have a bind.
+  std::vector<std::string> schedule;
 
   const KernelSpec *findKernel(const std::string &name) const;
   /// The cubin path (directory + cubin).
@@ -101,7 +130,9 @@ struct Manifest {
 
 /// Parses and checks manifest text; `directory` is where relative paths in it
 /// point. Throws Error(Manifest) naming the offending field (e.g.
-/// "kernels[0].tma_descriptors[1].box: expected 2 entries, got 3").
+/// "kernels[0].tma_descriptors[1].box: expected 2 entries, got 3"). Binds are
+/// checked here: the kind and name, the parameter kind they can fill, and
+/// that a bound region exists in buffer_layout.
 Manifest parseManifest(const std::string &jsonText,
                        const std::string &directory = "");
 

@@ -13,6 +13,7 @@
 #include "megamoe/runtime/Args.h"
 #include "megamoe/runtime/Manifest.h"
 
+#include <array>
 #include <memory>
 #include <string>
 
@@ -39,6 +40,13 @@ public:
   /// Launches `kernel` on `stream` (nullptr = the legacy default stream).
   void launch(const std::string &kernel, const ArgMap &args,
               const SymbolTable &runtimeSymbols, CUstream stream) const;
+
+  /// Launches manifest().kernels[index] with `grid` and kernel parameters
+  /// already laid out (`params[i]` points at parameter i's value, a
+  /// CUtensorMap for a descriptor). No argument checks, no allocation: the
+  /// layer schedule's hot path. The device's primary context must be current.
+  void launchPrepared(size_t index, const std::array<uint32_t, 3> &grid,
+                      void **params, CUstream stream) const;
 
 private:
   Module(Manifest manifest, int device);

@@ -1,0 +1,173 @@
+//===- Schedule.cpp - a layer schedule resolved for one rank --------------===//
+#include "megamoe/runtime/Schedule.h"
+#include "megamoe/runtime/Args.h"
+#include "megamoe/runtime/Error.h"
+
+namespace megamoe::rt {
+namespace {
+
+/// A 16-byte aligned, non-null stand-in address: input-bound descriptors are
+/// checked at creation for everything but their (per-call) address.
+constexpr uint64_t kPlaceholderAddress = uint64_t(1) << 20;
+
+ForwardInput inputOf(const std::string &name) {
+  for (size_t i = 0; i < std::size(kBindInputs); ++i)
+    if (name == kBindInputs[i])
+      return (ForwardInput)i;
+  fail(ErrorKind::Manifest, "unknown input '" + name + "'");
+}
+
+/// Bytes of the forward tensor `which` for `c` (y: unknown, per call).
+uint64_t inputBytes(const LayerConfig &c, ForwardInput which) {
+  const uint64_t e = c.localExperts(), h = c.hidden, i = c.intermediate;
+  switch (which) {
+  case ForwardInput::L1Weight:
+    return e * 2 * i * h;
+  case ForwardInput::L1Scale:
+    return e * (2 * i / 128) * (h / 128) * 2 * 4;
+  case ForwardInput::L2Weight:
+    return e * h * i;
+  case ForwardInput::L2Scale:
+    return e * (h / 128) * (i / 128) * 4;
+  case ForwardInput::Y:
+    return 0;
+  }
+  return 0;
+}
+
+uint64_t integerBits(ParamKind kind, int64_t v) {
+  return kind == ParamKind::I32 || kind == ParamKind::U32
+             ? (uint64_t)(uint32_t)v
+             : (uint64_t)v;
+}
+
+/// Runs `body`; an Error it throws becomes a Manifest error prefixed by `who`
+/// (a descriptor or grid the manifest got wrong for this config).
+template <typename F> auto inContext(const std::string &who, F &&body) {
+  try {
+    return body();
+  } catch (const Error &e) {
+    fail(ErrorKind::Manifest, who + ": " + e.what());
+  }
+}
+
+PlannedParam planParam(const Manifest &m, const KernelSpec &k,
+                       const ParamSpec &p, const LayerConfig &c,
+                       const ScheduleEnv &env, const SymbolTable &symbols) {
+  const std::string who = "schedule: kernel '" + k.name + "' parameter '" +
+                          p.name + "' (" + bindString(p.bind) + ")";
+  PlannedParam out;
+  out.name = p.name;
+  out.kind = p.kind;
+  out.tmaName = p.tma;
+  const TmaSpec *spec =
+      p.kind == ParamKind::TmaDescriptor ? k.findTma(p.tma) : nullptr;
+  switch (p.bind.kind) {
+  case BindKind::None:
+    fail(ErrorKind::Manifest, who + ": the parameter has no bind");
+  case BindKind::Region: {
+    const BufferRegion *r = m.bufferLayout->find(p.bind.name);
+    uint64_t address = env.symmBase + r->offset;
+    out.bits = address;
+    if (spec)
+      out.tma = inContext(who, [&] {
+        return computeTmaParams(*spec, symbols, address, r->bytes);
+      });
+    break;
+  }
+  case BindKind::PeerOffsets:
+    out.bits = env.peerOffsets;
+    break;
+  case BindKind::Input:
+    out.source = PlannedParam::Source::Input;
+    out.input = inputOf(p.bind.name);
+    if (spec) {
+      if (out.input == ForwardInput::Y)
+        fail(ErrorKind::Manifest,
+             who + ": y has a per-call size (num_tokens rows); a TMA "
+                   "descriptor cannot bind it");
+      out.tma = inContext(who, [&] {
+        return computeTmaParams(*spec, symbols, kPlaceholderAddress,
+                                inputBytes(c, out.input));
+      });
+    }
+    break;
+  case BindKind::Value:
+    if (p.bind.name == "rank") {
+      out.bits = integerBits(p.kind, env.rank);
+    } else {
+      out.source = PlannedParam::Source::NumTokens;
+    }
+    break;
+  }
+  return out;
+}
+
+} // namespace
+
+std::vector<PlannedKernel> planSchedule(const Manifest &m,
+                                        const LayerConfig &config,
+                                        const ScheduleEnv &env) {
+  if (m.schedule.empty())
+    fail(ErrorKind::Manifest, "schedule: the manifest has no schedule");
+  if (!m.bufferLayout)
+    fail(ErrorKind::Manifest,
+         "schedule: the manifest has no buffer_layout for its regions");
+  require(env.symmBase != 0 && env.peerOffsets != 0,
+          "schedule: the symmetric buffer or its offset table is null");
+  for (const std::string &s : m.runtimeSymbols)
+    if (s != "num_tokens" && s != "rank")
+      fail(ErrorKind::Manifest,
+           "schedule: runtime symbol '" + s +
+               "' is unknown to the layer (it supplies num_tokens and rank)");
+  // Grids and descriptor shapes are fixed for the layer: they may use the
+  // compile-time symbols, num_sms and rank, never num_tokens (kernels loop
+  // grid-stride over per-call counts).
+  SymbolTable symbols = m.symbols;
+  symbols["num_sms"] = env.numSms;
+  symbols["rank"] = env.rank;
+
+  std::vector<PlannedKernel> plan;
+  for (const std::string &name : m.schedule) {
+    const KernelSpec *k = m.findKernel(name);
+    PlannedKernel pk;
+    pk.name = name;
+    pk.kernelIndex = (size_t)(k - m.kernels.data());
+    pk.grid = inContext("schedule: kernel '" + name + "' grid",
+                        [&] { return evaluateGrid(*k, symbols); });
+    for (const ParamSpec &p : k->params)
+      pk.params.push_back(planParam(m, *k, p, config, env, symbols));
+    plan.push_back(std::move(pk));
+  }
+  return plan;
+}
+
+const TensorDesc &forwardInput(const ForwardArgs &args, ForwardInput which) {
+  switch (which) {
+  case ForwardInput::L1Weight:
+    return args.l1Weight;
+  case ForwardInput::L1Scale:
+    return args.l1Scale;
+  case ForwardInput::L2Weight:
+    return args.l2Weight;
+  case ForwardInput::L2Scale:
+    return args.l2Scale;
+  case ForwardInput::Y:
+    return args.y;
+  }
+  return args.y;
+}
+
+uint64_t paramBits(const PlannedParam &p, const ForwardArgs &args) {
+  switch (p.source) {
+  case PlannedParam::Source::Fixed:
+    return p.bits;
+  case PlannedParam::Source::Input:
+    return forwardInput(args, p.input).address;
+  case PlannedParam::Source::NumTokens:
+    return integerBits(p.kind, args.numTokens);
+  }
+  return 0;
+}
+
+} // namespace megamoe::rt

@@ -1,0 +1,303 @@
+//===- ScheduleTest.cpp - binds, schedules and their resolution -----------===//
+//
+// Handcrafted layer manifests in the shape megamoe-expand{schedule=unfused}
+// emits (docs/UnfusedSchedule.md): a pointer/value kernel, a GEMM-like kernel
+// with region- and input-bound TMA descriptors, and a one-CTA kernel.
+//
+//===----------------------------------------------------------------------===//
+#include "megamoe/runtime/Schedule.h"
+#include "TestUtil.h"
+#include "megamoe/runtime/LayerContract.h"
+#include "megamoe/runtime/Manifest.h"
+
+using namespace megamoe::rt;
+
+namespace {
+
+// H = 256, I = 128, E = 4, K = 2, R = 2, T = 64: L = 2, P = 256.
+const char *kLayer = R"json({
+  "format": "megamoe-manifest", "version": 1, "chip": "sm_90a",
+  "cubin": "layer.cubin",
+  "symbols": {"H": 256, "I": 128, "E": 4, "K": 2, "R": 2, "T": 64, "L": 2,
+              "P": 256, "BM": 128},
+  "schedule": ["moe_route", "moe_l1_gemm", "moe_combine_barrier"],
+  "kernels": [
+   {"name": "moe_combine_barrier", "block": [32, 1, 1], "grid": [1, 1, 1],
+    "params": [
+      {"name": "barriers", "kind": "pointer", "bind": "region:barriers"},
+      {"name": "peer_offsets", "kind": "pointer", "bind": "peer_offsets"},
+      {"name": "rank", "kind": "i32", "bind": "value:rank"}]},
+   {"name": "moe_route", "block": [256, 1, 1], "grid": ["num_sms", 1, 1],
+    "params": [
+      {"name": "topk_idx", "kind": "pointer", "bind": "region:topk_idx"},
+      {"name": "errors", "kind": "pointer", "bind": "region:errors"},
+      {"name": "y", "kind": "pointer", "bind": "input:y"},
+      {"name": "rank", "kind": "i32", "bind": "value:rank"},
+      {"name": "num_tokens", "kind": "i32", "bind": "value:num_tokens"}]},
+   {"name": "moe_l1_gemm", "block": [384, 1, 1], "grid": ["num_sms", 1, 1],
+    "dynamic_smem_bytes": 200000,
+    "params": [
+      {"name": "a", "kind": "tma_descriptor", "tma": "a", "bind": "region:l1_pool"},
+      {"name": "b", "kind": "tma_descriptor", "tma": "b", "bind": "input:l1_weight"},
+      {"name": "sfb", "kind": "pointer", "bind": "input:l1_scale"}],
+    "tma_descriptors": [
+      {"name": "a", "dtype": "e4m3", "rank": 2, "global_shape": ["H", "P"],
+       "global_strides_bytes": ["H"], "box": [128, 128], "swizzle": "128B"},
+      {"name": "b", "dtype": "e4m3", "rank": 2, "global_shape": [256, 512],
+       "global_strides_bytes": [256], "box": [128, 128], "swizzle": "128B"}]}
+  ],
+  "buffer_layout": {"total_bytes": 1048576, "workspace_bytes": 512, "regions": [
+    {"name": "barriers", "offset": 0, "bytes": 128},
+    {"name": "errors", "offset": 256, "bytes": 16},
+    {"name": "topk_idx", "offset": 4096, "bytes": 1024},
+    {"name": "l1_pool", "offset": 65536, "bytes": 65536}]}
+})json";
+
+/// kLayer with the first match of `from` replaced by `to`.
+std::string edited(const std::string &from, const std::string &to) {
+  std::string s = kLayer;
+  size_t at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return s.replace(at, from.size(), to);
+}
+
+LayerConfig config() {
+  LayerConfig c;
+  c.hidden = 256;
+  c.intermediate = 128;
+  c.experts = 4;
+  c.topk = 2;
+  c.ranks = 2;
+  c.maxTokens = 64;
+  return c;
+}
+
+ScheduleEnv env() {
+  ScheduleEnv e;
+  e.symmBase = 0x7f0000000000;
+  e.peerOffsets = 0x7e0000000000;
+  e.rank = 1;
+  e.numSms = 132;
+  return e;
+}
+
+TEST(Bind, ParsesEveryKind) {
+  ParamBind b = parseBind("region:l1_pool", "w");
+  EXPECT_EQ(b.kind, BindKind::Region);
+  EXPECT_EQ(b.name, "l1_pool");
+  EXPECT_EQ(parseBind("peer_offsets", "w").kind, BindKind::PeerOffsets);
+  b = parseBind("input:l2_scale", "w");
+  EXPECT_EQ(b.kind, BindKind::Input);
+  EXPECT_EQ(b.name, "l2_scale");
+  b = parseBind("value:num_tokens", "w");
+  EXPECT_EQ(b.kind, BindKind::Value);
+  EXPECT_EQ(bindString(b), "value:num_tokens");
+}
+
+TEST(Bind, RejectsUnknownKindsAndNames) {
+  EXPECT_RT_ERROR(parseBind("symbol:H", "p"), ErrorKind::Manifest,
+                  "p: unknown bind 'symbol:H' (known: region:NAME");
+  EXPECT_RT_ERROR(parseBind("region:", "p"), ErrorKind::Manifest,
+                  "unknown bind 'region:'");
+  EXPECT_RT_ERROR(parseBind("peer_offsets:x", "p"), ErrorKind::Manifest,
+                  "unknown bind");
+  EXPECT_RT_ERROR(parseBind("input:x", "p"), ErrorKind::Manifest,
+                  "unknown input 'x' in 'input:x' (known: l1_weight, "
+                  "l1_scale, l2_weight, l2_scale, y)");
+  EXPECT_RT_ERROR(parseBind("value:num_sms", "p"), ErrorKind::Manifest,
+                  "unknown value 'num_sms' in 'value:num_sms' (known: "
+                  "num_tokens, rank)");
+}
+
+TEST(Manifest, ParsesScheduleAndBinds) {
+  Manifest m = parseManifest(kLayer);
+  ASSERT_EQ(m.schedule.size(), 3u);
+  EXPECT_EQ(m.schedule[0], "moe_route");
+  EXPECT_EQ(m.schedule[2], "moe_combine_barrier");
+  const KernelSpec *k = m.findKernel("moe_l1_gemm");
+  ASSERT_TRUE(k);
+  EXPECT_EQ(k->params[0].bind.kind, BindKind::Region);
+  EXPECT_EQ(k->params[0].bind.name, "l1_pool");
+  EXPECT_EQ(k->params[1].bind.kind, BindKind::Input);
+  // No schedule, no bind: the grouped GEMM's manifests stay valid.
+  Manifest plain = parseManifest(edited(
+      R"("schedule": ["moe_route", "moe_l1_gemm", "moe_combine_barrier"],)",
+      ""));
+  EXPECT_TRUE(plain.schedule.empty());
+}
+
+TEST(Manifest, RejectsBadSchedules) {
+  EXPECT_RT_ERROR(parseManifest(edited("\"moe_l1_gemm\", \"moe_combine",
+                                       "\"moe_l1_gem\", \"moe_combine")),
+                  ErrorKind::Manifest,
+                  "schedule[1]: 'moe_l1_gem' is not a kernel of this manifest");
+  EXPECT_RT_ERROR(
+      parseManifest(edited(
+          R"(["moe_route", "moe_l1_gemm", "moe_combine_barrier"])", "[]")),
+      ErrorKind::Manifest, "schedule: empty");
+  EXPECT_RT_ERROR(parseManifest(edited("\"moe_route\", \"moe_l1", "7, \"x")),
+                  ErrorKind::Manifest, "schedule[0]: expected a kernel name");
+  // A scheduled kernel with an unbound parameter cannot be launched.
+  EXPECT_RT_ERROR(
+      parseManifest(edited(R"(, "bind": "value:num_tokens")", "")),
+      ErrorKind::Manifest,
+      "schedule[0]: kernel 'moe_route' parameter 'num_tokens' has no bind");
+}
+
+TEST(Manifest, RejectsBadBinds) {
+  EXPECT_RT_ERROR(parseManifest(edited("\"region:errors\"", "\"errors\"")),
+                  ErrorKind::Manifest,
+                  "kernels[1].params[1].bind: unknown bind 'errors'");
+  EXPECT_RT_ERROR(parseManifest(edited("\"region:errors\"", "7")),
+                  ErrorKind::Manifest,
+                  "kernels[1].params[1].bind: expected a string");
+  EXPECT_RT_ERROR(
+      parseManifest(edited("\"region:errors\"", "\"region:error\"")),
+      ErrorKind::Manifest,
+      "kernels[1].params[1].bind: region 'error' (kernel 'moe_route', "
+      "parameter 'errors') is not in buffer_layout");
+  EXPECT_RT_ERROR(parseManifest(edited("\"input:y\"", "\"input:x\"")),
+                  ErrorKind::Manifest, "unknown input 'x'");
+  EXPECT_RT_ERROR(
+      parseManifest(edited(R"("kind": "i32", "bind": "value:rank")",
+                           R"("kind": "f32", "bind": "value:rank")")),
+      ErrorKind::Manifest,
+      "'value:rank' cannot fill parameter 'rank' of kind f32; it needs an "
+      "integer");
+  EXPECT_RT_ERROR(
+      parseManifest(edited(R"("kind": "pointer", "bind": "peer_offsets")",
+                           R"("kind": "i64", "bind": "peer_offsets")")),
+      ErrorKind::Manifest,
+      "'peer_offsets' cannot fill parameter 'peer_offsets' of kind i64");
+  EXPECT_RT_ERROR(
+      parseManifest(edited(R"("kind": "pointer", "bind": "region:topk_idx")",
+                           R"("kind": "u32", "bind": "region:topk_idx")")),
+      ErrorKind::Manifest, "it needs a pointer or tma_descriptor parameter");
+  // A region bind needs a buffer layout.
+  std::string noLayout = kLayer;
+  noLayout = noLayout.substr(0, noLayout.find(",\n  \"buffer_layout\"")) + "}";
+  EXPECT_RT_ERROR(parseManifest(noLayout), ErrorKind::Manifest,
+                  "needs a buffer_layout, and the manifest has none");
+}
+
+TEST(Schedule, ResolvesFixedValuesOnce) {
+  Manifest m = parseManifest(kLayer);
+  std::vector<PlannedKernel> plan = planSchedule(m, config(), env());
+  ASSERT_EQ(plan.size(), 3u);
+  // Launch order is the schedule's, not the kernels' order in the manifest.
+  EXPECT_EQ(plan[0].name, "moe_route");
+  EXPECT_EQ(plan[0].kernelIndex, 1u);
+  EXPECT_EQ(plan[0].grid, (std::array<uint32_t, 3>{132, 1, 1}));
+  EXPECT_EQ(plan[2].name, "moe_combine_barrier");
+  EXPECT_EQ(plan[2].kernelIndex, 0u);
+  EXPECT_EQ(plan[2].grid, (std::array<uint32_t, 3>{1, 1, 1}));
+
+  const std::vector<PlannedParam> &route = plan[0].params;
+  ASSERT_EQ(route.size(), 5u);
+  EXPECT_EQ(route[0].source, PlannedParam::Source::Fixed);
+  EXPECT_EQ(route[0].bits, env().symmBase + 4096);
+  EXPECT_EQ(route[1].bits, env().symmBase + 256);
+  EXPECT_EQ(route[2].source, PlannedParam::Source::Input);
+  EXPECT_EQ(route[2].input, ForwardInput::Y);
+  EXPECT_EQ(route[3].source, PlannedParam::Source::Fixed);
+  EXPECT_EQ(route[3].bits, 1u);
+  EXPECT_EQ(route[4].source, PlannedParam::Source::NumTokens);
+  EXPECT_EQ(plan[2].params[1].bits, env().peerOffsets);
+
+  const std::vector<PlannedParam> &gemm = plan[1].params;
+  EXPECT_EQ(gemm[0].source, PlannedParam::Source::Fixed);
+  EXPECT_EQ(gemm[0].tma.globalAddress, env().symmBase + 65536);
+  EXPECT_EQ(gemm[0].tma.globalDim[0], 256u);
+  EXPECT_EQ(gemm[0].tma.globalDim[1], 256u);
+  EXPECT_EQ(gemm[0].tmaName, "a");
+  EXPECT_EQ(gemm[1].source, PlannedParam::Source::Input);
+  EXPECT_EQ(gemm[1].input, ForwardInput::L1Weight);
+  EXPECT_EQ(gemm[1].tma.globalDim[1], 512u);
+  EXPECT_EQ(gemm[2].input, ForwardInput::L1Scale);
+}
+
+TEST(Schedule, FillsPerCallValues) {
+  Manifest m = parseManifest(kLayer);
+  std::vector<PlannedKernel> plan = planSchedule(m, config(), env());
+  ForwardArgs a;
+  a.numTokens = 37;
+  a.y.address = 0x5000;
+  a.l1Scale.address = 0x6000;
+  EXPECT_EQ(paramBits(plan[0].params[4], a), 37u);
+  EXPECT_EQ(paramBits(plan[0].params[2], a), 0x5000u);
+  EXPECT_EQ(paramBits(plan[0].params[3], a), 1u);
+  EXPECT_EQ(paramBits(plan[1].params[2], a), 0x6000u);
+  EXPECT_EQ(&forwardInput(a, ForwardInput::L1Scale), &a.l1Scale);
+}
+
+TEST(Schedule, ChecksDescriptorsAgainstRegionsAndInputs) {
+  // The pool region is smaller than the descriptor addresses.
+  EXPECT_RT_ERROR(
+      planSchedule(parseManifest(edited(R"("offset": 65536, "bytes": 65536)",
+                                        R"("offset": 65536, "bytes": 65535)")),
+                   config(), env()),
+      ErrorKind::Manifest,
+      "kernel 'moe_l1_gemm' parameter 'a' (region:l1_pool): TMA descriptor "
+      "'a': addresses 65536 bytes but the tensor holds 65535");
+  // l1_weight of the config holds L * 2I * H = 131072 bytes; a descriptor
+  // over 600 rows would read past it.
+  EXPECT_RT_ERROR(
+      planSchedule(parseManifest(edited("\"global_shape\": [256, 512]",
+                                        "\"global_shape\": [256, 600]")),
+                   config(), env()),
+      ErrorKind::Manifest,
+      "parameter 'b' (input:l1_weight): TMA descriptor 'b': addresses 153600 "
+      "bytes but the tensor holds 131072");
+  EXPECT_RT_ERROR(
+      planSchedule(parseManifest(edited("\"input:l1_weight\"", "\"input:y\"")),
+                   config(), env()),
+      ErrorKind::Manifest, "y has a per-call size");
+}
+
+TEST(Schedule, RejectsPerCallGridsAndUnknownRuntimeSymbols) {
+  EXPECT_RT_ERROR(
+      planSchedule(parseManifest(edited("\"grid\": [1, 1, 1]",
+                                        "\"grid\": [\"num_tokens\", 1, 1]")),
+                   config(), env()),
+      ErrorKind::Manifest,
+      "schedule: kernel 'moe_combine_barrier' grid: expression "
+      "\"num_tokens\"");
+  EXPECT_RT_ERROR(
+      planSchedule(parseManifest(edited("\"cubin\": \"layer.cubin\",",
+                                        "\"cubin\": \"layer.cubin\", "
+                                        "\"runtime_symbols\": [\"M\"],")),
+                   config(), env()),
+      ErrorKind::Manifest,
+      "runtime symbol 'M' is unknown to the layer (it supplies num_tokens "
+      "and rank)");
+  // The grid may use rank (fixed per layer) and num_sms.
+  std::vector<PlannedKernel> plan = planSchedule(
+      parseManifest(edited("\"grid\": [1, 1, 1]",
+                           "\"grid\": [\"rank + 1\", \"min(num_sms, 2)\", 1]")),
+      config(), env());
+  EXPECT_EQ(plan[2].grid, (std::array<uint32_t, 3>{2, 2, 1}));
+  EXPECT_RT_ERROR(planSchedule(parseManifest(kLayer), config(), ScheduleEnv{}),
+                  ErrorKind::InvalidArgument,
+                  "the symmetric buffer or its offset table is null");
+  Manifest plain = parseManifest(edited(
+      R"("schedule": ["moe_route", "moe_l1_gemm", "moe_combine_barrier"],)",
+      ""));
+  EXPECT_RT_ERROR(planSchedule(plain, config(), env()), ErrorKind::Manifest,
+                  "the manifest has no schedule");
+}
+
+TEST(Schedule, ConfigMustMatchTheShortSymbols) {
+  Manifest m = parseManifest(kLayer);
+  checkManifestMatchesConfig(m, config());
+  LayerConfig c = config();
+  c.topk = 3;
+  EXPECT_RT_ERROR(checkManifestMatchesConfig(m, c), ErrorKind::InvalidArgument,
+                  "config does not match the manifest: K = 3 but the manifest "
+                  "(layer.cubin) was compiled for K = 2");
+  c = config();
+  c.maxTokens = 128;
+  EXPECT_RT_ERROR(checkManifestMatchesConfig(m, c), ErrorKind::InvalidArgument,
+                  "T = 128");
+}
+
+} // namespace
