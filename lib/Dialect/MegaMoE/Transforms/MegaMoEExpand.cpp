@@ -47,10 +47,35 @@ struct Stage {
 /// pool-sized shapes, every parameter bound to a region or a forward input.
 void buildLayerGemm(OpBuilder &b, Location loc, const mk::MoeKernelContext &ctx,
                     bool l1) {
-  (void)ctx;
-  // Placeholder until the grouped GEMM's layer options land.
-  emitError(loc) << "megamoe-expand: the " << (l1 ? "L1" : "L2")
-                 << " grouped GEMM is not built yet";
+  const cfg::LayerConfig &c = ctx.config;
+  const cfg::Variant &v = ctx.plan.variants.front();
+  mk::GroupedGemmConfig g;
+  g.experts = c.localExperts();
+  g.n = l1 ? 2 * c.intermediate : c.hidden;
+  g.k = l1 ? c.hidden : c.intermediate;
+  g.blockM = v.blockM;
+  g.blockN = l1 ? v.l1BlockN : v.l2BlockN;
+  g.stages = v.stages;
+  g.chip = cfg::toString(c.chip);
+  g.outType = l1 ? "f32" : "bf16";
+  g.bScaleInterleave = l1 ? 8 : 0;
+  g.deviceMBlocks = true;
+  g.staticM = ctx.plan.poolTokens;
+  mk::GroupedGemmBinds binds;
+  binds.a = l1 ? "region:l1_pool" : "region:l2_pool";
+  binds.aScales = l1 ? "region:l1_pool_sf" : "region:l2_pool_sf";
+  binds.b = l1 ? "input:l1_weight" : "input:l2_weight";
+  binds.bScales = l1 ? "input:l1_scale" : "input:l2_scale";
+  binds.d = l1 ? "region:l1_out" : "region:l2_out";
+  binds.blockExpert = "region:pool_block_expert";
+  binds.numMBlocks = "region:pool_info";
+  if (std::optional<std::string> error = mk::verifyGroupedGemmConfig(g)) {
+    emitError(loc) << "megamoe-expand: the " << (l1 ? "L1" : "L2")
+                   << " grouped GEMM cannot be built: " << *error;
+    return;
+  }
+  mk::buildGroupedGemmKernel(b, loc, l1 ? mk::kL1GemmKernel : mk::kL2GemmKernel,
+                             g, binds);
 }
 
 /// The unfused schedule, in launch order (docs/UnfusedSchedule.md).
