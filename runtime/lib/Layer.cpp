@@ -208,14 +208,26 @@ uint32_t Layer::takeErrorCount() const {
   if (!r || r->bytes < 4)
     fail(ErrorKind::Manifest,
          "check_errors: the manifest's buffer_layout has no 'errors' region");
-  CUdeviceptr word = (CUdeviceptr)symm_->local() + r->offset;
+  // Word 0: slots with an expert id outside [-1, E) (skipped as masked).
+  // Word 1: calls whose routing overflowed the worst-case pool (a token that
+  // lists one expert several times, with K > E/R): rows were dropped, so y
+  // is wrong, which is an error rather than a count.
+  const unsigned words = r->bytes >= 8 ? 2 : 1;
+  CUdeviceptr base = (CUdeviceptr)symm_->local() + r->offset;
   ScopedDevice scope(symm_->device());
   checkCu(cuCtxSynchronize(), "cuCtxSynchronize (check_errors)");
-  uint32_t count = 0;
-  checkCu(cuMemcpyDtoH(&count, word, 4), "reading the error counter");
-  checkCu(cuMemsetD32(word, 0, 1), "clearing the error counter");
+  uint32_t counts[2] = {0, 0};
+  checkCu(cuMemcpyDtoH(counts, base, 4 * words), "reading the error counters");
+  checkCu(cuMemsetD32(base, 0, words), "clearing the error counters");
   checkCu(cuCtxSynchronize(), "cuCtxSynchronize (check_errors)");
-  return count;
+  if (counts[1] != 0)
+    fail(ErrorKind::InvalidArgument,
+         "check_errors: " + std::to_string(counts[1]) +
+             " call(s) routed more slots to this rank than its token pool "
+             "holds (a token listing one expert more than once?); those "
+             "outputs are wrong. Bad expert ids seen: " +
+             std::to_string(counts[0]));
+  return counts[0];
 }
 
 } // namespace megamoe::rt

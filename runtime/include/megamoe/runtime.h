@@ -180,7 +180,10 @@ megamoe_status megamoe_layer_forward(megamoe_layer_t layer, int64_t num_tokens,
 
 /* SYNCHRONIZES the device, then reads and clears the layer's error counter:
  * *bad_expert_ids = the number of routing slots since the last check whose
- * expert id was outside [-1, experts) (the kernels skip them as masked). */
+ * expert id was outside [-1, experts) (the kernels skip them as masked).
+ * Returns MEGAMOE_ERR_INVALID_ARGUMENT (both counters cleared; the message
+ * gives the counts) when a call routed more slots to this rank than its pool holds (a
+ * token listing one expert more than once): that call's y is wrong. */
 megamoe_status megamoe_layer_check_errors(megamoe_layer_t layer,
                                           uint32_t *bad_expert_ids);
 

@@ -78,7 +78,9 @@ public:
   /// SYNCHRONIZES the device, then reads and zeroes word 0 of the `errors`
   /// region: the number of routing slots since the last call whose expert id
   /// was outside [-1, experts) (skipped by the kernels as masked). Throws
-  /// Error(Manifest) if the buffer layout has no `errors` region.
+  /// Error(Manifest) if the buffer layout has no `errors` region, and
+  /// Error(InvalidArgument) if a call overflowed the token pool (word 1,
+  /// also cleared): its output is wrong.
   uint32_t takeErrorCount() const;
 
   /// Whether forward() runs a schedule (false: not available yet).
