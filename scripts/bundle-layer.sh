@@ -40,6 +40,26 @@ for spec in $LAYERS; do
   [[ ${KEEP_PTX:-0} == 1 ]] || rm -f "$dir"/*.ptx
 done
 
+# Benchmark layers (bench/megamoe_schedules.py reads bench-layers/<shape>-ep<R>-t<T>/):
+# BENCH_LAYERS="shape:H:I:E:K:R:T:clamp ..." (bench/moe_bench.py's default clamp is 10).
+for spec in ${BENCH_LAYERS:-}; do
+  IFS=: read -r shape h i e k r t c <<<"$spec"
+  dir=$dest/bench-layers/$shape-ep$r-t$t
+  mkdir -p "$dir"
+  clamp_opt=""
+  if [[ $c != 0 ]]; then clamp_opt=" clamp=$c"; fi
+  echo "bundle-layer: bench $shape EP$r T=$t"
+  echo 'module {}' | "$opt" \
+    --megamoe-layer="hidden=$h intermediate=$i experts=$e topk=$k ranks=$r max-tokens=$t chip=sm_90a$clamp_opt" \
+    --megamoe-plan="schedule=unfused" --megamoe-expand \
+    --megamoe-to-cubin="chip=sm_90a emit-dir=$dir" -o /dev/null
+  rm -f "$dir"/*.h "$dir"/*.ptx
+done
+if [[ -n ${BENCH_LAYERS:-} ]]; then
+  mkdir -p "$dest/bench"
+  cp bench/*.py bench/RESULTS.md "$dest/bench/"
+fi
+
 # The hello kernel (test_runtime.py's schedule tests: the runtime path alone).
 mkdir -p "$dest/data"
 "$opt" test/GPU/run-cubin.mlir --pass-pipeline='builtin.module(gpu.module(convert-nvvm-to-llvm,reconcile-unrealized-casts),gpu-module-to-binary{format=bin})' > "$dest/data/hello.mlir"
