@@ -192,9 +192,12 @@ struct MegaMoEExpandPass
       module.emitError("megamoe-expand: the module holds no megamoe.layer");
       return signalPassFailure();
     }
-    for (LayerOp layer : layers)
+    for (LayerOp layer : layers) {
       if (failed(expand(module, layer)))
         return signalPassFailure();
+      // The gpu.module takes the layer's symbol name: the layer is consumed.
+      layer.erase();
+    }
   }
 };
 

@@ -108,7 +108,8 @@ def MegaMoEExpand : Pass<"megamoe-expand", "::mlir::ModuleOp"> {
     the symmetric-buffer layout (`megamoe.buffer_layout`, the JSON of
     `computeBufferLayout`). Every kernel parameter is bound
     (`megamoe.bind`), so the runtime launches the schedule from the manifest
-    alone. The layer op is kept (its plan stays printable).
+    alone. The layer op is replaced by its gpu.module (same symbol name;
+    print the plan before expanding).
 
     Only the unfused schedule is built so far (docs/UnfusedSchedule.md: nine
     kernels, from routing to the combine reduce); a plan asking for another

@@ -1,0 +1,96 @@
+// moe_layout (docs/UnfusedSchedule.md, kernel 2): the builder's IR, then the
+// SM90 pipeline to PTX, the manifest's bindings and ptxas resources.
+// Layer: E = 12, L = 6, R = 2, T = 40, K = 3 (T * K = 120), P = 1024, BM = 128.
+// REQUIRES: ptxas
+// RUN: megamoe-opt %s --megamoe-layer="hidden=384 intermediate=256 experts=12 topk=3 ranks=2 max-tokens=40 chip=sm_90a" --megamoe-plan="schedule=unfused" --megamoe-expand="only=moe_layout" | FileCheck %s --check-prefix=IR
+// RUN: rm -rf %t && mkdir -p %t/big
+// RUN: megamoe-opt %s --megamoe-layer="hidden=384 intermediate=256 experts=12 topk=3 ranks=2 max-tokens=40 chip=sm_90a" --megamoe-plan="schedule=unfused" --megamoe-expand="only=moe_layout" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/layer.ptx
+// RUN: %python -c "import json,sys; k=json.load(open(sys.argv[1]))['kernels'][0]; print(k['name'], k['block'], k['grid'], [(p['name'], p['kind'], p['bind']) for p in k['params']])" %t/layer.json | FileCheck %s --check-prefix=JSON
+// RUN: %ptxas -arch=sm_90a -v %t/layer.ptx -o %t/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// More local experts than lanes (L = 192: six chunks of the warp scan).
+// RUN: megamoe-opt %s --megamoe-layer="hidden=1024 intermediate=256 experts=384 topk=6 ranks=2 max-tokens=256 chip=sm_90a" --megamoe-plan="schedule=unfused" --megamoe-expand="only=moe_layout" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/big" -o /dev/null
+// RUN: %ptxas -arch=sm_90a -v %t/big/layer.ptx -o %t/big/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+
+// IR-LABEL: warpspec.kernel @moe_layout(
+// IR-SAME: %[[SEND:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:send_count", megamoe.name = "send_count"}
+// IR-SAME: %[[RECV:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:recv_count", megamoe.name = "recv_count"}
+// IR-SAME: %[[START:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:pool_row_start", megamoe.name = "pool_row_start"}
+// IR-SAME: %[[BLOCKS:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:pool_block_expert", megamoe.name = "pool_block_expert"}
+// IR-SAME: %[[INFO:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:pool_info", megamoe.name = "pool_info"}
+// IR-SAME: %[[BARRIERS:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:barriers", megamoe.name = "barriers"}
+// IR-SAME: %[[ERR:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:errors", megamoe.name = "errors"}
+// IR-SAME: %[[PEERS:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "peer_offsets", megamoe.name = "peer_offsets"}
+// IR-SAME: %[[RANK:[a-z0-9]+]]: i32 {megamoe.bind = "value:rank", megamoe.name = "rank"}
+// IR-SAME: megamoe.grid = [1, 1, 1], threads = 128 : i32
+// IR: arith.cmpi ult, %[[RANK]], %{{.*}} : i32
+// Step 1: send_count[e] -> rank e / L's recv_count[rank][e % L], then zero.
+// IR: scf.for %[[E:.*]] = %{{.*}} to %c12_i32 step %c128_i32 : i32 {
+// IR: %[[COUNT:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> i32
+// IR: %[[OWNER:.*]] = arith.divui %[[E]], %c6_i32
+// IR: %[[L:.*]] = arith.remui %[[E]],
+// IR: %[[RL:.*]] = arith.muli %[[RANK]],
+// IR: arith.addi %[[RL]], %[[L]]
+// IR: %[[MINE:.*]] = llvm.getelementptr %[[RECV]]
+// IR: %[[REMOTE:.*]] = warpspec.peer.ptr %[[MINE]], %[[OWNER]], %[[PEERS]]
+// IR: llvm.store %[[COUNT]], %[[REMOTE]]
+// IR: llvm.getelementptr %[[SEND]]
+// IR: llvm.store %c0_i32{{.*}}, %{{.*}} : i32, !llvm.ptr<1>
+// IR: }
+// Step 2: fence, block sync, one thread crosses the ranks' barrier, block sync.
+// IR-NEXT: llvm.fence seq_cst
+// IR-NEXT: nvvm.barrier0
+// IR: scf.if
+// IR-NEXT: %[[NR:.*]] = arith.constant 2 : i32
+// IR-NEXT: warpspec.cross_rank.barrier %[[BARRIERS]], %[[RANK]], %[[NR]], %[[PEERS]] scope sys timeout_cycles 20000000000
+// IR-NEXT: }
+// IR-NEXT: nvvm.barrier0
+// Step 3 (warp 0): chunks of 32 experts; N_l = sum of min(recv_count[r][l], T * K).
+// IR: %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid : i32
+// IR: %[[TOTAL:.*]] = scf.for %{{.*}} = %{{.*}} to %c6_i32 step %c32_i32{{.*}} iter_args(%[[CARRY:.*]] = %{{.*}}) -> (i32)
+// IR: llvm.getelementptr %[[RECV]]
+// IR: arith.minui %{{.*}}, %c120_i32 : i32
+// pad(N_l) and its warp-inclusive scan.
+// IR: arith.addi %{{.*}}, %c127_i32 : i32
+// IR: arith.divui
+// IR: %[[PADDED:.*]] = arith.muli
+// IR-COUNT-5: nvvm.shfl.sync  up
+// IR: %[[INCL:.*]] = arith.select
+// IR: %[[END:.*]] = arith.addi %[[CARRY]], %[[INCL]] : i32
+// IR: %[[S:.*]] = arith.subi %[[END]], %[[PADDED]] : i32
+// pool_row_start[l][0..R], the blocks of expert l (capped at P / BM = 8).
+// IR: scf.for %{{.*}} iter_args(%{{.*}} = %[[S]]) -> (i32)
+// IR: llvm.getelementptr %[[START]]
+// IR: llvm.getelementptr %[[START]]
+// IR: arith.minui %{{.*}}, %c8_i32{{.*}} : i32
+// IR: llvm.getelementptr %[[BLOCKS]]
+// IR: nvvm.shfl.sync  idx %{{.*}}, %[[INCL]], %c31_i32
+// pool_info = (min(rows, P) / BM, min(rows, P)); an overflow counts in errors[1].
+// IR: %[[USED:.*]] = arith.minui %[[TOTAL]], %c1024_i32 : i32
+// IR: arith.divui %[[USED]], %c128_i32
+// IR: llvm.getelementptr %[[INFO]]
+// IR: llvm.getelementptr %[[INFO]]
+// IR: llvm.store %[[USED]]
+// IR: arith.cmpi ugt, %[[TOTAL]], %c1024_i32
+// IR: llvm.getelementptr %[[ERR]]
+// IR: llvm.atomicrmw add
+
+// PTX: .entry moe_layout(
+// PTX: .reqntid 128, 1, 1
+// PTX-DAG: st.global.b32
+// PTX-DAG: fence.sc.sys;
+// PTX-DAG: bar.sync 0;
+// PTX-DAG: atom.add.release.sys.global.u32
+// PTX-DAG: red.release.sys.global.add.u32
+// PTX-DAG: ld.acquire.sys.global.b32
+// PTX-DAG: shfl.sync.up.b32
+// PTX-DAG: shfl.sync.idx.b32
+// The barrier's timeout: one line, then a trap.
+// PTX-DAG: vprintf
+// PTX-DAG: trap;
+
+// JSON: moe_layout [128, 1, 1] [1, 1, 1] [('send_count', 'pointer', 'region:send_count'), ('recv_count', 'pointer', 'region:recv_count'), ('pool_row_start', 'pointer', 'region:pool_row_start'), ('pool_block_expert', 'pointer', 'region:pool_block_expert'), ('pool_info', 'pointer', 'region:pool_info'), ('barriers', 'pointer', 'region:barriers'), ('errors', 'pointer', 'region:errors'), ('peer_offsets', 'pointer', 'peer_offsets'), ('rank', 'i32', 'value:rank')]
+
+// The 16-byte stack frame holds the arguments of the timeout's printf.
+// PTXAS: Compiling entry function 'moe_layout' for 'sm_90a'
+// PTXAS: 16 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
