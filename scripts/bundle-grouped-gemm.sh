@@ -17,6 +17,14 @@ for nk in 4096x7168 7168x2048 4096x4096 4096x2048 6144x7168 7168x3072; do
     rm -f "$dest/cubins/gg_e8_n${nk%x*}_k${nk#*x}_m32768_bm$bm/module.mlir"
   done
 done
+# The two GEMMs of the unfused layer schedule (python/tests/test_grouped_gemm.py LAYER_VARIANTS).
+bash scripts/compile-grouped-gemm.sh --experts 8 --n 4096 --k 4096 --block-m 128 --out-type f32 \
+  --b-scale-interleave 8 --device-m-blocks --static-m 4096 \
+  --out "$dest/cubins/gg_e8_n4096_k4096_m32768_bm128_f32_il8_dev_s4096" >/dev/null
+bash scripts/compile-grouped-gemm.sh --experts 8 --n 4096 --k 2048 --block-m 128 \
+  --device-m-blocks --static-m 4096 \
+  --out "$dest/cubins/gg_e8_n4096_k2048_m32768_bm128_dev_s4096" >/dev/null
+rm -f "$dest"/cubins/*/module.mlir
 # The runtime library (C API launch path); without it the ctypes launcher is used.
 rt=${MEGAMOE_RUNTIME_BUILD:-build/runtime}
 [[ -f $rt/build.ninja ]] || cmake -S runtime -B "$rt" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null

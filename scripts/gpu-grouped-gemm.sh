@@ -34,10 +34,11 @@ if [[ $smoke_rc -eq 0 ]]; then
 else
   cp "$out/smoke.txt" "$out/pytest.txt"
 fi
-# 3. Benchmark (when the smoke test passed; the table shows each row's check).
-if [[ $smoke_rc -eq 0 ]]; then
+# 3. Benchmark (when the smoke test passed and NO_BENCH is unset; the table
+# shows each row's check).
+if [[ $smoke_rc -eq 0 && -z ${NO_BENCH:-} ]]; then
   (cd "$here" && timeout ${BENCH_TIMEOUT:-200} python3 bench/bench_grouped_gemm.py --out "$out/bench.md") > "$out/bench.txt" 2>&1
 fi
 echo "=== SASS / resources"; cat "$out/sass_resources.txt"
-echo "=== tests (rc=$test_rc)"; grep -E "rel err|passed|failed|Error|error|Timeout|assert" "$out/pytest.txt" | cut -c1-300 | tail -45
+echo "=== tests (rc=$test_rc)"; grep -E "rel err|passed|failed|Error|error|Timeout|assert" "$out/pytest.txt" | cut -c1-300 | tail -60
 echo "=== bench"; tail -20 "$out/bench.txt" 2>/dev/null

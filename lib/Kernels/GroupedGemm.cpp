@@ -1,5 +1,4 @@
-//===- GroupedGemm.cpp - build the FP8 grouped GEMM in warpspec
-//------------===//
+//===- GroupedGemm.cpp - build the FP8 grouped GEMM in warpspec ----------===//
 //
 // The kernel's structure and data layouts are described in
 // include/megamoe/Kernels/GroupedGemm.h. This file only spells them in IR:
@@ -8,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "megamoe/Kernels/GroupedGemm.h"
+#include "megamoe/Kernels/KernelBuilder.h"
 
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 
@@ -31,17 +31,21 @@ enum Arg : unsigned {
   kArgB,           // TMA: B [E*N, K] fp8
   kArgSfa,         // TMA: SFA [K/128, M] f32
   kArgD,           // TMA: D [M, N] bf16
-  kArgSfb,         // pointer: SFB [E, N/128, K/128] f32
+  kArgSfb,         // pointer: SFB [E, N/128, K/128(, 2)] f32
   kArgBlockExpert, // pointer: i32 [M / BLOCK_M]
-  kArgNumMBlocks,  // i32: M / BLOCK_M
+  kArgNumMBlocks,  // i32 (or pointer to i32): row blocks to compute
   kNumArgs
 };
 
 /// The output tile in SMEM is 128B-swizzled (conflict-free acc.store) and so
-/// split into panels of 64 BF16 columns (128 bytes, the swizzle span): the
-/// buffer [BLOCK_M, BLOCK_N] holds BLOCK_N / 64 panels of [BLOCK_M, 64], each
-/// written to global by its own TMA store of 64 rows x 64 columns.
-constexpr int64_t kDPanelCols = 64;
+/// split into panels of 128 bytes of columns (the swizzle span: 64 BF16 or 32
+/// F32 columns): the buffer [BLOCK_M, BLOCK_N] holds BLOCK_N / panel-columns
+/// panels of [BLOCK_M, panel-columns], each written to global by its own TMA
+/// store of 64 rows.
+constexpr int64_t kDPanelBytes = 128;
+int64_t dPanelCols(const GroupedGemmConfig &c) {
+  return kDPanelBytes / c.outBytes();
+}
 
 /// Everything the role builders share: config, types and the kernel-level
 /// values (arguments, buffers, pipeline).
@@ -127,6 +131,29 @@ Value loadBlockExpert(OpBuilder &b, Location loc, const KernelFrame &f,
   return LLVM::LoadOp::create(b, loc, b.getI32Type(), addr);
 }
 
+/// The weight scales of one (tile, K block): SFB entry `index` (in entries of
+/// one scale, or of one (gate, up) pair when interleaved: then one 8-byte
+/// load gives both).
+SmallVector<Value, 2> loadBScales(OpBuilder &b, Location loc,
+                                  const KernelFrame &f, Value index) {
+  auto f32 = b.getF32Type();
+  auto ptrTy = LLVM::LLVMPointerType::get(b.getContext(), 1);
+  if (f.cfg.bScaleInterleave == 0) {
+    Value addr =
+        LLVM::GEPOp::create(b, loc, ptrTy, f32, f.sfb, ValueRange{index});
+    return {LLVM::LoadOp::create(b, loc, f32, addr)};
+  }
+  auto pairTy = VectorType::get({2}, f32);
+  Value addr =
+      LLVM::GEPOp::create(b, loc, ptrTy, pairTy, f.sfb, ValueRange{index});
+  Value pair = LLVM::LoadOp::create(b, loc, pairTy, addr, /*alignment=*/8);
+  SmallVector<Value, 2> out;
+  for (int64_t i = 0; i < 2; ++i)
+    out.push_back(
+        LLVM::ExtractElementOp::create(b, loc, pair, constI32(b, loc, i)));
+  return out;
+}
+
 /// Role "tma": per K block, warp 0 loads the A tile, warp 1 its BLOCK_M
 /// activation scales, warp 2 the expert's B tile, each committing its own
 /// bytes; warp 3 only arrives. Splitting the loads keeps every warp of the
@@ -201,9 +228,9 @@ void buildProducerRole(OpBuilder &b, Location loc, const KernelFrame &f) {
 
 /// Role "math<wg>": rows [64 wg, 64 wg + 64) of every tile. Per K block: a
 /// fresh wgmma accumulator over the stage, wait, release the stage, then
-/// total += partial * sa[row] * sb on CUDA cores. Epilogue: BF16 into the
-/// warpgroup's rows of the 128B-swizzled SMEM tile
-/// and one TMA store per 64-column panel.
+/// total += partial * sa[row] * sb on CUDA cores. Epilogue: D into the
+/// warpgroup's rows of the 128B-swizzled SMEM tile (BF16 or F32)
+/// and one TMA store per 128-byte column panel.
 void buildMathRole(OpBuilder &b, Location loc, const KernelFrame &f,
                    int64_t wg) {
   const GroupedGemmConfig &c = f.cfg;
@@ -221,13 +248,12 @@ void buildMathRole(OpBuilder &b, Location loc, const KernelFrame &f,
   Value epilogueBarrier = f.epilogueBarriers[wg];
   int64_t kBlocks = c.k / GroupedGemmConfig::kBlockK;
   int64_t nScaleBlocks = c.n / 128, kScaleBlocks = kBlocks;
-  auto f32 = b.getF32Type();
-  auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
   auto sharedPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
 
   buildTileLoop(b, loc, f, [&](OpBuilder &tb, Value mBlock, Value nBlock) {
     Value expert = loadBlockExpert(tb, loc, f, mBlock);
-    // SFB row of this tile: (expert * N/128 + nBlock * BLOCK_N/128) * K/128.
+    // SFB row of this tile: (expert * N/128 + nBlock * BLOCK_N/128) * K/128
+    // (in entries: single scales, or interleaved pairs).
     Value sfbRow = arith::MulIOp::create(
         tb, loc,
         arith::AddIOp::create(
@@ -253,21 +279,22 @@ void buildMathRole(OpBuilder &b, Location loc, const KernelFrame &f,
         tb, loc, constIndex(tb, loc, 0), constIndex(tb, loc, kBlocks),
         constIndex(tb, loc, 1), inits,
         [&](OpBuilder &kb, Location l, Value kBlock, ValueRange iter) {
-          // The weight scale is read before waiting so its latency hides
-          // behind the TMA wait.
-          Value sfbAddr =
-              LLVM::GEPOp::create(kb, l, globalPtr, f32, f.sfb,
-                                  ValueRange{arith::AddIOp::create(
-                                      kb, l, sfbRow, toI32(kb, l, kBlock))});
-          Value sb = LLVM::LoadOp::create(kb, l, f32, sfbAddr);
+          // The weight scales are read before waiting so their latency
+          // hides behind the TMA wait.
+          SmallVector<Value, 2> sb = loadBScales(
+              kb, l, f,
+              arith::AddIOp::create(kb, l, sfbRow, toI32(kb, l, kBlock)));
           Value stage = ws::ConsumerWaitOp::create(kb, l, f.pipe);
           Value fresh = ws::AccZeroOp::create(kb, l, f.accType);
           Value partial = ws::MmaSm90Op::create(kb, l, f.aTiles, stage, row,
                                                 f.bTiles, stage, fresh);
           Value ready = ws::MmaWaitOp::create(kb, l, 0u, ValueRange{partial})
                             .getResult(0);
+          IntegerAttr interleave;
+          if (c.bScaleInterleave)
+            interleave = kb.getI64IntegerAttr(c.bScaleInterleave);
           Value total = ws::AccPromoteOp::create(
-              kb, l, ready, iter[0], f.aScales, stage, row, ValueRange{sb});
+              kb, l, ready, iter[0], f.aScales, stage, row, sb, interleave);
           if (!lag) {
             ws::ConsumerReleaseOp::create(kb, l, f.pipe, stage);
             scf::YieldOp::create(kb, l, ValueRange{total});
@@ -314,14 +341,15 @@ void buildMathRole(OpBuilder &b, Location loc, const KernelFrame &f,
       Value n0 = toI32(tb, loc,
                        arith::MulIOp::create(tb, loc, nBlock,
                                              constIndex(tb, loc, c.blockN)));
-      // One TMA store per 64-column panel of this warpgroup's 64 rows.
-      for (int64_t p = 0; p < c.blockN / kDPanelCols; ++p) {
+      // One TMA store per 128-byte panel of this warpgroup's 64 rows.
+      int64_t panelCols = dPanelCols(c);
+      for (int64_t p = 0; p < c.blockN / panelCols; ++p) {
         int32_t srcBytes =
-            static_cast<int32_t>((p * c.blockM + 64 * wg) * kDPanelCols * 2);
+            static_cast<int32_t>((p * c.blockM + 64 * wg) * kDPanelBytes);
         Value src = LLVM::GEPOp::create(tb, loc, sharedPtr, tb.getI8Type(),
                                         slot, ArrayRef<LLVM::GEPArg>{srcBytes});
         Value n = arith::AddIOp::create(tb, loc, n0,
-                                        constI32(tb, loc, p * kDPanelCols));
+                                        constI32(tb, loc, p * panelCols));
         ws::TmaStoreOp::create(tb, loc, src, f.d, ValueRange{n, m0});
       }
     }
@@ -334,20 +362,14 @@ void buildMathRole(OpBuilder &b, Location loc, const KernelFrame &f,
 
 /// `megamoe.tma` spec of a descriptor argument (docs/Manifest.md).
 DictionaryAttr tmaSpec(Builder &b, StringRef dtype,
-                       ArrayRef<StringRef> globalShape,
-                       ArrayRef<StringRef> strides, ArrayRef<int64_t> box,
+                       ArrayRef<Attribute> globalShape,
+                       ArrayRef<Attribute> strides, ArrayRef<int64_t> box,
                        StringRef swizzle) {
-  auto strs = [&](ArrayRef<StringRef> v) {
-    SmallVector<Attribute> out;
-    for (StringRef s : v)
-      out.push_back(b.getStringAttr(s));
-    return b.getArrayAttr(out);
-  };
   SmallVector<NamedAttribute> attrs = {
       b.getNamedAttr("dtype", b.getStringAttr(dtype)),
       b.getNamedAttr("rank", b.getI64IntegerAttr(globalShape.size())),
-      b.getNamedAttr("global_shape", strs(globalShape)),
-      b.getNamedAttr("global_strides_bytes", strs(strides)),
+      b.getNamedAttr("global_shape", b.getArrayAttr(globalShape)),
+      b.getNamedAttr("global_strides_bytes", b.getArrayAttr(strides)),
       b.getNamedAttr("box", b.getI64ArrayAttr(box)),
       b.getNamedAttr("element_strides",
                      b.getI64ArrayAttr(SmallVector<int64_t>(box.size(), 1))),
@@ -358,92 +380,104 @@ DictionaryAttr tmaSpec(Builder &b, StringRef dtype,
   return b.getDictionaryAttr(attrs);
 }
 
+/// A manifest expression: the literal `value` with a static M (the kernel
+/// then lives among the layer's symbols), else `symbolic` over E, N, K, M.
+Attribute shapeExpr(Builder &b, const GroupedGemmConfig &c, StringRef symbolic,
+                    int64_t value) {
+  if (c.staticM > 0)
+    return b.getI64IntegerAttr(value);
+  return b.getStringAttr(symbolic);
+}
+
+/// The kernel's parameters: types, names, bindings and TMA specs.
+SmallVector<KernelParam> kernelParams(Builder &b, const GroupedGemmConfig &c,
+                                      const GroupedGemmBinds &binds) {
+  MLIRContext *ctx = b.getContext();
+  Type fp8 = b.getType<Float8E4M3FNType>();
+  Type outType = c.outBytes() == 4 ? Type(b.getF32Type()) : b.getBF16Type();
+  auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
+  int64_t m = c.staticM, panelCols = dPanelCols(c);
+  auto e = [&](StringRef symbolic, int64_t value) {
+    return shapeExpr(b, c, symbolic, value);
+  };
+  SmallVector<KernelParam> params(kNumArgs);
+  params[kArgA] = {"a", binds.a,
+                   ws::TmaDescType::get(ctx, {c.blockM, 128}, fp8, 128),
+                   tmaSpec(b, "e4m3", {e("K", c.k), e("M", m)}, {e("K", c.k)},
+                           {128, c.blockM}, "128B")};
+  params[kArgB] = {
+      "b", binds.b, ws::TmaDescType::get(ctx, {c.blockN, 128}, fp8, 128),
+      tmaSpec(b, "e4m3", {e("K", c.k), e("E * N", c.experts * c.n)},
+              {e("K", c.k)}, {128, c.blockN}, "128B")};
+  params[kArgSfa] = {
+      "a_scales", binds.aScales,
+      ws::TmaDescType::get(ctx, {1, c.blockM}, b.getF32Type(), 0),
+      tmaSpec(b, "f32", {e("M", m), e("K / 128", c.k / 128)},
+              {e("M * 4", m * 4)}, {c.blockM, 1}, "none")};
+  params[kArgD] = {
+      "d", binds.d,
+      ws::TmaDescType::get(ctx, {64, panelCols}, outType, kDPanelBytes),
+      tmaSpec(b, c.outType, {e("N", c.n), e("M", m)},
+              {e(c.outBytes() == 4 ? "N * 4" : "N * 2", c.n * c.outBytes())},
+              {panelCols, 64}, "128B")};
+  params[kArgSfb] = {"b_scales", binds.bScales, globalPtr};
+  params[kArgBlockExpert] = {"block_expert", binds.blockExpert, globalPtr};
+  params[kArgNumMBlocks] = {"num_m_blocks", binds.numMBlocks,
+                            c.deviceMBlocks ? Type(globalPtr)
+                                            : Type(b.getI32Type())};
+  return params;
+}
+
+/// One CTA per SM, never more CTAs than tiles (when the host knows how many).
+SmallVector<Attribute, 3> kernelGrid(Builder &b, const GroupedGemmConfig &c) {
+  int64_t nBlocks = c.n / c.blockN;
+  Attribute x;
+  if (c.staticM > 0)
+    x = b.getStringAttr("min(num_sms, " +
+                        std::to_string(c.staticM / c.blockM * nBlocks) + ")");
+  else if (c.deviceMBlocks)
+    x = b.getStringAttr("num_sms");
+  else
+    x = b.getStringAttr("min(num_sms, num_m_blocks * (N / " +
+                        std::to_string(c.blockN) + "))");
+  return {x, b.getI64IntegerAttr(1), b.getI64IntegerAttr(1)};
+}
+
+/// The row blocks to compute: the parameter's value, or the i32 it points to
+/// (written by an earlier kernel on the stream, so a plain load sees it),
+/// clamped to [0, M / BLOCK_M] so that a bad count cannot index block_expert
+/// out of bounds.
+Value numMBlocksAtStart(OpBuilder &b, Location loc, const GroupedGemmConfig &c,
+                        Value param) {
+  Value count = param;
+  if (c.deviceMBlocks)
+    count =
+        LLVM::LoadOp::create(b, loc, b.getI32Type(), param, /*alignment=*/4);
+  Value most = constI32(b, loc, c.rowCapacity() / c.blockM);
+  count = arith::MinSIOp::create(b, loc, count, most);
+  return arith::MaxSIOp::create(b, loc, count, constI32(b, loc, 0));
+}
+
 } // namespace
 
-void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
-  MLIRContext *ctx = module.getContext();
-  Location loc = module.getLoc();
-  OpBuilder b(ctx);
-  b.setInsertionPointToEnd(module.getBody());
-  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                  b.getUnitAttr());
-
-  // The gpu.module: target, and the config symbols the manifest carries.
-  auto target = NVVM::NVVMTargetAttr::get(
-      ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", c.chip, "+ptx86");
-  auto gpuModule = gpu::GPUModuleOp::create(b, loc, "grouped_gemm",
-                                            b.getArrayAttr({target}));
-  int64_t stages = c.resolvedStages();
-  gpuModule->setAttr(
-      "megamoe.symbols",
-      b.getDictionaryAttr(
-          {b.getNamedAttr("E", b.getI64IntegerAttr(c.experts)),
-           b.getNamedAttr("N", b.getI64IntegerAttr(c.n)),
-           b.getNamedAttr("K", b.getI64IntegerAttr(c.k)),
-           b.getNamedAttr("MAX_M", b.getI64IntegerAttr(c.maxM)),
-           b.getNamedAttr("BLOCK_M", b.getI64IntegerAttr(c.blockM)),
-           b.getNamedAttr("BLOCK_N", b.getI64IntegerAttr(c.blockN)),
-           b.getNamedAttr("STAGES", b.getI64IntegerAttr(stages))}));
-  gpuModule->setAttr("megamoe.runtime_symbols",
-                     b.getStrArrayAttr({"M", "num_m_blocks"}));
-  b.setInsertionPointToStart(gpuModule.getBody());
-
-  // Types.
-  Type fp8 = b.getType<Float8E4M3FNType>();
-  Type bf16 = b.getBF16Type(), f32 = b.getF32Type();
-  auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
-  auto aDescTy = ws::TmaDescType::get(ctx, {c.blockM, 128}, fp8, 128);
-  auto bDescTy = ws::TmaDescType::get(ctx, {c.blockN, 128}, fp8, 128);
-  auto sfaDescTy = ws::TmaDescType::get(ctx, {1, c.blockM}, f32, 0);
-  auto dDescTy = ws::TmaDescType::get(ctx, {64, kDPanelCols}, bf16, 128);
-  SmallVector<Type> argTypes(kNumArgs);
-  argTypes[kArgA] = aDescTy;
-  argTypes[kArgB] = bDescTy;
-  argTypes[kArgSfa] = sfaDescTy;
-  argTypes[kArgD] = dDescTy;
-  argTypes[kArgSfb] = globalPtr;
-  argTypes[kArgBlockExpert] = globalPtr;
-  argTypes[kArgNumMBlocks] = b.getI32Type();
-
-  // Argument names and TMA specs for the manifest.
-  std::string bm = std::to_string(c.blockM);
-  SmallVector<Attribute> argAttrs(kNumArgs);
-  auto named = [&](StringRef name, DictionaryAttr tma = {}) {
-    SmallVector<NamedAttribute> attrs = {
-        b.getNamedAttr("megamoe.name", b.getStringAttr(name))};
-    if (tma)
-      attrs.push_back(b.getNamedAttr("megamoe.tma", tma));
-    return b.getDictionaryAttr(attrs);
-  };
-  argAttrs[kArgA] = named(
-      "a", tmaSpec(b, "e4m3", {"K", "M"}, {"K"}, {128, c.blockM}, "128B"));
-  argAttrs[kArgB] = named(
-      "b", tmaSpec(b, "e4m3", {"K", "E * N"}, {"K"}, {128, c.blockN}, "128B"));
-  argAttrs[kArgSfa] =
-      named("a_scales", tmaSpec(b, "f32", {"M", "K / 128"}, {"M * 4"},
-                                {c.blockM, 1}, "none"));
-  argAttrs[kArgD] = named("d", tmaSpec(b, "bf16", {"N", "M"}, {"N * 2"},
-                                       {kDPanelCols, 64}, "128B"));
-  argAttrs[kArgSfb] = named("b_scales");
-  argAttrs[kArgBlockExpert] = named("block_expert");
-  argAttrs[kArgNumMBlocks] = named("num_m_blocks");
-
-  auto kernel = ws::KernelOp::create(
-      b, loc, "grouped_gemm_fp8", b.getFunctionType(argTypes, {}),
-      b.getArrayAttr(argAttrs), ArrayAttr(), c.numThreads(),
-      c.entryRegisterCap(), c.chip, DenseI32ArrayAttr(), IntegerAttr());
-  // One CTA per SM, never more CTAs than tiles.
-  kernel->setAttr(
-      "megamoe.grid",
-      b.getArrayAttr({b.getStringAttr("min(num_sms, num_m_blocks * (N / " +
-                                      std::to_string(c.blockN) + "))"),
-                      b.getI64IntegerAttr(1), b.getI64IntegerAttr(1)}));
-  Block *body = &kernel.getBody().emplaceBlock();
-  for (Type t : argTypes)
-    body->addArgument(t, loc);
+void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
+                                     StringRef kernelName,
+                                     const GroupedGemmConfig &c,
+                                     const GroupedGemmBinds &binds) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<KernelParam> params = kernelParams(b, c, binds);
+  auto kernel =
+      createBoundKernel(b, loc, kernelName, params, c.numThreads(),
+                        c.entryRegisterCap(), c.chip, kernelGrid(b, c));
+  OpBuilder::InsertionGuard guard(b);
+  Block *body = &kernel.getBody().front();
   b.setInsertionPointToStart(body);
 
   // Shared memory: the pipeline ring (A, B, A scales) and the output tiles.
+  Type fp8 = b.getType<Float8E4M3FNType>();
+  Type f32 = b.getF32Type();
+  Type outType = c.outBytes() == 4 ? f32 : Type(b.getBF16Type());
+  int64_t stages = c.resolvedStages();
   unsigned st = static_cast<unsigned>(stages);
   KernelFrame f{c, stages};
   f.a = body->getArgument(kArgA);
@@ -452,7 +486,8 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
   f.d = body->getArgument(kArgD);
   f.sfb = body->getArgument(kArgSfb);
   f.blockExpert = body->getArgument(kArgBlockExpert);
-  f.numMBlocks = body->getArgument(kArgNumMBlocks);
+  f.numMBlocks =
+      numMBlocksAtStart(b, loc, c, body->getArgument(kArgNumMBlocks));
   f.aTiles = ws::SmemAllocOp::create(
       b, loc, ws::SmemType::get(ctx, {c.blockM, 128}, fp8, st, 1024, 128),
       "a_tiles", IntegerAttr());
@@ -462,9 +497,11 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
   f.aScales = ws::SmemAllocOp::create(
       b, loc, ws::SmemType::get(ctx, {c.blockM}, f32, st, 128, 0), "a_scales",
       IntegerAttr());
-  f.dTiles = ws::SmemAllocOp::create(
-      b, loc, ws::SmemType::get(ctx, {c.blockM, c.blockN}, bf16, 1, 1024, 128),
-      "d_tiles", IntegerAttr());
+  f.dTiles =
+      ws::SmemAllocOp::create(b, loc,
+                              ws::SmemType::get(ctx, {c.blockM, c.blockN},
+                                                outType, 1, 1024, kDPanelBytes),
+                              "d_tiles", IntegerAttr());
   int64_t mathWarps = 4 * c.numMathWarpgroups();
   // Producer arrivals: the 4 warps of the TMA role; consumer: every math warp.
   f.pipe = ws::PipelineCreateOp::create(
@@ -485,4 +522,42 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
       buildMathRole(b, loc, f, wg);
   }
   ws::ReturnOp::create(b, loc);
+}
+
+void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
+  MLIRContext *ctx = module.getContext();
+  Location loc = module.getLoc();
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(module.getBody());
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  b.getUnitAttr());
+
+  // The gpu.module: target, and the config symbols the manifest carries.
+  auto target = NVVM::NVVMTargetAttr::get(
+      ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", c.chip, "+ptx86");
+  auto gpuModule = gpu::GPUModuleOp::create(b, loc, "grouped_gemm",
+                                            b.getArrayAttr({target}));
+  auto sym = [&](StringRef name, int64_t v) {
+    return b.getNamedAttr(name, b.getI64IntegerAttr(v));
+  };
+  gpuModule->setAttr(
+      "megamoe.symbols",
+      b.getDictionaryAttr({sym("E", c.experts), sym("N", c.n), sym("K", c.k),
+                           sym("MAX_M", c.rowCapacity()),
+                           sym("BLOCK_M", c.blockM), sym("BLOCK_N", c.blockN),
+                           sym("STAGES", c.resolvedStages()),
+                           sym("OUT_BYTES", c.outBytes()),
+                           sym("B_SCALE_INTERLEAVE", c.bScaleInterleave),
+                           sym("DEVICE_M_BLOCKS", c.deviceMBlocks ? 1 : 0),
+                           sym("STATIC_M", c.staticM)}));
+  // What the launcher supplies: M unless static, num_m_blocks when the grid
+  // expression uses it.
+  SmallVector<StringRef> runtime;
+  if (c.staticM == 0)
+    runtime.push_back("M");
+  if (c.staticM == 0 && !c.deviceMBlocks)
+    runtime.push_back("num_m_blocks");
+  gpuModule->setAttr("megamoe.runtime_symbols", b.getStrArrayAttr(runtime));
+  b.setInsertionPointToStart(gpuModule.getBody());
+  buildGroupedGemmKernel(b, loc, "grouped_gemm_fp8", c, GroupedGemmBinds());
 }

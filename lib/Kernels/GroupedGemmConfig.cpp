@@ -19,7 +19,7 @@ int64_t GroupedGemmConfig::stageBytes() const {
 int64_t GroupedGemmConfig::fixedBytes() const {
   // One 64 x BLOCK_N BF16 tile per math warpgroup, 1024 B of alignment slack
   // for the 128B-swizzled tiles and 1024 B for the mbarriers.
-  return numMathWarpgroups() * 64 * blockN * 2 + 2048;
+  return numMathWarpgroups() * 64 * blockN * outBytes() + 2048;
 }
 
 int64_t GroupedGemmConfig::resolvedStages() const {
@@ -54,9 +54,21 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
   if (c.maxM < c.blockM || c.maxM % c.blockM != 0)
     return "max-m must be a positive multiple of block-m " + str(c.blockM) +
            ", got " + str(c.maxM);
+  if (c.staticM < 0 || c.staticM % c.blockM != 0)
+    return "static-m must be 0 (M given at launch) or a positive multiple of "
+           "block-m " +
+           str(c.blockM) + ", got " + str(c.staticM);
   // TMA coordinates are signed 32-bit; B rows are E * N.
-  if (c.experts * c.n >= (int64_t(1) << 31) || c.maxM >= (int64_t(1) << 31))
-    return "experts * n and max-m must stay below 2^31 (TMA coordinates)";
+  if (c.experts * c.n >= (int64_t(1) << 31) ||
+      c.rowCapacity() >= (int64_t(1) << 31))
+    return "experts * n and max-m (or static-m) must stay below 2^31 (TMA "
+           "coordinates)";
+  if (c.outType != "bf16" && c.outType != "f32")
+    return "out-type must be bf16 or f32, got '" + c.outType + "'";
+  if (c.bScaleInterleave != 0 && c.bScaleInterleave != 8)
+    return "b-scale-interleave must be 0 (one scale per 128x128 weight block) "
+           "or 8 (rows interleaved by 8 between two scale blocks), got " +
+           str(c.bScaleInterleave);
   if (c.releaseLag != 0 && c.releaseLag != 1)
     return "release-lag must be 0 or 1, got " + str(c.releaseLag);
   if (c.stages < 0 || c.stages > 8)

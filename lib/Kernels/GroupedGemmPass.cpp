@@ -32,6 +32,10 @@ struct GroupedGemmPass
     config.stages = stages;
     config.chip = chip;
     config.releaseLag = releaseLag;
+    config.outType = outType;
+    config.bScaleInterleave = bScaleInterleave;
+    config.deviceMBlocks = deviceMBlocks;
+    config.staticM = staticM;
     if (std::optional<std::string> error =
             ::megamoe::verifyGroupedGemmConfig(config)) {
       getOperation().emitError("megamoe-grouped-gemm: ") << *error;

@@ -10,9 +10,18 @@ Layouts (the kernel's contract, see include/megamoe/Kernels/GroupedGemm.h):
 * ``a``        fp8 e4m3 ``[M_total, K]``: rows grouped by expert, each group padded to BLOCK_M.
 * ``a_scales`` f32 ``[K/128, M_total]``: per token per 128 K, stored MN-major (TMA-friendly).
 * ``b``        fp8 e4m3 ``[E, N, K]``: K-major weights.
-* ``b_scales`` f32 ``[E, N/128, K/128]``: 128x128 block scales.
-* ``d``        bf16 ``[M_total, N]``: rows of padding are written but meaningless.
+* ``b_scales`` f32 ``[E, N/128, K/128]``: 128x128 block scales; with B_SCALE_INTERLEAVE 8
+  ``[E, N/128, K/128, 2]``: B rows interleaved by 8 between two scale blocks (gate/up), row r
+  of a 128-row block uses ``[..., (r // 8) % 2]``.
+* ``d``        bf16 (or f32 with OUT_BYTES 4) ``[M_total, N]``: rows of padding are written but
+  meaningless.
 * ``block_expert`` i32 ``[M_total/BLOCK_M]``: the expert of each BLOCK_M row block.
+* ``num_m_blocks``: row blocks to compute, an i32 value, or (DEVICE_M_BLOCKS 1) a device i32
+  tensor the kernel reads when it starts (written earlier on the same stream).
+
+With STATIC_M > 0 the kernel's row count is that constant: ``a``, ``a_scales``, ``d`` and
+``block_expert`` have STATIC_M rows (STATIC_M / BLOCK_M blocks), of which the first
+``num_m_blocks`` blocks are computed.
 
 Launching goes through the megamoe runtime's C API (``megamoe.Module``) when
 libmegamoe_runtime is found, else through a small CUDA driver-API launcher of this file
@@ -29,7 +38,7 @@ import json
 import operator
 import os
 from dataclasses import dataclass
-from typing import Dict, List, Sequence
+from typing import Dict, List, Optional, Sequence
 
 import torch
 
@@ -162,16 +171,24 @@ class ContiguousLayout:
     """Where each expert's rows live in the padded A / D row space."""
     group_sizes: List[int]        # real rows per expert
     offsets: List[int]            # first padded row of each expert
-    m_total: int                  # padded rows in all (multiple of block_m)
-    block_expert: torch.Tensor    # i32 [m_total / block_m] on the device
+    m_total: int                  # padded rows in use (multiple of block_m)
+    block_expert: torch.Tensor    # i32 [rows / block_m] on the device (rows >= m_total)
+    block_m: int                  # rows per block
+    rows: int                     # rows of the buffers: m_total, or the capacity asked for
 
     @property
     def num_m_blocks(self) -> int:
-        return self.block_expert.numel()
+        """Blocks in use (the table may be longer: a static-M kernel's capacity)."""
+        return self.m_total // self.block_m
 
 
-def contiguous_layout(group_sizes: Sequence[int], block_m: int, device) -> ContiguousLayout:
-    """Pads each expert's rows to a multiple of block_m (experts with 0 rows take no block)."""
+def contiguous_layout(group_sizes: Sequence[int], block_m: int, device,
+                      capacity_rows: Optional[int] = None) -> ContiguousLayout:
+    """Pads each expert's rows to a multiple of block_m (experts with 0 rows take no block).
+
+    capacity_rows (a static-M kernel's STATIC_M): the buffers have that many rows; the table
+    is padded to capacity_rows / block_m entries with expert 0 (valid, never computed unless
+    the block count says so)."""
     offsets, experts, row = [], [], 0
     for e, m in enumerate(group_sizes):
         if m < 0:
@@ -180,8 +197,15 @@ def contiguous_layout(group_sizes: Sequence[int], block_m: int, device) -> Conti
         blocks = -(-m // block_m)
         experts += [e] * blocks
         row += blocks * block_m
+    rows = row
+    if capacity_rows is not None:
+        if capacity_rows % block_m or row > capacity_rows:
+            raise ValueError(f"{row} padded rows do not fit a capacity of {capacity_rows} rows "
+                             f"(a multiple of {block_m})")
+        experts += [0] * (capacity_rows // block_m - len(experts))
+        rows = capacity_rows
     table = torch.tensor(experts if experts else [0], dtype=torch.int32, device=device)[: len(experts)]
-    return ContiguousLayout(list(group_sizes), offsets, row, table.contiguous())
+    return ContiguousLayout(list(group_sizes), offsets, row, table.contiguous(), block_m, rows)
 
 
 # ----------------------------------------------------------------------------
@@ -208,6 +232,12 @@ class GroupedGemm:
                 raise ValueError(f"{manifest_path}: symbol '{key}' missing (not a grouped-GEMM manifest?)")
         self.E, self.N, self.K = self.symbols["E"], self.symbols["N"], self.symbols["K"]
         self.max_m, self.block_m = self.symbols["MAX_M"], self.symbols["BLOCK_M"]
+        # The layer-schedule options (absent from older manifests: the defaults).
+        self.out_dtype = torch.float32 if self.symbols.get("OUT_BYTES", 2) == 4 else torch.bfloat16
+        self.b_scale_interleave = int(self.symbols.get("B_SCALE_INTERLEAVE", 0))
+        self.device_m_blocks = bool(self.symbols.get("DEVICE_M_BLOCKS", 0))
+        self.static_m = int(self.symbols.get("STATIC_M", 0))
+        self.runtime_symbols = list(self.manifest.get("runtime_symbols", []))
         self.device = device
         torch.cuda.init()
         torch.cuda.set_device(device)
@@ -241,8 +271,12 @@ class GroupedGemm:
         self._cache = {}
 
     # -- argument checking -------------------------------------------------
+    def rows(self, layout: ContiguousLayout) -> int:
+        """Rows of a, a_scales and d for this layout: STATIC_M, or the layout's m_total."""
+        return self.static_m if self.static_m else layout.m_total
+
     def _check(self, a, a_scales, b, b_scales, layout: ContiguousLayout, out):
-        E, N, K, M = self.E, self.N, self.K, layout.m_total
+        E, N, K, M = self.E, self.N, self.K, self.rows(layout)
 
         def want(t, name, dtype, shape):
             if t.dtype != dtype:
@@ -256,23 +290,28 @@ class GroupedGemm:
 
         if len(layout.group_sizes) != E:
             raise ValueError(f"layout has {len(layout.group_sizes)} experts, the kernel was compiled for {E}")
-        if M > self.max_m:
-            raise ValueError(f"{M} padded rows exceed the compiled max M {self.max_m}")
+        if layout.m_total > self.max_m:
+            raise ValueError(f"{layout.m_total} padded rows exceed the compiled max M {self.max_m}")
         want(a, "a", torch.float8_e4m3fn, (M, K))
         want(a_scales, "a_scales", torch.float32, (K // 128, M))
         want(b, "b", torch.float8_e4m3fn, (E, N, K))
-        want(b_scales, "b_scales", torch.float32, (E, N // 128, K // 128))
-        want(out, "out", torch.bfloat16, (M, N))
+        pair = (2,) if self.b_scale_interleave else ()
+        want(b_scales, "b_scales", torch.float32, (E, N // 128, K // 128) + pair)
+        want(out, "out", self.out_dtype, (M, N))
         want(layout.block_expert, "block_expert", torch.int32, (M // self.block_m,))
 
     # -- launch ------------------------------------------------------------
-    def _params(self, a, a_scales, b, b_scales, layout, out):
+    def _runtime_symbols(self, layout) -> Dict[str, int]:
+        values = {"M": self.rows(layout), "num_m_blocks": layout.num_m_blocks}
+        return {s: values[s] for s in self.runtime_symbols}
+
+    def _params(self, a, a_scales, b, b_scales, layout, out, count):
         syms = dict(self.symbols)
-        syms["M"] = layout.m_total
+        syms.update(self._runtime_symbols(layout))
         syms["num_sms"] = self.num_sms
         syms["num_m_blocks"] = layout.num_m_blocks
         bind = {"a": a, "a_scales": a_scales, "b": b, "b_scales": b_scales, "d": out,
-                "block_expert": layout.block_expert}
+                "block_expert": layout.block_expert, "num_m_blocks": count}
         keep, ptrs = [], []
         for p in self.kernel["params"]:
             kind, name = p["kind"], p["name"]
@@ -295,24 +334,38 @@ class GroupedGemm:
         arr = (ctypes.c_void_p * len(ptrs))(*ptrs)
         return grid, arr, keep
 
-    def __call__(self, a, a_scales, b, b_scales, layout: ContiguousLayout, out=None):
-        """Runs D = grouped(A, B) on torch's current stream; returns ``out`` ([M_total, N] bf16)."""
+    def __call__(self, a, a_scales, b, b_scales, layout: ContiguousLayout, out=None,
+                 num_m_blocks: Optional[torch.Tensor] = None):
+        """Runs D = grouped(A, B) on torch's current stream; returns ``out`` ([rows, N]).
+
+        num_m_blocks (DEVICE_M_BLOCKS kernels only): the device i32 tensor whose first element
+        the kernel reads as its block count; by default one holding layout.num_m_blocks."""
         if out is None:
-            out = torch.empty(layout.m_total, self.N, dtype=torch.bfloat16, device=a.device)
+            out = torch.empty(self.rows(layout), self.N, dtype=self.out_dtype, device=a.device)
         self._check(a, a_scales, b, b_scales, layout, out)
-        if layout.num_m_blocks == 0:
-            return out
+        if self.device_m_blocks:
+            if num_m_blocks is None:
+                num_m_blocks = torch.tensor([layout.num_m_blocks], dtype=torch.int32, device=a.device)
+            if num_m_blocks.dtype != torch.int32 or num_m_blocks.numel() < 1 or not num_m_blocks.is_cuda:
+                raise ValueError("num_m_blocks must be a non-empty int32 CUDA tensor")
+            count = num_m_blocks
+        else:
+            if num_m_blocks is not None:
+                raise ValueError("num_m_blocks is a device tensor only for DEVICE_M_BLOCKS kernels")
+            count = layout.num_m_blocks
+            if count == 0:
+                return out
         if self._rt is not None:
-            nmb = layout.num_m_blocks
-            self._rt.launch(self.kernel["name"], symbols={"M": layout.m_total, "num_m_blocks": nmb},
+            self._rt.launch(self.kernel["name"], symbols=self._runtime_symbols(layout),
                             a=a, b=b, a_scales=a_scales, d=out, b_scales=b_scales,
-                            block_expert=layout.block_expert, num_m_blocks=nmb)
+                            block_expert=layout.block_expert, num_m_blocks=count)
             return out
         key = (a.data_ptr(), a_scales.data_ptr(), b.data_ptr(), b_scales.data_ptr(),
-               out.data_ptr(), layout.block_expert.data_ptr(), layout.m_total)
+               out.data_ptr(), layout.block_expert.data_ptr(), layout.m_total,
+               count.data_ptr() if self.device_m_blocks else 0)
         launch = self._cache.get(key)
         if launch is None:
-            launch = self._params(a, a_scales, b, b_scales, layout, out)
+            launch = self._params(a, a_scales, b, b_scales, layout, out, count)
             self._cache[key] = launch
         grid, arr, _ = launch
         block = self.kernel["block"]

@@ -15,15 +15,21 @@ from megamoe.grouped_gemm import ContiguousLayout, contiguous_layout
 FP8_MAX = 448.0
 
 
-def variant_dir(n: int, k: int, block_m: int, experts: int = 8, max_m: int = 32768) -> str:
+def variant_suffix(out_type="bf16", interleave=0, device_m_blocks=False, static_m=0) -> str:
+    """The directory-name suffix scripts/compile-grouped-gemm.sh adds for the layer options."""
+    return ((f"_{out_type}" if out_type != "bf16" else "") + (f"_il{interleave}" if interleave else "")
+            + ("_dev" if device_m_blocks else "") + (f"_s{static_m}" if static_m else ""))
+
+
+def variant_dir(n: int, k: int, block_m: int, experts: int = 8, max_m: int = 32768, **options) -> str:
     """Where scripts/compile-grouped-gemm.sh put the cubin + manifest of one variant."""
     root = os.environ.get("MEGAMOE_GEMM_DIR", os.path.join(os.path.dirname(__file__), "..", "..",
                                                             "build", "grouped_gemm"))
-    return os.path.join(root, f"gg_e{experts}_n{n}_k{k}_m{max_m}_bm{block_m}")
+    return os.path.join(root, f"gg_e{experts}_n{n}_k{k}_m{max_m}_bm{block_m}" + variant_suffix(**options))
 
 
-def manifest_path(n, k, block_m, experts=8, max_m=32768) -> str:
-    return os.path.join(variant_dir(n, k, block_m, experts, max_m), "grouped_gemm.json")
+def manifest_path(n, k, block_m, experts=8, max_m=32768, **options) -> str:
+    return os.path.join(variant_dir(n, k, block_m, experts, max_m, **options), "grouped_gemm.json")
 
 
 def quant_rows(x: torch.Tensor):
@@ -33,6 +39,17 @@ def quant_rows(x: torch.Tensor):
     s = xb.abs().amax(dim=2).clamp(min=1e-4) / FP8_MAX
     q = (xb / s.unsqueeze(2)).to(torch.float8_e4m3fn).view(m, k)
     return q, s
+
+
+def quant_blocks_interleaved(w: torch.Tensor, g: int = 8):
+    """[E, N, K] float -> fp8 [E, N, K], scales [E, N/128, K/128, 2]: row r of a 128-row block
+    belongs to half (r // g) % 2 (gate/up rows interleaved by g), each half of each 128-row
+    block and 128-K block has its own scale (amax / 448)."""
+    e, n, k = w.shape
+    wb = w.float().view(e, n // 128, 128 // (2 * g), 2, g, k // 128, 128)
+    s = wb.abs().amax(dim=(2, 4, 6)).clamp(min=1e-4) / FP8_MAX      # [e, n/128, 2, k/128]
+    q = (wb / s[:, :, None, :, None, :, None]).to(torch.float8_e4m3fn).view(e, n, k)
+    return q, s.permute(0, 1, 3, 2).contiguous()
 
 
 def quant_blocks(w: torch.Tensor):
@@ -47,12 +64,15 @@ def quant_blocks(w: torch.Tensor):
 class Problem:
     """A random grouped problem in the kernel's layouts."""
 
-    def __init__(self, group_sizes, n, k, block_m, device="cuda", seed=0):
+    def __init__(self, group_sizes, n, k, block_m, device="cuda", seed=0, interleave=0,
+                 capacity_rows=None):
+        """interleave 8: weight scales per interleaved half ([E, N/128, K/128, 2]);
+        capacity_rows: a static-M kernel's row count (rows beyond the layout's are zero)."""
         g = torch.Generator(device=device).manual_seed(seed)
         e = len(group_sizes)
-        self.n, self.k, self.block_m = n, k, block_m
-        self.layout: ContiguousLayout = contiguous_layout(group_sizes, block_m, device)
-        m = self.layout.m_total
+        self.n, self.k, self.block_m, self.interleave = n, k, block_m, interleave
+        self.layout: ContiguousLayout = contiguous_layout(group_sizes, block_m, device, capacity_rows)
+        m = self.layout.rows
         x = torch.randn(max(m, 1), k, device=device, generator=g)[:m]
         # Varying magnitudes per token make the per-token scales matter.
         x = x * torch.exp(torch.randn(m, 1, device=device, generator=g))
@@ -67,13 +87,24 @@ class Problem:
         w = torch.randn(e, n, k, device=device, generator=g)
         w = w * torch.exp(0.5 * torch.randn(e, n // 128, 1, k // 128, 1, device=device,
                                             generator=g)).expand(e, n // 128, 128, k // 128, 128).reshape(e, n, k)
-        self.b, self.b_scales = quant_blocks(w)
+        if interleave:
+            # Gate and up rows of different magnitudes, so a swapped scale shows.
+            half = torch.tensor([1.0, 4.0], device=device).repeat_interleave(interleave)
+            w = w * half.repeat(n // (2 * interleave)).view(1, n, 1)
+            self.b, self.b_scales = quant_blocks_interleaved(w, interleave)
+        else:
+            self.b, self.b_scales = quant_blocks(w)
 
     def dequant_a(self, rows: slice) -> torch.Tensor:
         a = self.a[rows].double().view(-1, self.k // 128, 128)
         return (a * self.a_scales[:, rows].t().double().unsqueeze(2)).view(-1, self.k)
 
     def dequant_b(self, e: int) -> torch.Tensor:
+        if self.interleave:
+            g = self.interleave
+            b = self.b[e].double().view(self.n // 128, 128 // (2 * g), 2, g, self.k // 128, 128)
+            s = self.b_scales[e].double().permute(0, 2, 1)             # [n/128, 2, k/128]
+            return (b * s[:, None, :, None, :, None]).view(self.n, self.k)
         b = self.b[e].double().view(self.n // 128, 128, self.k // 128, 128)
         return (b * self.b_scales[e].double()[:, None, :, None]).view(self.n, self.k)
 
@@ -82,8 +113,8 @@ class Problem:
             yield e, slice(off, off + rows)
 
     def reference_fp64(self) -> torch.Tensor:
-        """D on the valid rows, FP64 over the dequantized inputs ([M_total, N], padding rows 0)."""
-        ref = torch.zeros(self.layout.m_total, self.n, dtype=torch.float64, device=self.a.device)
+        """D on the valid rows, FP64 over the dequantized inputs ([rows, N], padding rows 0)."""
+        ref = torch.zeros(self.layout.rows, self.n, dtype=torch.float64, device=self.a.device)
         for e, rows in self.expert_rows():
             if rows.stop > rows.start:
                 ref[rows] = self.dequant_a(rows) @ self.dequant_b(e).t()

@@ -9,6 +9,12 @@ about 1.5e-3 against FP64. The kernel is therefore judged against the FP64 refer
 to BF16 (the best any BF16 output can do): rel err <= 1e-3; the raw FP64 error is reported too,
 and must stay within 1e-3 of the BF16 rounding floor.
 
+The layer-schedule variants (LAYER_VARIANTS: FP32 output, gate/up-interleaved weight scales,
+block count read from device memory, static M) are judged against the FP64 reference itself:
+an FP32 output has no BF16 rounding floor, so its error must stay well below that floor
+(TOL_F32); the remaining error is the FP8 tensor cores' limited-precision accumulation inside
+each 128-K block.
+
 Needs a Hopper GPU and the cubins of scripts/compile-grouped-gemm.sh (MEGAMOE_GEMM_DIR).
 """
 
@@ -30,16 +36,17 @@ from grouped_gemm_ref import (Problem, manifest_path, rel_err,  # noqa: E402
 from megamoe.grouped_gemm import GroupedGemm  # noqa: E402
 
 TOL = 1e-3
+TOL_F32 = 5e-4
 _kernels = {}
 
 
-def kernel(n, k, block_m, max_m=32768):
-    key = (n, k, block_m, max_m)
+def kernel(n, k, block_m, max_m=32768, **options):
+    key = (n, k, block_m, max_m, tuple(sorted(options.items())))
     if key not in _kernels:
-        path = manifest_path(n, k, block_m, max_m=max_m)
+        path = manifest_path(n, k, block_m, max_m=max_m, **options)
         if not os.path.exists(path):
             pytest.fail(f"{path} is missing: run scripts/compile-grouped-gemm.sh "
-                        f"--experts 8 --n {n} --k {k} --max-m {max_m} --block-m {block_m}")
+                        f"--experts 8 --n {n} --k {k} --max-m {max_m} --block-m {block_m} {options}")
         _kernels[key] = GroupedGemm(path)
     return _kernels[key]
 
@@ -138,4 +145,85 @@ def test_backends_agree():
     via_ctypes(p.a, p.a_scales, p.b, p.b_scales, p.layout, o2)
     torch.cuda.synchronize()
     assert not torch.isnan(o1[p.valid]).any()
+    assert torch.equal(o1[p.valid], o2[p.valid])
+
+
+# The two GEMMs of the unfused layer schedule (docs/UnfusedSchedule.md) at V4-Flash sizes with
+# 8 local experts and a pool of 4096 rows: L1 (n = 2I, k = H) FP32 out with gate/up-interleaved
+# scales, L2 (n = H, k = I) BF16 out; both read the block count from device memory.
+POOL = 4096
+LAYER_VARIANTS = {
+    "l1": dict(n=4096, k=4096, out_type="f32", interleave=8, device_m_blocks=True, static_m=POOL),
+    "l2": dict(n=4096, k=2048, out_type="bf16", interleave=0, device_m_blocks=True, static_m=POOL),
+}
+
+
+def layer_kernel(variant):
+    v = dict(LAYER_VARIANTS[variant])
+    n, k = v.pop("n"), v.pop("k")
+    return kernel(n, k, 128, **v), n, k, v
+
+
+def run_layer_case(variant, group_sizes, seed, count=None):
+    """Runs one layer variant with the block count in a device tensor written on the stream
+    just before the launch; returns (output, problem). Rows of blocks not computed stay NaN."""
+    gg, n, k, v = layer_kernel(variant)
+    p = Problem(group_sizes, n, k, 128, seed=seed, interleave=v["interleave"], capacity_rows=POOL)
+    out = torch.full((POOL, n), float("nan"), dtype=gg.out_dtype, device="cuda")
+    pool_info = torch.zeros(4, dtype=torch.int32, device="cuda")
+    # Written by a kernel on the same stream right before the launch, as moe_layout does.
+    pool_info[0].fill_(p.layout.num_m_blocks if count is None else count)
+    gg(p.a, p.a_scales, p.b, p.b_scales, p.layout, out, num_m_blocks=pool_info)
+    torch.cuda.synchronize()
+    return out, p
+
+
+@pytest.mark.parametrize("groups", list(GROUPS))
+@pytest.mark.parametrize("variant", list(LAYER_VARIANTS))
+def test_layer_variant(variant, groups):
+    out, p = run_layer_case(variant, GROUPS[groups], seed=hash((variant, groups)) & 0xFFFF)
+    ref = p.reference_fp64()
+    v = p.valid
+    got = out[v]
+    assert not torch.isnan(got).any(), f"{int(torch.isnan(got).sum())} valid outputs never written"
+    used = p.layout.m_total
+    assert torch.isnan(out[used:]).all(), "rows past the device block count were written"
+    err = rel_err(got, ref[v])
+    floor = rel_err(ref[v].to(torch.bfloat16), ref[v])
+    print(f"\n{variant} rows={GROUPS[groups]}: rel err vs FP64 {err:.2e} "
+          f"(BF16 floor {floor:.2e}, out {out.dtype})", flush=True)
+    if out.dtype == torch.float32:
+        assert err <= TOL_F32
+    else:
+        assert rel_err(got, ref[v].to(torch.bfloat16)) <= TOL
+        assert err <= floor + TOL
+
+
+def test_layer_interleave_matters():
+    """Reading the (gate, up) scale pair swapped must change the result: the reference with
+    swapped scales is far from the output (so the test above cannot pass by accident)."""
+    out, p = run_layer_case("l1", [128] * 8, seed=11)
+    v = p.valid
+    good = rel_err(out[v], p.reference_fp64()[v])
+    p.b_scales = p.b_scales.flip(-1).contiguous()
+    swapped = rel_err(out[v], p.reference_fp64()[v])
+    print(f"\nl1 rel err {good:.2e}, against swapped scales {swapped:.2e}")
+    assert good <= TOL_F32 and swapped > 0.1
+
+
+@pytest.mark.parametrize("variant", list(LAYER_VARIANTS))
+def test_layer_device_count_bounds(variant):
+    """A device count above the capacity is clamped to STATIC_M / BLOCK_M blocks (every row
+    written, nothing out of bounds); zero or negative computes nothing."""
+    out, p = run_layer_case(variant, [100] * 8, seed=5, count=1 << 30)
+    assert not torch.isnan(out).any(), "a clamped count must compute every block"
+    for count in (0, -5):
+        out, _ = run_layer_case(variant, [100] * 8, seed=5, count=count)
+        assert torch.isnan(out).all(), f"count {count} must compute nothing"
+
+
+def test_layer_repeat_identical():
+    """The same launch twice: bitwise equal FP32 output (a moving result would be a race)."""
+    o1, p = run_layer_case("l1", GROUPS["uneven"], seed=9)
+    o2, _ = run_layer_case("l1", GROUPS["uneven"], seed=9)
     assert torch.equal(o1[p.valid], o2[p.valid])

@@ -49,7 +49,7 @@
 // JSON: "dynamic_smem_bytes":199248,"grid":["min(num_sms, num_m_blocks * (N / 128))",1,1],"max_registers":168,"name":"grouped_gemm_fp8"
 // JSON-SAME: "spill_loads_bytes":0,"spill_stores_bytes":0,"stack_bytes":0
 // JSON-SAME: "runtime_symbols":["M","num_m_blocks"]
-// JSON-SAME: "symbols":{"BLOCK_M":128,"BLOCK_N":128,"E":8,"K":7168,"MAX_M":32768,"N":4096,"STAGES":5}
+// JSON-SAME: "symbols":{"BLOCK_M":128,"BLOCK_N":128,"B_SCALE_INTERLEAVE":0,"DEVICE_M_BLOCKS":0,"E":8,"K":7168,"MAX_M":32768,"N":4096,"OUT_BYTES":2,"STAGES":5,"STATIC_M":0}
 
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 

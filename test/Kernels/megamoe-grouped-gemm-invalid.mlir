@@ -7,6 +7,12 @@
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="chip=sm_100a" 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="experts=0" 2>&1 | FileCheck %s --check-prefix=E
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="release-lag=2" 2>&1 | FileCheck %s --check-prefix=LAG
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="out-type=f16" 2>&1 | FileCheck %s --check-prefix=OUT
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="b-scale-interleave=4" 2>&1 | FileCheck %s --check-prefix=IL
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="static-m=100" 2>&1 | FileCheck %s --check-prefix=STATIC
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="static-m=-128" 2>&1 | FileCheck %s --check-prefix=STATICNEG
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="static-m=4294967296" 2>&1 | FileCheck %s --check-prefix=STATICBIG
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="out-type=f32 stages=5" 2>&1 | FileCheck %s --check-prefix=SMEMF32
 
 // K: error: megamoe-grouped-gemm: k must be a positive multiple of 128 (the scale block), got 100
 // N: error: megamoe-grouped-gemm: n must be a positive multiple of block-n 128, got 200
@@ -16,4 +22,11 @@
 // CHIP: error: megamoe-grouped-gemm: the grouped GEMM is built for sm_90a only (wgmma, setmaxnreg); got chip 'sm_100a'
 // E: error: megamoe-grouped-gemm: experts must be >= 1, got 0
 // LAG: error: megamoe-grouped-gemm: release-lag must be 0 or 1, got 2
+// OUT: error: megamoe-grouped-gemm: out-type must be bf16 or f32, got 'f16'
+// IL: error: megamoe-grouped-gemm: b-scale-interleave must be 0 (one scale per 128x128 weight block) or 8 (rows interleaved by 8 between two scale blocks), got 4
+// STATIC: error: megamoe-grouped-gemm: static-m must be 0 (M given at launch) or a positive multiple of block-m 128, got 100
+// STATICNEG: error: megamoe-grouped-gemm: static-m must be 0 (M given at launch) or a positive multiple of block-m 128, got -128
+// STATICBIG: error: megamoe-grouped-gemm: experts * n and max-m (or static-m) must stay below 2^31 (TMA coordinates)
+// The FP32 output tiles (64 KiB) leave room for 4 stages, not 5.
+// SMEMF32: error: megamoe-grouped-gemm: 5 stages of 33280 B plus 67584 B need 233984 B of shared memory, more than the 232448 B an SM90 block can have
 module {}

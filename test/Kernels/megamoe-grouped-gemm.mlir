@@ -6,7 +6,7 @@
 
 // COOP: gpu.module @grouped_gemm [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">]
 // COOP-SAME: megamoe.runtime_symbols = ["M", "num_m_blocks"]
-// COOP-SAME: megamoe.symbols = {BLOCK_M = 128 : i64, BLOCK_N = 128 : i64, E = 8 : i64, K = 7168 : i64, MAX_M = 32768 : i64, N = 4096 : i64, STAGES = 5 : i64}
+// COOP-SAME: megamoe.symbols = {BLOCK_M = 128 : i64, BLOCK_N = 128 : i64, B_SCALE_INTERLEAVE = 0 : i64, DEVICE_M_BLOCKS = 0 : i64, E = 8 : i64, K = 7168 : i64, MAX_M = 32768 : i64, N = 4096 : i64, OUT_BYTES = 2 : i64, STAGES = 5 : i64, STATIC_M = 0 : i64}
 // COOP: warpspec.kernel @grouped_gemm_fp8(
 // COOP-SAME: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128> {megamoe.name = "a", megamoe.tma = {box = [128, 128], dtype = "e4m3"{{.*}}global_shape = ["K", "M"], global_strides_bytes = ["K"]
 // COOP-SAME: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128> {megamoe.name = "b", megamoe.tma = {{{.*}}global_shape = ["K", "E * N"]
@@ -65,7 +65,7 @@
 // COOP: llvm.getelementptr %{{.*}}[24576] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // COOP: warpspec.return
 
-// SINGLE: megamoe.symbols = {BLOCK_M = 64 : i64, BLOCK_N = 128 : i64, E = 4 : i64, K = 256 : i64, MAX_M = 1024 : i64, N = 2048 : i64, STAGES = 3 : i64}
+// SINGLE: megamoe.symbols = {BLOCK_M = 64 : i64, BLOCK_N = 128 : i64, B_SCALE_INTERLEAVE = 0 : i64, DEVICE_M_BLOCKS = 0 : i64, E = 4 : i64, K = 256 : i64, MAX_M = 1024 : i64, N = 2048 : i64, OUT_BYTES = 2 : i64, STAGES = 3 : i64, STATIC_M = 0 : i64}
 // SINGLE: !warpspec.tma_desc<64x128xf8E4M3FN, swizzle = 128>
 // SINGLE-SAME: threads = 256 : i32
 // SINGLE: warpspec.smem.alloc "a_tiles" : !warpspec.smem<64x128xf8E4M3FN, slots = 3

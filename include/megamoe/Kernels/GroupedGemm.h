@@ -12,8 +12,26 @@
 //                                 TMA box of BLOCK_M floats feeds one stage
 //   B   fp8 e4m3 [E, N, K]        K-major weights, seen by TMA as [E*N, K]
 //   SFB f32 [E, N/128, K/128]     128x128 block scales, read from global
-//   D   bf16 [M, N]
+//                                 (interleaved: [E, N/128, K/128, 2], below)
+//   D   bf16 [M, N] (or f32)
 //   block_expert i32 [M/BLOCK_M]  the expert of each row block
+//   num_m_blocks                  row blocks to compute (<= M / BLOCK_M): an
+//                                 i32 parameter, or a pointer to an i32 in
+//                                 global memory written by an earlier kernel
+//
+// Options for the layer schedules (GroupedGemmConfig):
+//   outType "f32"        D in FP32 (SMEM tile of 32-column 128B-swizzled
+//                        panels, one TMA store per panel).
+//   bScaleInterleave 8   B rows interleaved by 8 between two halves (SwiGLU
+//                        gate/up, runtime/.../WeightTransform.h): each 128-row
+//                        block has two scales per K block, SFB
+//                        [E, N/128, K/128, 2], one 8-byte load per tile and K
+//                        block; row r of a block uses scale (r / 8) % 2.
+//   deviceMBlocks        num_m_blocks is read from global memory at kernel
+//                        start (clamped to [0, M / BLOCK_M]).
+//   staticM > 0          M is this literal: TMA shapes/strides and the grid
+//                        use no symbol but num_sms (a module of the layer's
+//                        symbols can hold the kernel).
 //
 // Tiles: (m-block, n-block) pairs in groups of G (8, 4, 2 or 1) n-blocks,
 // m-blocks within a group, n-blocks fastest (L2 reuse), handed out
@@ -32,6 +50,8 @@
 //===----------------------------------------------------------------------===//
 #ifndef MEGAMOE_KERNELS_GROUPEDGEMM_H
 #define MEGAMOE_KERNELS_GROUPEDGEMM_H
+
+#include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <optional>
@@ -59,6 +79,14 @@ struct GroupedGemmConfig {
   /// When a math role hands a pipeline stage back: 0 = right after its MMA
   /// retired, 1 = one K block later (after the next stage's MMA).
   int64_t releaseLag = 1;
+  /// Element type of D: "bf16" or "f32".
+  std::string outType = "bf16";
+  /// 0, or 8: B rows interleaved by 8 between two scale blocks (header).
+  int64_t bScaleInterleave = 0;
+  /// num_m_blocks is a pointer to an i32 in global memory, not a value.
+  bool deviceMBlocks = false;
+  /// 0: M is the launch-time symbol "M"; > 0: M is this literal.
+  int64_t staticM = 0;
 
   static constexpr int64_t kBlockK = 128;
   /// Registers of the TMA role and of the math roles (setmaxnreg targets).
@@ -68,13 +96,17 @@ struct GroupedGemmConfig {
   static constexpr int64_t kSmemLimit = 232448;
 
   int64_t numMathWarpgroups() const { return blockM / 64; }
+  /// Bytes of one D element (2 for bf16, 4 for f32).
+  int64_t outBytes() const { return outType == "f32" ? 4 : 2; }
+  /// The largest M the kernel is launched with (staticM, or maxM).
+  int64_t rowCapacity() const { return staticM > 0 ? staticM : maxM; }
   int64_t numThreads() const { return 128 * (1 + numMathWarpgroups()); }
   /// The register cap at entry: what 65536 registers allow for the block,
   /// rounded down to a multiple of 8 (setmaxnreg needs a cap at entry).
   int64_t entryRegisterCap() const;
   /// Bytes of one pipeline stage: the A tile, the B tile and BLOCK_M A scales.
   int64_t stageBytes() const;
-  /// Bytes outside the pipeline ring: the BF16 output tiles (64 x BLOCK_N per
+  /// Bytes outside the pipeline ring: the output tiles (64 x BLOCK_N per
   /// math warpgroup) and slack for mbarriers and alignment.
   int64_t fixedBytes() const;
   /// The stage count that will be used (`stages`, or the most that fit).
@@ -85,8 +117,27 @@ struct GroupedGemmConfig {
 /// offending values), or nullopt when it can.
 std::optional<std::string> verifyGroupedGemmConfig(const GroupedGemmConfig &c);
 
+/// The `megamoe.bind` of each kernel parameter (docs/UnfusedSchedule.md,
+/// "Parameter binding"); empty = none (the caller passes it by name).
+struct GroupedGemmBinds {
+  std::string a, b, aScales, d, bScales, blockExpert, numMBlocks;
+};
+
+/// Appends `warpspec.kernel @kernelName` at the insertion point of `b` (inside
+/// a gpu.module). Parameters, in order: a, b, a_scales, d (TMA descriptors),
+/// b_scales, block_expert (pointers), num_m_blocks (i32, or a pointer with
+/// deviceMBlocks), each named (`megamoe.name`) and bound as `binds` says.
+/// With staticM = 0 its manifest expressions use the symbols E, N, K (of the
+/// gpu.module) and M, num_m_blocks (runtime). The config must have passed
+/// verifyGroupedGemmConfig.
+void buildGroupedGemmKernel(mlir::OpBuilder &b, mlir::Location loc,
+                            llvm::StringRef kernelName,
+                            const GroupedGemmConfig &config,
+                            const GroupedGemmBinds &binds);
+
 /// Appends `gpu.module @grouped_gemm` with the kernel `@grouped_gemm_fp8` to
-/// `module`. The config must have passed verifyGroupedGemmConfig.
+/// `module`, and the symbols its manifest needs. The config must have passed
+/// verifyGroupedGemmConfig.
 void buildGroupedGemm(mlir::ModuleOp module, const GroupedGemmConfig &config);
 
 } // namespace megamoe

@@ -28,6 +28,12 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
     module then goes through `megamoe-to-cubin`. Invalid shapes (N or K not a
     multiple of 128, a stage count that does not fit shared memory, ...) are
     errors that name the rule.
+
+    The layer schedules use the options `out-type=f32` (FP32 D, for the
+    SwiGLU that follows), `b-scale-interleave=8` (gate/up-interleaved L1
+    weights), `device-m-blocks` (the row-block count is computed on the GPU
+    by an earlier kernel) and `static-m` (the pool size is a compile-time
+    constant).
   }];
   let options = [
     Option<"experts", "experts", "int64_t", "8", "Number of experts E">,
@@ -43,6 +49,18 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
     Option<"releaseLag", "release-lag", "int64_t", "1",
            "K blocks a math role keeps a stage after its MMA retired (0 or 1)">,
     Option<"chip", "chip", "std::string", [{"sm_90a"}], "Target chip (sm_90a)">,
+    Option<"outType", "out-type", "std::string", [{"bf16"}],
+           "Element type of D: bf16 or f32">,
+    Option<"bScaleInterleave", "b-scale-interleave", "int64_t", "0",
+           "0: one weight scale per 128x128 block; 8: B rows interleaved by 8 "
+           "between two scale blocks (SwiGLU gate/up), b_scales [E, N/128, "
+           "K/128, 2]">,
+    Option<"deviceMBlocks", "device-m-blocks", "bool", "false",
+           "num_m_blocks is a pointer to an i32 in global memory (written by "
+           "an earlier kernel), read at kernel start">,
+    Option<"staticM", "static-m", "int64_t", "0",
+           "0: M is given at launch; > 0: M is this literal (TMA shapes and "
+           "grid without symbols; max-m is then ignored)">,
   ];
   let dependentDialects = [
     "::mlir::warpspec::WarpSpecDialect", "::mlir::gpu::GPUDialect",

@@ -16,6 +16,7 @@
 !acc24 = !warpspec.acc<64x24xf32>
 !out32 = !warpspec.smem<64x32xf32, slots = 1, align = 1024, swizzle = 128>
 !acc32 = !warpspec.acc<64x32xf32>
+!outf32 = !warpspec.smem<64x128xf32, slots = 1, align = 1024, swizzle = 128>
 module attributes {gpu.container_module} {
 gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86", O = 3>] {
 
@@ -145,6 +146,38 @@ warpspec.kernel @f32_pairs()
   }
   warpspec.return
 }
+
+// An F32 tile of 128 columns (512-byte rows) under the 128B swizzle: four
+// panels of 32 columns ([64 rows, 128 B] = 8192 B each, the SMEM of four TMA
+// boxes of 32 x 64). Column group j (32 bytes) lies in panel j / 4 at byte
+// column 32 * (j % 4); each pair store is 8 bytes, swizzled inside its panel,
+// then moved by the panel's 8192 * (j / 4).
+// CHECK-LABEL: llvm.func @f32_panels
+// CHECK-NOT: nvvm.stmatrix
+// CHECK-COUNT-8: llvm.store %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK: %[[P1:.*]] = arith.constant 8192 : i32
+// CHECK-NEXT: arith.addi %{{.*}}, %[[P1]] : i32
+// CHECK-COUNT-8: llvm.store %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK: %[[P2:.*]] = arith.constant 16384 : i32
+// CHECK-NEXT: arith.addi %{{.*}}, %[[P2]] : i32
+// CHECK-COUNT-8: llvm.store %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK: %[[P3:.*]] = arith.constant 24576 : i32
+// CHECK-NEXT: arith.addi %{{.*}}, %[[P3]] : i32
+// CHECK-COUNT-8: llvm.store %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
+// CHECK: llvm.return
+warpspec.kernel @f32_panels()
+    attributes {chip = "sm_90a", maxnreg = 168 : i32, smem_bytes = 33792 : i64, threads = 128 : i32} {
+  %out = warpspec.smem.alloc "out" offset 0 : !outf32
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "math" warps [0, 4) regs 168 mma {
+      %z = warpspec.acc.zero : !acc
+      warpspec.acc.store %z -> %out[%c0, %c0] : !acc, !outf32
+    }
+  }
+  warpspec.return
+}
 }
 }
 
@@ -159,3 +192,7 @@ warpspec.kernel @f32_pairs()
 // PTX-LABEL: .entry f32_pairs(
 // PTX-NOT: stmatrix
 // PTX-COUNT-8: st.shared.v2.b32
+// PTX-LABEL: .entry f32_panels(
+// PTX-NOT: stmatrix
+// PTX-COUNT-32: st.shared.v2.b32
+// PTX-NOT: st.shared

@@ -1142,6 +1142,66 @@ warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, t
 
 // -----
 
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %sfa = warpspec.smem.alloc "sfa" : !warpspec.smem<128xf32, slots = 4, align = 128>
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{b_interleave needs the b_scales in pairs (one per interleaved half of a column block); got 3 b_scales}}
+      %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c0] b_scales %sb, %sb, %sb b_interleave 8 : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %sfa = warpspec.smem.alloc "sfa" : !warpspec.smem<128xf32, slots = 4, align = 128>
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{b_interleave 4 must be a positive multiple of 8 (the accumulator fragment's column group)}}
+      %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c0] b_scales %sb, %sb b_interleave 4 : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %sfa = warpspec.smem.alloc "sfa" : !warpspec.smem<128xf32, slots = 4, align = 128>
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{b_interleave 0 must be a positive multiple of 8 (the accumulator fragment's column group)}}
+      %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c0] b_scales %sb, %sb b_interleave 0 : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %sfa = warpspec.smem.alloc "sfa" : !warpspec.smem<128xf32, slots = 4, align = 128>
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{n = 128 columns cannot be split into 2 column blocks (one per b_scales pair) of a multiple of 2 * b_interleave = 48 columns}}
+      %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c0] b_scales %sb, %sb, %sb, %sb b_interleave 24 : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
 warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
   %o = warpspec.smem.alloc "o" : !warpspec.smem<8192xbf16, slots = 1, align = 1024>
   %c0 = arith.constant 0 : index

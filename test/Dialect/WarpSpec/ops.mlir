@@ -84,6 +84,8 @@ warpspec.kernel @all_sm90(%da: !desc, %dsf: !sfdesc, %dout: !odesc,
       %t = warpspec.acc.promote %r into %zero a_scales %sfa[%cs, %row] b_scales %sb : !sfa, !acc
       // CHECK: warpspec.acc.promote %{{.*}} into %{{.*}} a_scales %{{.*}}[%[[CS]], %{{.*}}] b_scales %{{.*}}, %{{.*}} :
       %t2 = warpspec.acc.promote %r into %t a_scales %sfa[%cs, %row] b_scales %sb, %sb : !sfa, !acc
+      // CHECK: warpspec.acc.promote %{{.*}} into %{{.*}} a_scales %{{.*}}[%[[CS]], %{{.*}}] b_scales %{{.*}}, %{{.*}} b_interleave 8 : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
+      %t3 = warpspec.acc.promote %r into %t2 a_scales %sfa[%cs, %row] b_scales %sb, %sb b_interleave 8 : !sfa, !acc
       // CHECK: warpspec.consumer.release %[[P]][%[[CS]]] : !warpspec.pipeline<4>
       warpspec.consumer.release %ab[%cs] : !pipe
       // CHECK: warpspec.consumer.release %[[P]][%[[CS]]] reads_retired : !warpspec.pipeline<4>

@@ -128,15 +128,43 @@ LogicalResult AccPromoteOp::verify() {
     return emitOpError("a_scales tile holds ")
            << scales.getShape()[0] << " scales, fewer than the accumulator's "
            << acc.getM() << " rows";
-  size_t nb = getBScales().size();
-  if (nb == 0 || acc.getN() % nb != 0 || (acc.getN() / nb) % 8 != 0)
+  int64_t n = acc.getN();
+  int64_t nb = static_cast<int64_t>(getBScales().size());
+  if (std::optional<int64_t> g = getBInterleave()) {
+    if (nb == 0 || nb % 2 != 0)
+      return emitOpError("b_interleave needs the b_scales in pairs (one per "
+                         "interleaved half of a column block); got ")
+             << nb << " b_scales";
+    if (*g <= 0 || *g % 8 != 0)
+      return emitOpError("b_interleave ")
+             << *g
+             << " must be a positive multiple of 8 (the accumulator "
+                "fragment's column group)";
+    if (n % (nb / 2) != 0 || (n / (nb / 2)) % (2 * *g) != 0)
+      return emitOpError("n = ")
+             << n << " columns cannot be split into " << nb / 2
+             << " column blocks (one per b_scales pair) of a multiple of 2 * "
+                "b_interleave = "
+             << 2 * *g << " columns";
+  } else if (nb == 0 || n % nb != 0 || (n / nb) % 8 != 0) {
     return emitOpError("n = ")
-           << acc.getN() << " columns cannot be split evenly among " << nb
+           << n << " columns cannot be split evenly among " << nb
            << " b_scales in groups of a multiple of 8 columns";
+  }
   if (failed(verifyRowOffset(*this, getRow(), acc.getM(), scales.getShape()[0],
                              "a_scales")))
     return failure();
   return verifyStageForBuffer(*this, getStage(), scales);
+}
+
+int64_t AccPromoteOp::getBScaleIndex(int64_t column) {
+  int64_t n = getTotal().getType().getN();
+  int64_t nb = static_cast<int64_t>(getBScales().size());
+  if (std::optional<int64_t> g = getBInterleave()) {
+    int64_t blockCols = 2 * n / nb;
+    return 2 * (column / blockCols) + (column / *g) % 2;
+  }
+  return column / (n / nb);
 }
 
 LogicalResult AccStoreOp::verify() {

@@ -749,18 +749,37 @@ def WarpSpec_AccPromoteOp : WarpSpec_Op<"acc.promote", [
     Reads SMEM through the generic proxy: the slot must be full
     (`warpspec.consumer.wait`).
 
+    With `b_interleave g`, the `nb` scales come in pairs, one pair per
+    column block of `w = 2 n / nb` contiguous columns, and inside a block
+    the columns alternate between the pair's two scales every `g` columns:
+    column `c` uses `b_scales[2 * (c / w) + (c / g) % 2]`. This is the
+    layout of a gate/up-interleaved SwiGLU weight (rows interleaved by `g`),
+    whose 128-row blocks mix two 128x128 scale blocks (gate and up).
+    `g` is a multiple of 8 (the accumulator fragment's column group) and `w`
+    a multiple of `2 g`.
+
     ```mlir
     %t1 = warpspec.acc.promote %r into %t0 a_scales %sfa[%s, %row] b_scales %sb
+        : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
+    %t2 = warpspec.acc.promote %r into %t1 a_scales %sfa[%s, %row]
+        b_scales %gate, %up b_interleave 8
         : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
     ```
   }];
   let arguments = (ins WarpSpec_AccType:$partial, WarpSpec_AccType:$total,
                        WarpSpec_SmemType:$a_scales, Index:$stage, Index:$row,
-                       Variadic<F32>:$b_scales);
+                       Variadic<F32>:$b_scales,
+                       OptionalAttr<I64Attr>:$b_interleave);
   let results = (outs WarpSpec_AccType:$result);
   let assemblyFormat = [{
     $partial `into` $total `a_scales` $a_scales `[` $stage `,` $row `]`
-    `b_scales` $b_scales attr-dict `:` qualified(type($a_scales)) `,` qualified(type($total))
+    `b_scales` $b_scales (`b_interleave` $b_interleave^)? attr-dict `:`
+    qualified(type($a_scales)) `,` qualified(type($total))
+  }];
+  let extraClassDeclaration = [{
+    /// The index into `b_scales` of the scale of accumulator column `column`
+    /// (the op must have verified).
+    int64_t getBScaleIndex(int64_t column);
   }];
   let hasVerifier = 1;
 }

@@ -1,0 +1,99 @@
+// The grouped GEMM options of the layer schedules: FP32 output (32-column
+// 128B-swizzled panels, one TMA store each), gate/up-interleaved weight scales
+// (one 8-byte load of the pair per tile and K block, acc.promote
+// b_interleave 8), the block count read from global memory at kernel start
+// (clamped), and a static M (manifest shapes and grid without symbols).
+// REQUIRES: ptxas
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=4096 out-type=f32 b-scale-interleave=8 device-m-blocks=true static-m=4096" | FileCheck %s --check-prefix=L1
+// RUN: rm -rf %t && mkdir -p %t/l1 %t/l2
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=4096 out-type=f32 b-scale-interleave=8 device-m-blocks=true static-m=4096" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/l1" -o /dev/null
+// RUN: FileCheck %s --check-prefix=PTX1 --input-file=%t/l1/grouped_gemm.ptx
+// RUN: grep -c "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" %t/l1/grouped_gemm.ptx | FileCheck %s --check-prefix=STORES1
+// RUN: grep -c "st.shared.v2.b32" %t/l1/grouped_gemm.ptx | FileCheck %s --check-prefix=PAIRS1
+// RUN: %ptxas -arch=sm_90a -v %t/l1/grouped_gemm.ptx -o %t/l1/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: %python -c "import json,sys; print(json.dumps(json.load(open(sys.argv[1])), sort_keys=True, separators=(',', ':')))" %t/l1/grouped_gemm.json | FileCheck %s --check-prefix=JSON1
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=2048 device-m-blocks=true static-m=4096" | FileCheck %s --check-prefix=L2
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=2048 device-m-blocks=true static-m=4096" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/l2" -o /dev/null
+// RUN: %ptxas -arch=sm_90a -v %t/l2/grouped_gemm.ptx -o %t/l2/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: grep -c "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" %t/l2/grouped_gemm.ptx | FileCheck %s --check-prefix=STORES2
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=2048 device-m-blocks=true" | FileCheck %s --check-prefix=DEVSYM
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=2048 static-m=1024" | FileCheck %s --check-prefix=STATICVAL
+
+// The L1 GEMM has no runtime symbol; every TMA shape/stride is a literal
+// (M = 4096, E * N = 32768, D f32 rows of 4096 * 4 bytes, box 32 x 64).
+// L1: megamoe.runtime_symbols = []
+// L1-SAME: B_SCALE_INTERLEAVE = 8 : i64, DEVICE_M_BLOCKS = 1 : i64, {{.*}} MAX_M = 4096 : i64, {{.*}} OUT_BYTES = 4 : i64, STAGES = 4 : i64, STATIC_M = 4096 : i64
+// L1: warpspec.kernel @grouped_gemm_fp8(%arg0: {{.*}}megamoe.name = "a"{{.*}}global_shape = [4096, 4096], global_strides_bytes = [4096]
+// L1-SAME: megamoe.name = "b"{{.*}}global_shape = [4096, 32768], global_strides_bytes = [4096]
+// L1-SAME: megamoe.name = "a_scales"{{.*}}global_shape = [4096, 32], global_strides_bytes = [16384]
+// L1-SAME: %arg3: !warpspec.tma_desc<64x32xf32, swizzle = 128> {megamoe.name = "d", megamoe.tma = {box = [32, 64], dtype = "f32"{{.*}}global_shape = [4096, 4096], global_strides_bytes = [16384]{{.*}}swizzle = "128B"
+// L1-SAME: %arg6: !llvm.ptr<1> {megamoe.name = "num_m_blocks"})
+// L1-SAME: megamoe.grid = ["min(num_sms, 1024)", 1, 1]
+// The block count: loaded once before the roles, clamped to [0, 4096 / 128].
+// L1-NEXT: %[[RAW:.*]] = llvm.load %arg6 {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+// L1-NEXT: %[[C32:.*]] = arith.constant 32 : i32
+// L1-NEXT: %[[LO:.*]] = arith.minsi %[[RAW]], %[[C32]] : i32
+// L1-NEXT: %[[C0:.*]] = arith.constant 0 : i32
+// L1-NEXT: %[[COUNT:.*]] = arith.maxsi %[[LO]], %[[C0]] : i32
+// L1: %[[D:.*]] = warpspec.smem.alloc "d_tiles" : !warpspec.smem<128x128xf32, slots = 1, align = 1024, swizzle = 128>
+// L1: warpspec.role "tma"
+// L1: arith.index_cast %[[COUNT]]
+// L1: warpspec.role "math0"
+// L1: arith.index_cast %[[COUNT]]
+// One 8-byte load of the (gate, up) scale pair: entry (tile row * 32 + k block).
+// L1: scf.for
+// L1: %[[GEP:.*]] = llvm.getelementptr %arg4[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, vector<2xf32>
+// L1-NEXT: %[[PAIR:.*]] = llvm.load %[[GEP]] {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
+// L1: %[[GATE:.*]] = llvm.extractelement %[[PAIR]][%{{.*}} : i32] : vector<2xf32>
+// L1: %[[UP:.*]] = llvm.extractelement %[[PAIR]][%{{.*}} : i32] : vector<2xf32>
+// L1: warpspec.acc.promote %{{.*}} into %{{.*}} b_scales %[[GATE]], %[[UP]] b_interleave 8
+// L1: warpspec.acc.store %{{.*}} -> %[[D]]
+// Four 32-column panels of 128 rows x 128 B: math0's rows at 0, 16384, 32768, 49152.
+// L1: llvm.getelementptr %{{.*}}[0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// L1: warpspec.tma.store
+// L1: llvm.getelementptr %{{.*}}[16384]
+// L1: arith.constant 32 : i32
+// L1: warpspec.tma.store
+// L1: llvm.getelementptr %{{.*}}[32768]
+// L1: arith.constant 64 : i32
+// L1: warpspec.tma.store
+// L1: llvm.getelementptr %{{.*}}[49152]
+// L1: arith.constant 96 : i32
+// L1: warpspec.tma.store
+// L1-NOT: warpspec.tma.store %
+// L1: warpspec.role "math1"
+
+// PTX1: ld.global.b32
+// PTX1: ld.global.v2.b32
+// PTX1: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// Each math warpgroup: 4 TMA stores of 64 x 32 f32, 32 pair stores.
+// STORES1: 8
+// PAIRS1: 64
+// STORES2: 4
+// PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// JSON1: "grid":["min(num_sms, 1024)",1,1]
+// JSON1-SAME: {"kind":"pointer","name":"num_m_blocks"}
+// JSON1-SAME: "tma_descriptors":[{"box":[128,128],"dtype":"e4m3","element_strides":[1,1],"global_shape":[4096,4096],"global_strides_bytes":[4096]
+// JSON1-SAME: {"box":[32,64],"dtype":"f32","element_strides":[1,1],"global_shape":[4096,4096],"global_strides_bytes":[16384],"interleave":"none","l2_promotion":"256B","name":"d"
+// JSON1-SAME: "runtime_symbols":[]
+
+// The L2 GEMM: BF16 output, one scale per 128x128 block, the same device count.
+// L2: megamoe.runtime_symbols = []
+// L2: megamoe.name = "d", megamoe.tma = {box = [64, 64], dtype = "bf16"{{.*}}global_shape = [4096, 4096], global_strides_bytes = [8192]
+// L2-SAME: %arg6: !llvm.ptr<1> {megamoe.name = "num_m_blocks"})
+// L2: llvm.load %arg6
+// L2: %[[SB:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// L2: warpspec.acc.promote %{{.*}} b_scales %[[SB]] :
+// L2-NOT: b_interleave
+
+// A device count with a launch-time M: M is still a runtime symbol, the grid
+// is every SM (the host does not know the count).
+// DEVSYM: megamoe.runtime_symbols = ["M"]
+// DEVSYM: global_shape = ["K", "M"]
+// DEVSYM-SAME: megamoe.grid = ["num_sms", 1, 1]
+// A static M with the count as a value: only num_sms in the grid.
+// STATICVAL: megamoe.runtime_symbols = []
+// STATICVAL: %arg6: i32 {megamoe.name = "num_m_blocks"}
+// STATICVAL-SAME: megamoe.grid = ["min(num_sms, 256)", 1, 1]
+// STATICVAL: arith.minsi %arg6, %c8_i32
+module {}

@@ -1,0 +1,153 @@
+//===- GroupedGemmKernelTest.cpp - buildGroupedGemmKernel -----------------===//
+//
+// The grouped GEMM built into an existing gpu.module under a given name, with
+// every parameter bound as the unfused schedule's two GEMM stages bind them
+// (docs/UnfusedSchedule.md).
+//
+//===----------------------------------------------------------------------===//
+#include "megamoe/InitAll.h"
+#include "megamoe/Kernels/GroupedGemm.h"
+#include "megamoe/Kernels/KernelBuilder.h"
+
+#include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir;
+
+namespace {
+
+struct Fixture : ::testing::Test {
+  Fixture() : context(makeRegistry()) {
+    context.loadAllAvailableDialects();
+    module = ModuleOp::create(UnknownLoc::get(&context));
+    OpBuilder b(&context);
+    b.setInsertionPointToEnd(module->getBody());
+    (*module)->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                       b.getUnitAttr());
+    auto target = NVVM::NVVMTargetAttr::get(&context, 3, "nvptx64-nvidia-cuda",
+                                            "sm_90a", "+ptx86");
+    gpuModule = gpu::GPUModuleOp::create(b, b.getUnknownLoc(), "layer",
+                                         b.getArrayAttr({target}));
+  }
+  static DialectRegistry makeRegistry() {
+    DialectRegistry registry;
+    megamoe::registerAllDialects(registry);
+    return registry;
+  }
+  /// The unfused schedule's L1 GEMM (8 local experts, I = 256, H = 512, a
+  /// pool of 1024 rows) and its bindings.
+  static megamoe::GroupedGemmConfig l1Config() {
+    megamoe::GroupedGemmConfig c;
+    c.experts = 8;
+    c.n = 512;
+    c.k = 512;
+    c.outType = "f32";
+    c.bScaleInterleave = 8;
+    c.deviceMBlocks = true;
+    c.staticM = 1024;
+    return c;
+  }
+  static megamoe::GroupedGemmBinds l1Binds() {
+    return {"region:l1_pool",  "input:l1_weight", "region:l1_pool_sf",
+            "region:l1_out",   "input:l1_scale",  "region:pool_block_expert",
+            "region:pool_info"};
+  }
+  void build(StringRef name, const megamoe::GroupedGemmConfig &c,
+             const megamoe::GroupedGemmBinds &binds) {
+    OpBuilder b(&context);
+    b.setInsertionPointToEnd(gpuModule.getBody());
+    megamoe::buildGroupedGemmKernel(b, b.getUnknownLoc(), name, c, binds);
+  }
+  std::string bindOf(warpspec::KernelOp k, unsigned i) {
+    auto attr = k.getArgAttrOfType<StringAttr>(i, megamoe::kParamBindAttr);
+    return attr ? attr.str() : "";
+  }
+  std::string nameOf(warpspec::KernelOp k, unsigned i) {
+    return k.getArgAttrOfType<StringAttr>(i, megamoe::kParamNameAttr).str();
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+  gpu::GPUModuleOp gpuModule;
+};
+
+TEST_F(Fixture, BindsEveryParameterOfTheL1Gemm) {
+  ASSERT_FALSE(megamoe::verifyGroupedGemmConfig(l1Config()));
+  build("moe_l1_gemm", l1Config(), l1Binds());
+  ASSERT_TRUE(succeeded(verify(*module)));
+  auto kernels = llvm::to_vector(gpuModule.getOps<warpspec::KernelOp>());
+  ASSERT_EQ(kernels.size(), 1u);
+  warpspec::KernelOp k = kernels.front();
+  EXPECT_EQ(k.getSymName(), "moe_l1_gemm");
+  const char *names[] = {
+      "a", "b", "a_scales", "d", "b_scales", "block_expert", "num_m_blocks"};
+  const char *binds[] = {"region:l1_pool",    "input:l1_weight",
+                         "region:l1_pool_sf", "region:l1_out",
+                         "input:l1_scale",    "region:pool_block_expert",
+                         "region:pool_info"};
+  ASSERT_EQ(k.getNumArguments(), 7u);
+  for (unsigned i = 0; i < 7; ++i) {
+    EXPECT_EQ(nameOf(k, i), names[i]);
+    EXPECT_EQ(bindOf(k, i), binds[i]);
+  }
+  // The device count is a pointer; the D descriptor holds f32 panels.
+  EXPECT_TRUE(isa<LLVM::LLVMPointerType>(k.getArgumentTypes()[6]));
+  auto d = cast<warpspec::TmaDescType>(k.getArgumentTypes()[3]);
+  EXPECT_TRUE(d.getElementType().isF32());
+  // Static M: the grid names no symbol but num_sms.
+  auto grid = k->getAttrOfType<ArrayAttr>(megamoe::kGridAttr);
+  ASSERT_TRUE(grid);
+  EXPECT_EQ(cast<StringAttr>(grid[0]).str(), "min(num_sms, 32)");
+}
+
+TEST_F(Fixture, AppendsAfterWhatTheModuleHolds) {
+  build("moe_l1_gemm", l1Config(), l1Binds());
+  megamoe::GroupedGemmConfig l2 = l1Config();
+  l2.outType = "bf16";
+  l2.bScaleInterleave = 0;
+  l2.n = 512;
+  l2.k = 256;
+  build("moe_l2_gemm", l2, {});
+  ASSERT_TRUE(succeeded(verify(*module)));
+  auto kernels = llvm::to_vector(gpuModule.getOps<warpspec::KernelOp>());
+  ASSERT_EQ(kernels.size(), 2u);
+  EXPECT_EQ(kernels[0].getSymName(), "moe_l1_gemm");
+  EXPECT_EQ(kernels[1].getSymName(), "moe_l2_gemm");
+  // Empty binds: named parameters without a binding.
+  for (unsigned i = 0; i < kernels[1].getNumArguments(); ++i)
+    EXPECT_EQ(bindOf(kernels[1], i), "");
+  EXPECT_TRUE(cast<warpspec::TmaDescType>(kernels[1].getArgumentTypes()[3])
+                  .getElementType()
+                  .isBF16());
+}
+
+TEST(GroupedGemmConfig, FloatOutputTilesTakeOneStage) {
+  megamoe::GroupedGemmConfig bf16;
+  megamoe::GroupedGemmConfig f32;
+  f32.outType = "f32";
+  EXPECT_EQ(f32.fixedBytes() - bf16.fixedBytes(), 2 * 64 * 128 * 2);
+  EXPECT_EQ(bf16.resolvedStages(), 5);
+  EXPECT_EQ(f32.resolvedStages(), 4);
+}
+
+TEST(GroupedGemmConfig, StaticMReplacesMaxM) {
+  megamoe::GroupedGemmConfig c;
+  c.maxM = 128;
+  c.staticM = 65536;
+  EXPECT_EQ(c.rowCapacity(), 65536);
+  EXPECT_FALSE(megamoe::verifyGroupedGemmConfig(c));
+  c.staticM = 192;
+  std::optional<std::string> error = megamoe::verifyGroupedGemmConfig(c);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("static-m"), std::string::npos) << *error;
+}
+
+} // namespace
