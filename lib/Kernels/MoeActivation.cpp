@@ -1,7 +1,170 @@
-//===- MoeActivation.cpp - PLACEHOLDER until its builder lands ---------------------===//
+//===- MoeActivation.cpp - moe_activation: SwiGLU + FP8 requantization ----===//
+//
+// Kernel 5 of the unfused schedule (docs/UnfusedSchedule.md): for every used
+// pool row and every group of 128 activation columns, one warp reads the
+// row's L1 output (gate/up in the GEMM's interleave of 8), applies SwiGLU
+// times the router weight, and requantizes the 128 values to e4m3 with one
+// f32 scale (amax / 448). Each lane owns 4 consecutive columns, so its gate
+// and up values are two aligned 16-byte loads and its 4 e4m3 bytes one 4-byte
+// store (the warp's stores are one contiguous 128-byte line).
+//
+//===----------------------------------------------------------------------===//
+#include "MoeElementwiseIR.h"
+#include "megamoe/Kernels/KernelBuilder.h"
 #include "megamoe/Kernels/MoeKernels.h"
+#include "megamoe/Kernels/MoeMath.h"
 
-// Placeholder: megamoe-expand reports the kernel as not built yet.
-void megamoe::buildMoeActivationKernel(mlir::OpBuilder &, mlir::Location loc, const MoeKernelContext &) {
-  mlir::emitError(loc) << "megamoe-expand: buildMoeActivationKernel is not built yet";
+#include <limits>
+
+using namespace mlir;
+using namespace megamoe::ewir;
+
+namespace {
+
+constexpr int64_t kThreads = 512;
+constexpr int64_t kWarps = kThreads / 32;
+constexpr int64_t kMaxRegisters = 128;
+/// Activation columns per warp work item: one requantization block.
+constexpr int64_t kGroupColumns = 128;
+constexpr int64_t kColumnsPerLane = kGroupColumns / 32;
+/// The L1 GEMM's output interleave: gate columns [16q, 16q + 8), up columns
+/// [16q + 8, 16q + 16) hold activation columns [8q, 8q + 8).
+constexpr int64_t kInterleave = 8;
+
+} // namespace
+
+void megamoe::buildMoeActivationKernel(OpBuilder &b, Location loc,
+                                       const MoeKernelContext &ctx) {
+  const config::LayerConfig &c = ctx.config;
+  const int64_t inter = c.intermediate, pool = ctx.plan.poolTokens;
+  if (c.recipe.requantBlock != kGroupColumns) {
+    emitError(loc) << "moe_activation requantizes per " << kGroupColumns
+                   << " columns; the layer asks for per "
+                   << c.recipe.requantBlock;
+    return;
+  }
+  if (inter % kGroupColumns != 0 || pool <= 0) {
+    emitError(loc) << "moe_activation needs intermediate % 128 == 0 and a "
+                      "pool; got intermediate "
+                   << inter << ", pool rows " << pool;
+    return;
+  }
+  const int64_t groups = inter / kGroupColumns;
+  if (pool * groups > std::numeric_limits<int32_t>::max() / 2) {
+    emitError(loc) << "moe_activation: " << pool << " pool rows x " << groups
+                   << " column groups exceed its 32-bit work index";
+    return;
+  }
+
+  Type ptr = globalPtrType(b);
+  SmallVector<KernelParam> params = {
+      {"pool_info", "region:pool_info", ptr},
+      {"l1_out", "region:l1_out", ptr},
+      {"l1_pool_weight", "region:l1_pool_weight", ptr},
+      {"l2_pool", "region:l2_pool", ptr},
+      {"l2_pool_sf", "region:l2_pool_sf", ptr},
+  };
+  OpBuilder::InsertionGuard guard(b);
+  auto kernel = createBoundKernel(b, loc, kActivationKernel, params, kThreads,
+                                  kMaxRegisters, config::toString(c.chip),
+                                  persistentGrid(b));
+  Block &body = kernel.getBody().front();
+  Value poolInfo = body.getArgument(0), l1Out = body.getArgument(1),
+        rowWeight = body.getArgument(2), l2Pool = body.getArgument(3),
+        l2PoolSf = body.getArgument(4);
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+
+  // Used rows = pool_info[1], bounded by the pool.
+  Value usedRows = clampCount(
+      b, loc,
+      load(b, loc, i32, elementPtr(b, loc, poolInfo, i64Const(b, loc, 1), 4)),
+      pool);
+  Value items =
+      arith::MulIOp::create(b, loc, usedRows, i32Const(b, loc, groups));
+  Value tid = threadIdX(b, loc);
+  Value lane = arith::AndIOp::create(b, loc, tid, i32Const(b, loc, 31));
+  Value warp = arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, 5));
+  Value firstItem = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, blockIdX(b, loc), i32Const(b, loc, kWarps)),
+      warp);
+  Value step =
+      arith::MulIOp::create(b, loc, gridDimX(b, loc), i32Const(b, loc, kWarps));
+
+  stridedLoop(
+      b, loc, firstItem, items, step,
+      [&](OpBuilder &b, Location loc, Value item) {
+        Value row =
+            arith::DivUIOp::create(b, loc, item, i32Const(b, loc, groups));
+        Value group =
+            arith::RemUIOp::create(b, loc, item, i32Const(b, loc, groups));
+        // This lane's first activation column j and its gate column
+        // 16 (j / 8) + j % 8 in the interleaved L1 output (j % 8 is 0 or 4).
+        Value column = arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(b, loc, group,
+                                  i32Const(b, loc, kGroupColumns)),
+            arith::MulIOp::create(b, loc, lane,
+                                  i32Const(b, loc, kColumnsPerLane)));
+        Value gateColumn = arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(
+                b, loc,
+                arith::DivUIOp::create(b, loc, column,
+                                       i32Const(b, loc, kInterleave)),
+                i32Const(b, loc, 2 * kInterleave)),
+            arith::RemUIOp::create(b, loc, column,
+                                   i32Const(b, loc, kInterleave)));
+        Value row64 = toI64(b, loc, row);
+        Value outRow =
+            arith::MulIOp::create(b, loc, row64, i64Const(b, loc, 2 * inter));
+        Value gatePtr = elementPtr(
+            b, loc, l1Out,
+            arith::AddIOp::create(b, loc, outRow, toI64(b, loc, gateColumn)),
+            4);
+        Value upPtr =
+            byteOffset(b, loc, gatePtr, i64Const(b, loc, 4 * kInterleave));
+        Type f32x4 = VectorType::get({kColumnsPerLane}, f32);
+        Value gates = load(b, loc, f32x4, gatePtr, 16);
+        Value ups = load(b, loc, f32x4, upPtr, 16);
+        Value weight =
+            load(b, loc, f32, elementPtr(b, loc, rowWeight, row64, 4));
+
+        SmallVector<Value, kColumnsPerLane> acts;
+        Value laneMax = f32Const(b, loc, 0.0);
+        for (int64_t i = 0; i < kColumnsPerLane; ++i) {
+          Value g = extractElement(b, loc, gates, i);
+          Value u = extractElement(b, loc, ups, i);
+          Value a = buildSwiGLU(b, loc, g, u, weight, c.clamp, c.fastMath);
+          acts.push_back(a);
+          laneMax = arith::MaxNumFOp::create(b, loc, laneMax,
+                                             LLVM::FAbsOp::create(b, loc, a));
+        }
+        Value amax = buildWarpAbsMaxF32(b, loc, laneMax);
+        Value sf = buildRequantScale(b, loc, amax);
+        Value q = buildQuantizeE4M3x4(b, loc, acts, sf);
+
+        Value qPtr = byteOffset(
+            b, loc, l2Pool,
+            arith::AddIOp::create(
+                b, loc,
+                arith::MulIOp::create(b, loc, row64, i64Const(b, loc, inter)),
+                toI64(b, loc, column)));
+        store(b, loc, q, qPtr, 4);
+        // The scale, MN-major: l2_pool_sf[group][row].
+        Value isLane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                              lane, i32Const(b, loc, 0));
+        auto ifLane0 = scf::IfOp::create(b, loc, TypeRange{}, isLane0, false);
+        {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPoint(ifLane0.thenBlock()->getTerminator());
+          Value sfIndex = arith::AddIOp::create(
+              b, loc,
+              arith::MulIOp::create(b, loc, toI64(b, loc, group),
+                                    i64Const(b, loc, pool)),
+              row64);
+          store(b, loc, sf, elementPtr(b, loc, l2PoolSf, sfIndex, 4), 4);
+        }
+      });
+  warpspec::ReturnOp::create(b, loc);
 }

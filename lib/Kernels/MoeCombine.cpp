@@ -1,13 +1,294 @@
-//===- MoeCombine.cpp - PLACEHOLDER until its builder lands ---------------------===//
+//===- MoeCombine.cpp - moe_combine_push / _barrier / _reduce -------------===//
+//
+// Kernels 7-9 of the unfused schedule (docs/UnfusedSchedule.md):
+//  - push: each used pool row's L2 output goes to its source rank's
+//    `combine[k][t]` over NVLink (16-byte stores through the peer pointer);
+//  - barrier: one cross-rank barrier, after which every peer's pushes to
+//    this rank are visible;
+//  - reduce: y[t] = bf16_rn(sum of the valid slots' f32 values, slot order).
+//
+//===----------------------------------------------------------------------===//
+#include "MoeElementwiseIR.h"
+#include "megamoe/Kernels/KernelBuilder.h"
 #include "megamoe/Kernels/MoeKernels.h"
+#include "megamoe/Kernels/MoeMath.h"
 
-// Placeholder: megamoe-expand reports the kernel as not built yet.
-void megamoe::buildMoeCombinePushKernel(mlir::OpBuilder &, mlir::Location loc, const MoeKernelContext &) {
-  mlir::emitError(loc) << "megamoe-expand: buildMoeCombinePushKernel is not built yet";
+#include <limits>
+
+using namespace mlir;
+using namespace megamoe::ewir;
+
+namespace {
+
+constexpr int64_t kThreads = 512;
+constexpr int64_t kWarps = kThreads / 32;
+constexpr int64_t kMaxRegisters = 128;
+/// bf16 values per 16-byte vector.
+constexpr int64_t kBf16PerVector = 8;
+constexpr int64_t kVectorBytes = 16;
+/// Index of the combine barrier's counter in `barriers` (UnfusedSchedule.md).
+constexpr int64_t kCombineBarrierSlot = 1;
+
+/// Vectors a lane moves per push-loop iteration: all loads are issued before
+/// the stores so that several NVLink writes are in flight per lane. The
+/// largest of 4, 2, 1 that divides the row's vectors per warp pass.
+int64_t pushUnroll(int64_t vectorsPerRow) {
+  for (int64_t u : {4, 2})
+    if (vectorsPerRow % (32 * u) == 0)
+      return u;
+  return 1;
 }
-void megamoe::buildMoeCombineBarrierKernel(mlir::OpBuilder &, mlir::Location loc, const MoeKernelContext &) {
-  mlir::emitError(loc) << "megamoe-expand: buildMoeCombineBarrierKernel is not built yet";
+
+/// `fence.sc.sys`: this thread's earlier (remote) stores are visible system-
+/// wide before anything it or its kernel's successors do later.
+void systemFence(OpBuilder &b, Location loc) {
+  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::seq_cst);
 }
-void megamoe::buildMoeCombineReduceKernel(mlir::OpBuilder &, mlir::Location loc, const MoeKernelContext &) {
-  mlir::emitError(loc) << "megamoe-expand: buildMoeCombineReduceKernel is not built yet";
+
+} // namespace
+
+void megamoe::buildMoeCombinePushKernel(OpBuilder &b, Location loc,
+                                        const MoeKernelContext &ctx) {
+  const config::LayerConfig &c = ctx.config;
+  const int64_t hidden = c.hidden, pool = ctx.plan.poolTokens;
+  const int64_t vectorsPerRow = hidden / kBf16PerVector;
+  if (hidden % kBf16PerVector != 0 || pool <= 0) {
+    emitError(loc) << "moe_combine_push needs hidden % 8 == 0 and a pool; got "
+                      "hidden "
+                   << hidden << ", pool rows " << pool;
+    return;
+  }
+  Type ptr = globalPtrType(b);
+  SmallVector<KernelParam> params = {
+      {"pool_info", "region:pool_info", ptr},
+      {"pool_source", "region:pool_source", ptr},
+      {"l2_out", "region:l2_out", ptr},
+      {"combine", "region:combine", ptr},
+      {"peer_offsets", "peer_offsets", ptr},
+  };
+  OpBuilder::InsertionGuard guard(b);
+  auto kernel = createBoundKernel(b, loc, kCombinePushKernel, params, kThreads,
+                                  kMaxRegisters, config::toString(c.chip),
+                                  persistentGrid(b));
+  Block &body = kernel.getBody().front();
+  Value poolInfo = body.getArgument(0), poolSource = body.getArgument(1),
+        l2Out = body.getArgument(2), combine = body.getArgument(3),
+        peerOffsets = body.getArgument(4);
+  Type i32 = b.getI32Type(), v4i32 = vector16BytesType(b);
+
+  Value usedRows = clampCount(
+      b, loc,
+      load(b, loc, i32, elementPtr(b, loc, poolInfo, i64Const(b, loc, 1), 4)),
+      pool);
+  Value tid = threadIdX(b, loc);
+  Value lane = arith::AndIOp::create(b, loc, tid, i32Const(b, loc, 31));
+  Value warp = arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, 5));
+  Value firstRow = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, blockIdX(b, loc), i32Const(b, loc, kWarps)),
+      warp);
+  Value step =
+      arith::MulIOp::create(b, loc, gridDimX(b, loc), i32Const(b, loc, kWarps));
+  const int64_t unroll = pushUnroll(vectorsPerRow);
+
+  stridedLoop(
+      b, loc, firstRow, usedRows, step,
+      [&](OpBuilder &b, Location loc, Value row) {
+        // pool_source[row] = (source rank, token, slot); padding rows hold -1.
+        Value row64 = toI64(b, loc, row);
+        Value sourcePtr = elementPtr(b, loc, poolSource, row64, 12);
+        Value rank = load(b, loc, i32, sourcePtr, 4);
+        Value token = load(
+            b, loc, i32, byteOffset(b, loc, sourcePtr, i64Const(b, loc, 4)), 4);
+        Value slot = load(
+            b, loc, i32, byteOffset(b, loc, sourcePtr, i64Const(b, loc, 8)), 4);
+        Value zero = i32Const(b, loc, 0);
+        Value valid = arith::AndIOp::create(
+            b, loc,
+            arith::AndIOp::create(
+                b, loc, inRange(b, loc, rank, zero, i32Const(b, loc, c.ranks)),
+                inRange(b, loc, token, zero,
+                        i32Const(b, loc, c.maxTokensPerRank))),
+            inRange(b, loc, slot, zero, i32Const(b, loc, c.topk)));
+        auto ifValid = scf::IfOp::create(b, loc, TypeRange{}, valid, false);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPoint(ifValid.thenBlock()->getTerminator());
+
+        // combine[slot][token] on the source rank.
+        Value remoteCombine = warpspec::PeerPtrOp::create(b, loc, ptr, combine,
+                                                          rank, peerOffsets);
+        Value dstRow = arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(b, loc, toI64(b, loc, slot),
+                                  i64Const(b, loc, c.maxTokensPerRank)),
+            toI64(b, loc, token));
+        Value dst = elementPtr(b, loc, remoteCombine, dstRow, 2 * hidden);
+        Value src = elementPtr(b, loc, l2Out, row64, 2 * hidden);
+        stridedLoop(
+            b, loc, lane, i32Const(b, loc, vectorsPerRow),
+            i32Const(b, loc, 32 * unroll),
+            [&](OpBuilder &b, Location loc, Value v) {
+              SmallVector<Value, 4> offsets, data;
+              for (int64_t u = 0; u < unroll; ++u) {
+                Value index =
+                    arith::AddIOp::create(b, loc, v, i32Const(b, loc, 32 * u));
+                offsets.push_back(
+                    arith::MulIOp::create(b, loc, toI64(b, loc, index),
+                                          i64Const(b, loc, kVectorBytes)));
+                data.push_back(load(b, loc, v4i32,
+                                    byteOffset(b, loc, src, offsets.back()),
+                                    kVectorBytes));
+              }
+              for (int64_t u = 0; u < unroll; ++u)
+                store(b, loc, data[u], byteOffset(b, loc, dst, offsets[u]),
+                      kVectorBytes);
+            });
+      });
+  systemFence(b, loc);
+  warpspec::ReturnOp::create(b, loc);
+}
+
+void megamoe::buildMoeCombineBarrierKernel(OpBuilder &b, Location loc,
+                                           const MoeKernelContext &ctx) {
+  const config::LayerConfig &c = ctx.config;
+  Type ptr = globalPtrType(b), i32 = b.getI32Type();
+  SmallVector<KernelParam> params = {
+      {"barriers", "region:barriers", ptr},
+      {"peer_offsets", "peer_offsets", ptr},
+      {"rank", "value:rank", i32},
+  };
+  OpBuilder::InsertionGuard guard(b);
+  auto kernel = createBoundKernel(b, loc, kCombineBarrierKernel, params,
+                                  /*threads=*/32, /*maxnreg=*/64,
+                                  config::toString(c.chip), singleCtaGrid(b));
+  Block &body = kernel.getBody().front();
+  Value barriers = body.getArgument(0), peerOffsets = body.getArgument(1),
+        rank = body.getArgument(2);
+  // The barrier is executed by one thread of the one CTA.
+  Value isThread0 = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, threadIdX(b, loc), i32Const(b, loc, 0));
+  auto ifThread0 = scf::IfOp::create(b, loc, TypeRange{}, isThread0, false);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(ifThread0.thenBlock()->getTerminator());
+    Value counter =
+        elementPtr(b, loc, barriers, i64Const(b, loc, kCombineBarrierSlot), 4);
+    warpspec::CrossRankBarrierOp::create(
+        b, loc, counter, rank, i32Const(b, loc, c.ranks), peerOffsets,
+        warpspec::Scope::sys, b.getI64IntegerAttr(ctx.barrierTimeoutCycles));
+  }
+  warpspec::ReturnOp::create(b, loc);
+}
+
+void megamoe::buildMoeCombineReduceKernel(OpBuilder &b, Location loc,
+                                          const MoeKernelContext &ctx) {
+  const config::LayerConfig &c = ctx.config;
+  const int64_t hidden = c.hidden, tokens = c.maxTokensPerRank, topk = c.topk;
+  const int64_t vectorsPerRow = hidden / kBf16PerVector;
+  if (hidden % kBf16PerVector != 0 || tokens <= 0 || topk <= 0) {
+    emitError(loc) << "moe_combine_reduce needs hidden % 8 == 0, tokens > 0 "
+                      "and topk > 0; got hidden "
+                   << hidden << ", tokens " << tokens << ", topk " << topk;
+    return;
+  }
+  if (tokens * vectorsPerRow > std::numeric_limits<int32_t>::max() / 2) {
+    emitError(loc) << "moe_combine_reduce: " << tokens << " tokens x "
+                   << vectorsPerRow
+                   << " vectors per row exceed its 32-bit work index";
+    return;
+  }
+  Type ptr = globalPtrType(b), i32 = b.getI32Type(), i64 = b.getI64Type();
+  Type f32 = b.getF32Type(), v4i32 = vector16BytesType(b);
+  SmallVector<KernelParam> params = {
+      {"topk_idx", "region:topk_idx", ptr},
+      {"combine", "region:combine", ptr},
+      {"y", "input:y", ptr},
+      {"num_tokens", "value:num_tokens", i32},
+  };
+  OpBuilder::InsertionGuard guard(b);
+  auto kernel = createBoundKernel(b, loc, kCombineReduceKernel, params,
+                                  kThreads, kMaxRegisters,
+                                  config::toString(c.chip), persistentGrid(b));
+  Block &body = kernel.getBody().front();
+  Value topkIdx = body.getArgument(0), combine = body.getArgument(1),
+        y = body.getArgument(2);
+  Value numTokens = clampCount(b, loc, body.getArgument(3), tokens);
+
+  // One thread per 16-byte vector (8 channels) of a token's output row.
+  Value items =
+      arith::MulIOp::create(b, loc, numTokens, i32Const(b, loc, vectorsPerRow));
+  Value first =
+      arith::AddIOp::create(b, loc,
+                            arith::MulIOp::create(b, loc, blockIdX(b, loc),
+                                                  i32Const(b, loc, kThreads)),
+                            threadIdX(b, loc));
+  Value step = arith::MulIOp::create(b, loc, gridDimX(b, loc),
+                                     i32Const(b, loc, kThreads));
+  stridedLoop(
+      b, loc, first, items, step, [&](OpBuilder &b, Location loc, Value item) {
+        Value token = arith::DivUIOp::create(b, loc, item,
+                                             i32Const(b, loc, vectorsPerRow));
+        Value vector = arith::RemUIOp::create(b, loc, item,
+                                              i32Const(b, loc, vectorsPerRow));
+        Value token64 = toI64(b, loc, token);
+        Value vectorBytes = arith::MulIOp::create(
+            b, loc, toI64(b, loc, vector), i64Const(b, loc, kVectorBytes));
+        SmallVector<Value> init(kBf16PerVector, f32Const(b, loc, 0.0));
+        // Slot order k = 0, 1, ...: the sum is the oracle's, bit for bit.
+        auto slots = scf::ForOp::create(
+            b, loc, i32Const(b, loc, 0), i32Const(b, loc, topk),
+            i32Const(b, loc, 1), init,
+            [&](OpBuilder &b, Location loc, Value k, ValueRange acc) {
+              Value k64 = toI64(b, loc, k);
+              Value slotIndex = arith::AddIOp::create(
+                  b, loc,
+                  arith::MulIOp::create(b, loc, token64,
+                                        i64Const(b, loc, topk)),
+                  k64);
+              Value expert = load(b, loc, i64,
+                                  elementPtr(b, loc, topkIdx, slotIndex, 8), 8);
+              Value valid = inRange(b, loc, expert, i64Const(b, loc, 0),
+                                    i64Const(b, loc, c.experts));
+              auto ifValid = scf::IfOp::create(
+                  b, loc, valid,
+                  [&](OpBuilder &b, Location loc) {
+                    // combine[k][token], this thread's 8 channels.
+                    Value combineRow = arith::AddIOp::create(
+                        b, loc,
+                        arith::MulIOp::create(b, loc, k64,
+                                              i64Const(b, loc, tokens)),
+                        token64);
+                    Value src = byteOffset(
+                        b, loc,
+                        elementPtr(b, loc, combine, combineRow, 2 * hidden),
+                        vectorBytes);
+                    Value data = load(b, loc, v4i32, src, kVectorBytes);
+                    SmallVector<Value> sums;
+                    for (int64_t w = 0; w < 4; ++w) {
+                      auto [lo, hi] = buildUnpackBF16x2(
+                          b, loc, extractElement(b, loc, data, w));
+                      sums.push_back(
+                          arith::AddFOp::create(b, loc, acc[2 * w], lo));
+                      sums.push_back(
+                          arith::AddFOp::create(b, loc, acc[2 * w + 1], hi));
+                    }
+                    scf::YieldOp::create(b, loc, sums);
+                  },
+                  [&](OpBuilder &b, Location loc) {
+                    scf::YieldOp::create(b, loc, acc);
+                  });
+              scf::YieldOp::create(b, loc, ifValid.getResults());
+            });
+        Value out = LLVM::UndefOp::create(b, loc, v4i32);
+        for (int64_t w = 0; w < 4; ++w)
+          out = LLVM::InsertElementOp::create(
+              b, loc, out,
+              buildPackBF16x2(b, loc, slots.getResult(2 * w),
+                              slots.getResult(2 * w + 1)),
+              i32Const(b, loc, w));
+        Value dst = byteOffset(
+            b, loc, elementPtr(b, loc, y, token64, 2 * hidden), vectorBytes);
+        store(b, loc, out, dst, kVectorBytes);
+      });
+  warpspec::ReturnOp::create(b, loc);
 }

@@ -1,0 +1,157 @@
+//===- MoeMath.cpp - the element math of the MoE layer, as IR builders ----===//
+#include "megamoe/Kernels/MoeMath.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <cassert>
+#include <cmath>
+
+using namespace mlir;
+
+namespace {
+
+constexpr char kLibdeviceExp[] = "__nv_expf";
+
+Value f32Const(OpBuilder &b, Location loc, double v) {
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+}
+Value i32Const(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 32);
+}
+
+/// `llvm.func @__nv_expf(f32) -> f32` in the nearest symbol table around the
+/// insertion point (the gpu.module), declared once.
+LLVM::LLVMFuncOp getOrDeclareLibdeviceExp(OpBuilder &b, Location loc) {
+  Operation *scope = b.getInsertionBlock()->getParentOp();
+  Operation *table =
+      scope ? SymbolTable::getNearestSymbolTable(scope) : nullptr;
+  if (!table) {
+    emitError(loc) << "buildExpF32: the insertion point is not inside a "
+                      "symbol table (build inside the gpu.module, not in a "
+                      "region that is not attached yet)";
+    return {};
+  }
+  if (auto fn = dyn_cast_or_null<LLVM::LLVMFuncOp>(
+          SymbolTable::lookupSymbolIn(table, kLibdeviceExp)))
+    return fn;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&table->getRegion(0).front());
+  Type f32 = b.getF32Type();
+  return LLVM::LLVMFuncOp::create(b, loc, kLibdeviceExp,
+                                  LLVM::LLVMFunctionType::get(f32, {f32}));
+}
+
+/// A unary f32 NVVM intrinsic (the approximate ex2 / rcp of fast math).
+Value callF32Intrinsic(OpBuilder &b, Location loc, StringRef name, Value x) {
+  return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
+                                       b.getStringAttr(name), ValueRange{x})
+      .getResult(0);
+}
+
+} // namespace
+
+Value megamoe::buildExpF32(OpBuilder &b, Location loc, Value x, bool fastMath) {
+  if (fastMath) {
+    // exp(x) = 2^(x log2 e); ex2.approx has 2 ulp over the reduced range
+    // but the product's rounding costs more for large |x|.
+    Value scaled = arith::MulFOp::create(b, loc, x, f32Const(b, loc, M_LOG2E));
+    return callF32Intrinsic(b, loc, "llvm.nvvm.ex2.approx.ftz.f32", scaled);
+  }
+  LLVM::LLVMFuncOp fn = getOrDeclareLibdeviceExp(b, loc);
+  if (!fn)
+    return LLVM::PoisonOp::create(b, loc, x.getType());
+  return LLVM::CallOp::create(b, loc, fn, ValueRange{x}).getResult();
+}
+
+Value megamoe::buildSwiGLU(OpBuilder &b, Location loc, Value gate, Value up,
+                           Value weight, std::optional<double> clamp,
+                           bool fastMath) {
+  Value g = gate, u = up;
+  if (clamp) {
+    // minimumf/maximumf propagate NaN, as std::min/std::max of the oracle do
+    // for a NaN first operand.
+    Value c = f32Const(b, loc, *clamp);
+    Value negC = f32Const(b, loc, -*clamp);
+    g = arith::MinimumFOp::create(b, loc, g, c);
+    u = arith::MinimumFOp::create(
+        b, loc, arith::MaximumFOp::create(b, loc, u, negC), c);
+  }
+  Value expNegG =
+      buildExpF32(b, loc, arith::NegFOp::create(b, loc, g), fastMath);
+  Value denom = arith::AddFOp::create(b, loc, f32Const(b, loc, 1.0), expNegG);
+  Value silu =
+      fastMath
+          ? arith::MulFOp::create(
+                b, loc, g,
+                callF32Intrinsic(b, loc, "llvm.nvvm.rcp.approx.ftz.f", denom))
+                .getResult()
+          : arith::DivFOp::create(b, loc, g, denom).getResult();
+  Value siluUp = arith::MulFOp::create(b, loc, silu, u);
+  return arith::MulFOp::create(b, loc, siluUp, weight);
+}
+
+Value megamoe::buildWarpAbsMaxF32(OpBuilder &b, Location loc, Value v) {
+  Value m = LLVM::FAbsOp::create(b, loc, v);
+  Value fullMask = i32Const(b, loc, -1);
+  Value clampMask = i32Const(b, loc, 31);
+  for (int64_t offset : {16, 8, 4, 2, 1}) {
+    Value other = NVVM::ShflOp::create(b, loc, b.getF32Type(), fullMask, m,
+                                       i32Const(b, loc, offset), clampMask,
+                                       NVVM::ShflKind::bfly, UnitAttr());
+    m = arith::MaxNumFOp::create(b, loc, m, other);
+  }
+  return m;
+}
+
+Value megamoe::buildRequantScale(OpBuilder &b, Location loc, Value amax) {
+  return arith::DivFOp::create(b, loc, amax, f32Const(b, loc, kE4M3Max));
+}
+
+Value megamoe::buildQuantizeE4M3x4(OpBuilder &b, Location loc,
+                                   ValueRange values, Value sf) {
+  assert(values.size() == 4 && "buildQuantizeE4M3x4 takes four values");
+  Type i32 = b.getI32Type();
+  auto e4m3Pair = [&](Value lo, Value hi) {
+    // cvt.rn.satfinite.e4m3x2.f32 puts its first operand in the high byte.
+    Value pair = NVVM::ConvertF32x2ToF8x2Op::create(
+        b, loc, b.getI16Type(), arith::DivFOp::create(b, loc, hi, sf),
+        arith::DivFOp::create(b, loc, lo, sf), NVVM::FPRoundingMode::RN,
+        NVVM::SaturationMode::SATFINITE, /*relu=*/false,
+        b.getType<Float8E4M3FNType>());
+    return arith::ExtUIOp::create(b, loc, i32, pair).getResult();
+  };
+  Value low = e4m3Pair(values[0], values[1]);
+  Value high = e4m3Pair(values[2], values[3]);
+  Value packed = arith::OrIOp::create(
+      b, loc, low, arith::ShLIOp::create(b, loc, high, i32Const(b, loc, 16)));
+  Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sf,
+                                         f32Const(b, loc, 0.0));
+  return arith::SelectOp::create(b, loc, positive, packed, i32Const(b, loc, 0));
+}
+
+std::pair<Value, Value> megamoe::buildUnpackBF16x2(OpBuilder &b, Location loc,
+                                                   Value packed) {
+  // A bf16 is the high half of the f32 with the same value.
+  Type f32 = b.getF32Type();
+  Value lo = arith::ShLIOp::create(b, loc, packed, i32Const(b, loc, 16));
+  Value hi = arith::AndIOp::create(b, loc, packed,
+                                   i32Const(b, loc, int32_t(0xFFFF0000u)));
+  return {arith::BitcastOp::create(b, loc, f32, lo),
+          arith::BitcastOp::create(b, loc, f32, hi)};
+}
+
+Value megamoe::buildPackBF16x2(OpBuilder &b, Location loc, Value lo, Value hi) {
+  Type i32 = b.getI32Type();
+  auto bits = [&](Value v) {
+    // fptrunc rounds to nearest even (cvt.rn.bf16.f32).
+    Value bf = arith::TruncFOp::create(b, loc, b.getBF16Type(), v);
+    Value i16 = arith::BitcastOp::create(b, loc, b.getI16Type(), bf);
+    return arith::ExtUIOp::create(b, loc, i32, i16).getResult();
+  };
+  return arith::OrIOp::create(
+      b, loc, bits(lo),
+      arith::ShLIOp::create(b, loc, bits(hi), i32Const(b, loc, 16)));
+}
