@@ -4,6 +4,7 @@ The compiler-made test cubin comes from $MEGAMOE_TEST_DATA (hello.cubin +
 hello.manifest.json; scripts/bundle-gpu.sh puts them in the GPU bundle).
 """
 import os
+import shutil
 
 import pytest
 
@@ -143,6 +144,8 @@ def _schedule_manifest(tmp_path, name, out_bind):
         '{"name": "topk_weights", "offset": 9088, "bytes": 256}]}')
     path = tmp_path / name
     path.write_text(text)
+    # The manifest names its cubin relative to itself.
+    shutil.copy(os.path.join(DATA, "hello.cubin"), tmp_path / "hello.cubin")
     assert '"schedule"' in text and out_bind in text
     return str(path)
 

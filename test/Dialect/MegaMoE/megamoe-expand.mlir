@@ -1,0 +1,35 @@
+// megamoe-expand builds the whole unfused schedule into one gpu.module named
+// after the layer, in launch order, every parameter bound; the manifest it
+// leads to carries the schedule, the binds, the layer and the buffer layout.
+// REQUIRES: ptxas
+// RUN: megamoe-opt %s --megamoe-plan="schedule=unfused" --megamoe-expand | FileCheck %s
+// RUN: rm -rf %t && megamoe-opt %s --megamoe-plan="schedule=unfused" --megamoe-expand --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
+// RUN: %python %S/Inputs/check_layer_manifest.py %t/small.json | FileCheck %s --check-prefix=MANIFEST
+
+megamoe.layer @small config = #megamoe.config<hidden = 512, intermediate = 256, experts = 8, topk = 2, ranks = 2, max_tokens = 64, clamp = 10.0>
+
+// The layer op is consumed: its gpu.module takes the symbol.
+// CHECK-NOT: megamoe.layer
+// CHECK: gpu.module @small [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">]
+// CHECK-SAME: megamoe.layer = {activation = "swiglu", clamp = 1.000000e+01 : f64, fast_math = false, requant_block = 128 : i64, schedule = "unfused"}
+// CHECK-SAME: megamoe.schedule = ["moe_route", "moe_layout", "moe_pull", "moe_l1_gemm", "moe_activation", "moe_l2_gemm", "moe_combine_push", "moe_combine_barrier", "moe_combine_reduce"]
+// L = 4, P = 2 x 64 x 2 + 4 x 127 -> 768.
+// CHECK-SAME: megamoe.symbols = {BM = 128 : i64, E = 8 : i64, H = 512 : i64, I = 256 : i64, K = 2 : i64, L = 4 : i64, P = 768 : i64, R = 2 : i64, T = 64 : i64}
+// CHECK: warpspec.kernel @moe_route(
+// CHECK: warpspec.kernel @moe_layout(
+// CHECK: warpspec.kernel @moe_pull(
+// CHECK: warpspec.kernel @moe_l1_gemm(%{{.*}}: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128> {megamoe.bind = "region:l1_pool", megamoe.name = "a"
+// CHECK-SAME: {megamoe.bind = "input:l1_weight"
+// CHECK: warpspec.kernel @moe_activation(
+// CHECK: warpspec.kernel @moe_l2_gemm(%{{.*}} {megamoe.bind = "region:l2_pool"
+// CHECK: warpspec.kernel @moe_combine_push(
+// CHECK: warpspec.kernel @moe_combine_barrier(
+// CHECK: warpspec.kernel @moe_combine_reduce(
+
+// MANIFEST: schedule moe_route moe_layout moe_pull moe_l1_gemm moe_activation moe_l2_gemm moe_combine_push moe_combine_barrier moe_combine_reduce
+// MANIFEST: layer {'activation': 'swiglu', 'clamp': 10, 'fast_math': False, 'requant_block': 128, 'schedule': 'unfused'}
+// MANIFEST: regions 21 total_bytes 3151232 workspace_bytes 384
+// MANIFEST: unbound params: none
+// MANIFEST: binds outside the layout: none
+// MANIFEST: spills: none
+// MANIFEST: moe_l1_gemm d region:l1_out f32 [512, 768] box [32, 64]
