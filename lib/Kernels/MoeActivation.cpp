@@ -124,25 +124,43 @@ void megamoe::buildMoeActivationKernel(OpBuilder &b, Location loc,
             4);
         Value upPtr =
             byteOffset(b, loc, gatePtr, i64Const(b, loc, 4 * kInterleave));
-        Type f32x4 = VectorType::get({kColumnsPerLane}, f32);
-        Value gates = load(b, loc, f32x4, gatePtr, 16);
-        Value ups = load(b, loc, f32x4, upPtr, 16);
         Value weight =
             load(b, loc, f32, elementPtr(b, loc, rowWeight, row64, 4));
-
-        SmallVector<Value, kColumnsPerLane> acts;
-        Value laneMax = f32Const(b, loc, 0.0);
-        for (int64_t i = 0; i < kColumnsPerLane; ++i) {
-          Value g = extractElement(b, loc, gates, i);
-          Value u = extractElement(b, loc, ups, i);
-          Value a = buildSwiGLU(b, loc, g, u, weight, c.clamp, c.fastMath);
-          acts.push_back(a);
-          laneMax = arith::MaxNumFOp::create(b, loc, laneMax,
-                                             LLVM::FAbsOp::create(b, loc, a));
+        // A row with router weight 0 (every padding row) quantizes to q = 0,
+        // sf = 0 whatever h holds (a = silu(g) u 0 has amax 0, and a zero
+        // scale gives q = 0), so its h is not read: padding is most of the
+        // pool at small batches. The branch is warp-uniform (one row).
+        Value weightIsZero = arith::CmpFOp::create(
+            b, loc, arith::CmpFPredicate::OEQ, weight, f32Const(b, loc, 0.0));
+        auto quantized = scf::IfOp::create(
+            b, loc, TypeRange{b.getI32Type(), f32}, weightIsZero,
+            /*withElseRegion=*/true);
+        {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(quantized.thenBlock());
+          scf::YieldOp::create(
+              b, loc, ValueRange{i32Const(b, loc, 0), f32Const(b, loc, 0.0)});
+          b.setInsertionPointToStart(quantized.elseBlock());
+          Type f32x4 = VectorType::get({kColumnsPerLane}, f32);
+          Value gates = load(b, loc, f32x4, gatePtr, 16);
+          Value ups = load(b, loc, f32x4, upPtr, 16);
+          SmallVector<Value, kColumnsPerLane> acts;
+          Value laneMax = f32Const(b, loc, 0.0);
+          for (int64_t i = 0; i < kColumnsPerLane; ++i) {
+            Value gi = extractElement(b, loc, gates, i);
+            Value ui = extractElement(b, loc, ups, i);
+            Value a = buildSwiGLU(b, loc, gi, ui, weight, c.clamp, c.fastMath);
+            acts.push_back(a);
+            laneMax = arith::MaxNumFOp::create(b, loc, laneMax,
+                                               LLVM::FAbsOp::create(b, loc, a));
+          }
+          Value amax = buildWarpAbsMaxF32(b, loc, laneMax);
+          Value scale = buildRequantScale(b, loc, amax);
+          Value packed = buildQuantizeE4M3x4(b, loc, acts, scale);
+          scf::YieldOp::create(b, loc, ValueRange{packed, scale});
         }
-        Value amax = buildWarpAbsMaxF32(b, loc, laneMax);
-        Value sf = buildRequantScale(b, loc, amax);
-        Value q = buildQuantizeE4M3x4(b, loc, acts, sf);
+        Value q = quantized.getResult(0);
+        Value sf = quantized.getResult(1);
 
         Value qPtr = byteOffset(
             b, loc, l2Pool,

@@ -41,10 +41,17 @@
 // IR: %[[GCOL:.*]] = arith.addi %[[JD8X16]], %[[JM8]]
 // IR: %[[GPTR:.*]] = llvm.getelementptr %[[H]]
 // IR: %[[UPTR:.*]] = llvm.getelementptr %[[GPTR]][%c32_i64]
-// IR: %[[G:.*]] = llvm.load %[[GPTR]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
-// IR: %[[U:.*]] = llvm.load %[[UPTR]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // IR: llvm.getelementptr %[[W]]
 // IR: %[[WEIGHT:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// A zero router weight (every padding row) gives q = 0, sf = 0 without reading h.
+// IR: %[[ZW:.*]] = arith.cmpf oeq, %[[WEIGHT]], %{{.*}} : f32
+// IR: %[[QS:.*]]:2 = scf.if %[[ZW]] -> (i32, f32) {
+// IR-NEXT: %[[Z0:.*]] = arith.constant 0 : i32
+// IR-NEXT: %[[Z1:.*]] = arith.constant 0.000000e+00 : f32
+// IR-NEXT: scf.yield %[[Z0]], %[[Z1]] : i32, f32
+// IR-NEXT: } else {
+// IR: %[[G:.*]] = llvm.load %[[GPTR]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// IR: %[[U:.*]] = llvm.load %[[UPTR]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // SwiGLU of one element (MoeMath): clamp, silu via libdevice expf, * up * w.
 // IR: %[[G0:.*]] = llvm.extractelement %[[G]]
 // IR: %[[U0:.*]] = llvm.extractelement %[[U]]
@@ -69,15 +76,16 @@
 // IR: nvvm.convert.f32x2.to.f8x2
 // IR: %[[POS:.*]] = arith.cmpf ogt, %[[S]], %{{.*}} : f32
 // IR: %[[PACKED:.*]] = arith.select %[[POS]], %{{.*}}, %{{.*}} : i32
+// IR: scf.yield %[[PACKED]], %[[S]] : i32, f32
 // l2_pool[row][j .. j + 4): one 4-byte store per lane.
 // IR: arith.muli %{{.*}}, %c384_i64
 // IR: %[[QPTR:.*]] = llvm.getelementptr %[[Q]]
-// IR: llvm.store %[[PACKED]], %[[QPTR]] {alignment = 4 : i64} : i32, !llvm.ptr<1>
+// IR: llvm.store %[[QS]]#0, %[[QPTR]] {alignment = 4 : i64} : i32, !llvm.ptr<1>
 // l2_pool_sf[group][row] (MN-major), lane 0.
 // IR: scf.if
 // IR: arith.muli %{{.*}}, %c768_i64
 // IR: %[[SFPTR:.*]] = llvm.getelementptr %[[SF]]
-// IR: llvm.store %[[S]], %[[SFPTR]] {alignment = 4 : i64} : f32, !llvm.ptr<1>
+// IR: llvm.store %[[QS]]#1, %[[SFPTR]] {alignment = 4 : i64} : f32, !llvm.ptr<1>
 // IR: warpspec.return
 
 // The constants: clamp 7, amax / 448.
