@@ -8,7 +8,8 @@
 #
 #   scripts/bundle-layer.sh DEST        (e.g. /work/main/.bundle-layer)
 #
-# LAYERS overrides the list: "name:H:I:E:K:R:T:clamp ..." (clamp 0 = none).
+# LAYERS overrides the list: "name:H:I:E:K:R:T:clamp[:block_m] ..." (clamp 0 = none;
+# block_m pins the plan's BLOCK_M, else the planner picks 64 or 128).
 # Names end in _ep1 / _ep2: gpu-layer.sh runs each group on 1 / 2 GPUs.
 # Needs megamoe-opt ($MEGAMOE_OPT, default build/release/bin/megamoe-opt) and
 # the runtime built standalone ($MEGAMOE_RUNTIME_BUILD, default build/runtime).
@@ -20,12 +21,13 @@ rt=${MEGAMOE_RUNTIME_BUILD:-build/runtime}
 [[ -x $opt ]] || { echo "bundle-layer: megamoe-opt not found at $opt (build it or set MEGAMOE_OPT)" >&2; exit 1; }
 # small: the small config on 1 and 2 ranks (once with the SwiGLU clamp);
 # flash: V4-Flash (4096/2048/256/6) at T=128 on two ranks (128 local experts).
-LAYERS=${LAYERS:-"small_ep1:512:256:8:2:1:64:0 small_clamp_ep1:512:256:8:2:1:64:10 small_ep2:512:256:8:2:2:64:0 flash_ep2:4096:2048:256:6:2:128:10"}
+LAYERS=${LAYERS:-"small_ep1:512:256:8:2:1:64:0 small_clamp_ep1:512:256:8:2:1:64:10 small_ep2:512:256:8:2:2:64:0 small_bm128_ep2:512:256:8:2:2:64:0:128 flash_ep2:4096:2048:256:6:2:128:10"}
 
 rm -rf "$dest"
 mkdir -p "$dest/layers" "$dest/python/megamoe/lib" "$dest/python/megamoe_testing" "$dest/python/tests"
 for spec in $LAYERS; do
-  IFS=: read -r name h i e k r t c <<<"$spec"
+  IFS=: read -r name h i e k r t c bm <<<"$spec"
+  plan="schedule=unfused${bm:+ block-m=$bm}"
   dir=$dest/layers/$name
   mkdir -p "$dir"
   clamp_opt=""
@@ -33,7 +35,7 @@ for spec in $LAYERS; do
   echo "bundle-layer: $name (H=$h I=$i E=$e K=$k R=$r T=$t clamp=$c)"
   echo 'module {}' | "$opt" \
     --megamoe-layer="hidden=$h intermediate=$i experts=$e topk=$k ranks=$r max-tokens=$t chip=sm_90a$clamp_opt" \
-    --megamoe-plan="schedule=unfused" --megamoe-expand \
+    --megamoe-plan="$plan" --megamoe-expand \
     --megamoe-to-cubin="chip=sm_90a emit-dir=$dir" -o /dev/null
   # The embed header duplicates the cubin; PTX only on request (size).
   rm -f "$dir"/*.h

@@ -98,9 +98,12 @@ static std::vector<std::string> validateUnfusedPlan(const LayerConfig &c,
   if (v.minTokens != 0 || v.maxTokens != c.maxTokensPerRank)
     fail(cat("the unfused variant must serve 0..", c.maxTokensPerRank,
              " tokens per rank, not ", v.minTokens, "..", v.maxTokens));
-  if (v.blockM != kUnfusedBlockM || v.mathMode != MathMode::CooperativeM)
-    fail(cat("the unfused schedule's grouped GEMMs use BLOCK_M ",
-             kUnfusedBlockM, " on two warpgroups (cooperative-m); got BLOCK_M ",
+  bool tileOk = (v.blockM == 128 && v.mathMode == MathMode::CooperativeM) ||
+                (v.blockM == 64 && v.mathMode == MathMode::Single);
+  if (!tileOk)
+    fail(cat("the unfused schedule's grouped GEMMs use BLOCK_M 128 on two "
+             "warpgroups (cooperative-m) or BLOCK_M 64 on one (single); got "
+             "BLOCK_M ",
              v.blockM, " ", toString(v.mathMode)));
   if (v.l1BlockN != 128 || v.l2BlockN != 128 || v.blockK != 128)
     fail(cat("the unfused schedule's grouped GEMMs use BLOCK_N 128 and "
@@ -110,7 +113,7 @@ static std::vector<std::string> validateUnfusedPlan(const LayerConfig &c,
   if (v.stages != 0 && (v.stages < 2 || v.stages > 8))
     fail(cat("stages (", v.stages,
              ") must be 0 (as many as fit) or between 2 and 8"));
-  int64_t worst = worstCasePoolTokens(c, kUnfusedBlockM);
+  int64_t worst = worstCasePoolTokens(c, v.blockM);
   if (p.poolTokens != worst)
     fail(cat("the unfused schedule needs the worst-case pool of ", worst,
              " rows (no ring flow control between its kernels); got ",
@@ -126,8 +129,9 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
   Variant v;
   v.minTokens = 0;
   v.maxTokens = c.maxTokensPerRank;
-  v.blockM = o.blockM.value_or(kUnfusedBlockM);
-  v.mathMode = o.mathMode.value_or(MathMode::CooperativeM);
+  v.blockM = o.blockM.value_or(unfusedBlockM(c));
+  v.mathMode = o.mathMode.value_or(v.blockM == 64 ? MathMode::Single
+                                                  : MathMode::CooperativeM);
   v.l1BlockN = o.l1BlockN.value_or(128);
   v.l2BlockN = o.l2BlockN.value_or(128);
   v.blockK = o.blockK.value_or(128);
@@ -136,10 +140,9 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
   v.registers = {GroupedGemmRegisters::kProducer, GroupedGemmRegisters::kMath,
                  0};
   plan.variants = {v};
-  plan.poolTokens =
-      o.poolTokens.value_or(worstCasePoolTokens(c, kUnfusedBlockM));
+  plan.poolTokens = o.poolTokens.value_or(worstCasePoolTokens(c, v.blockM));
   if (plan.poolTokens == 0)
-    plan.poolTokens = worstCasePoolTokens(c, kUnfusedBlockM);
+    plan.poolTokens = worstCasePoolTokens(c, v.blockM);
   return validatePlan(c, plan);
 }
 

@@ -2,16 +2,16 @@
 // the SM90 pipeline to PTX, the manifest's bindings and ptxas resources.
 // Layer: I = 384 (3 groups of 128 columns), clamp 7, P = 768.
 // REQUIRES: ptxas
-// RUN: megamoe-opt %s --megamoe-layer="hidden=512 intermediate=384 experts=8 topk=2 ranks=2 max-tokens=64 clamp=7 chip=sm_90a" --megamoe-plan="schedule=unfused" --megamoe-expand="only=moe_activation" | FileCheck %s --check-prefix=IR
+// RUN: megamoe-opt %s --megamoe-layer="hidden=512 intermediate=384 experts=8 topk=2 ranks=2 max-tokens=64 clamp=7 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_activation" | FileCheck %s --check-prefix=IR
 // RUN: rm -rf %t && mkdir -p %t/fast
-// RUN: megamoe-opt %s --megamoe-layer="hidden=512 intermediate=384 experts=8 topk=2 ranks=2 max-tokens=64 clamp=7 chip=sm_90a" --megamoe-plan="schedule=unfused" --megamoe-expand="only=moe_activation" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
+// RUN: megamoe-opt %s --megamoe-layer="hidden=512 intermediate=384 experts=8 topk=2 ranks=2 max-tokens=64 clamp=7 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_activation" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/layer.ptx
 // Precise math: every division is div.rn.f32 (IEEE), no approximate one.
 // RUN: not grep -E "div\.(approx|full)|rcp\.approx" %t/layer.ptx
 // RUN: %python -c "import json,sys; k=json.load(open(sys.argv[1]))['kernels'][0]; print(k['name'], k['block'], k['grid'], [(p['name'], p['kind'], p['bind']) for p in k['params']])" %t/layer.json | FileCheck %s --check-prefix=JSON
 // RUN: %ptxas -arch=sm_90a -v %t/layer.ptx -o %t/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // Fast math: ex2.approx and rcp.approx instead of libdevice expf and div.rn.
-// RUN: megamoe-opt %s --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=2 max-tokens=64 fast-math=true chip=sm_90a" --megamoe-plan="schedule=unfused" --megamoe-expand="only=moe_activation" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/fast" -o /dev/null
+// RUN: megamoe-opt %s --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=2 max-tokens=64 fast-math=true chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_activation" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/fast" -o /dev/null
 // RUN: FileCheck %s --check-prefix=FAST --input-file=%t/fast/layer.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/fast/layer.ptx -o %t/fast/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 

@@ -4,19 +4,19 @@
 // Layer: H = 512 (64 vectors of 16 B per row), K = 2, R = 2, T = 64, E = 8,
 // P = 768.
 // REQUIRES: ptxas
-// RUN: megamoe-opt %s --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=2 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=unfused" --megamoe-expand="only=moe_combine_push,moe_combine_barrier,moe_combine_reduce" | FileCheck %s --check-prefix=IR
+// RUN: megamoe-opt %s --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=2 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_combine_push,moe_combine_barrier,moe_combine_reduce" | FileCheck %s --check-prefix=IR
 // RUN: rm -rf %t && mkdir -p %t/h7168 %t/h384
-// RUN: megamoe-opt %s --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=2 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=unfused" --megamoe-expand="only=moe_combine_push,moe_combine_barrier,moe_combine_reduce" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
+// RUN: megamoe-opt %s --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=2 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_combine_push,moe_combine_barrier,moe_combine_reduce" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/layer.ptx
 // RUN: %python -c "import json,sys; [print(k['name'], k['block'], k['grid'], [(p['name'], p['kind'], p['bind']) for p in k['params']]) for k in json.load(open(sys.argv[1]))['kernels']]" %t/layer.json | FileCheck %s --check-prefix=JSON
 // RUN: %ptxas -arch=sm_90a -v %t/layer.ptx -o %t/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // DeepSeek-V3 at EP8: 896 vectors per row, four 16-byte loads in flight per
 // lane in the push; the reduce reads K = 8 slots.
-// RUN: megamoe-opt %s --megamoe-layer="hidden=7168 intermediate=2048 experts=256 topk=8 ranks=8 max-tokens=8192 chip=sm_90a" --megamoe-plan="schedule=unfused" --megamoe-expand="only=moe_combine_push,moe_combine_reduce" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/h7168" -o /dev/null
+// RUN: megamoe-opt %s --megamoe-layer="hidden=7168 intermediate=2048 experts=256 topk=8 ranks=8 max-tokens=8192 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_combine_push,moe_combine_reduce" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/h7168" -o /dev/null
 // RUN: FileCheck %s --check-prefix=H7168 --input-file=%t/h7168/layer.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/h7168/layer.ptx -o %t/h7168/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // H = 384: 48 vectors per row (the second warp pass is half a warp).
-// RUN: megamoe-opt %s --megamoe-layer="hidden=384 intermediate=256 experts=12 topk=3 ranks=2 max-tokens=40 chip=sm_90a" --megamoe-plan="schedule=unfused" --megamoe-expand="only=moe_combine_push" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/h384" -o /dev/null
+// RUN: megamoe-opt %s --megamoe-layer="hidden=384 intermediate=256 experts=12 topk=3 ranks=2 max-tokens=40 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_combine_push" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/h384" -o /dev/null
 // RUN: FileCheck %s --check-prefix=H384 --input-file=%t/h384/layer.ptx
 
 // IR-LABEL: warpspec.kernel @moe_combine_push(

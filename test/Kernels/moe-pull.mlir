@@ -3,19 +3,19 @@
 // Layer: H = 384 (24 vectors of 16 B, 3 scale columns), L = 6, R = 2,
 // T = 40, K = 3 (T * K = 120), P = 1024, BM = 128.
 // REQUIRES: ptxas
-// RUN: megamoe-opt %s --megamoe-layer="hidden=384 intermediate=256 experts=12 topk=3 ranks=2 max-tokens=40 chip=sm_90a" --megamoe-plan="schedule=unfused" --megamoe-expand="only=moe_pull" | FileCheck %s --check-prefix=IR
+// RUN: megamoe-opt %s --megamoe-layer="hidden=384 intermediate=256 experts=12 topk=3 ranks=2 max-tokens=40 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_pull" | FileCheck %s --check-prefix=IR
 // RUN: rm -rf %t && mkdir -p %t/h7168 %t/h2048
-// RUN: megamoe-opt %s --megamoe-layer="hidden=384 intermediate=256 experts=12 topk=3 ranks=2 max-tokens=40 chip=sm_90a" --megamoe-plan="schedule=unfused" --megamoe-expand="only=moe_pull" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
+// RUN: megamoe-opt %s --megamoe-layer="hidden=384 intermediate=256 experts=12 topk=3 ranks=2 max-tokens=40 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_pull" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/layer.ptx
 // RUN: %python -c "import json,sys; k=json.load(open(sys.argv[1]))['kernels'][0]; print(k['name'], k['block'], k['grid'], [(p['name'], p['kind'], p['bind']) for p in k['params']])" %t/layer.json | FileCheck %s --check-prefix=JSON
 // RUN: %ptxas -arch=sm_90a -v %t/layer.ptx -o %t/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // DeepSeek-V3 at EP8 (a 3.7 GB pool: 64-bit offsets): 448 vectors per row,
 // two 16-byte loads in flight per lane.
-// RUN: megamoe-opt %s --megamoe-layer="hidden=7168 intermediate=2048 experts=256 topk=8 ranks=8 max-tokens=8192 chip=sm_90a" --megamoe-plan="schedule=unfused" --megamoe-expand="only=moe_pull" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/h7168" -o /dev/null
+// RUN: megamoe-opt %s --megamoe-layer="hidden=7168 intermediate=2048 experts=256 topk=8 ranks=8 max-tokens=8192 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_pull" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/h7168" -o /dev/null
 // RUN: grep -c "ld.global.v4.b32" %t/h7168/layer.ptx | FileCheck %s --check-prefix=LOADS2
 // RUN: %ptxas -arch=sm_90a -v %t/h7168/layer.ptx -o %t/h7168/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // H = 2048: 128 vectors per row, four loads in flight per lane.
-// RUN: megamoe-opt %s --megamoe-layer="hidden=2048 intermediate=1024 experts=64 topk=6 ranks=4 max-tokens=512 chip=sm_90a" --megamoe-plan="schedule=unfused" --megamoe-expand="only=moe_pull" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/h2048" -o /dev/null
+// RUN: megamoe-opt %s --megamoe-layer="hidden=2048 intermediate=1024 experts=64 topk=6 ranks=4 max-tokens=512 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_pull" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/h2048" -o /dev/null
 // RUN: grep -c "ld.global.v4.b32" %t/h2048/layer.ptx | FileCheck %s --check-prefix=LOADS4
 // RUN: %ptxas -arch=sm_90a -v %t/h2048/layer.ptx -o %t/h2048/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 

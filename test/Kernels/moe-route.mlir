@@ -2,9 +2,9 @@
 // SM90 pipeline to PTX, the manifest's bindings and ptxas resources.
 // Layer: E = 12, L = 6, R = 2, T = 40, K = 3 (T * K = 120).
 // REQUIRES: ptxas
-// RUN: megamoe-opt %s --megamoe-layer="hidden=384 intermediate=256 experts=12 topk=3 ranks=2 max-tokens=40 chip=sm_90a" --megamoe-plan="schedule=unfused" --megamoe-expand="only=moe_route" | FileCheck %s --check-prefix=IR
+// RUN: megamoe-opt %s --megamoe-layer="hidden=384 intermediate=256 experts=12 topk=3 ranks=2 max-tokens=40 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_route" | FileCheck %s --check-prefix=IR
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: megamoe-opt %s --megamoe-layer="hidden=384 intermediate=256 experts=12 topk=3 ranks=2 max-tokens=40 chip=sm_90a" --megamoe-plan="schedule=unfused" --megamoe-expand="only=moe_route" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
+// RUN: megamoe-opt %s --megamoe-layer="hidden=384 intermediate=256 experts=12 topk=3 ranks=2 max-tokens=40 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_route" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/layer.ptx
 // RUN: %python -c "import json,sys; k=json.load(open(sys.argv[1]))['kernels'][0]; print(k['name'], k['block'], k['grid'], [(p['name'], p['kind'], p['bind']) for p in k['params']])" %t/layer.json | FileCheck %s --check-prefix=JSON
 // RUN: %ptxas -arch=sm_90a -v %t/layer.ptx -o %t/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS

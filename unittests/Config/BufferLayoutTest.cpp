@@ -174,8 +174,8 @@ TEST(UnfusedBufferLayout, WellFormedForEveryAnchor) {
 }
 
 TEST(UnfusedBufferLayout, SmallLayerByHand) {
-  // H = 512, I = 256, E = 8, K = 2, R = 2, T = 64: L = 4, pool = 2 x 64 x 2
-  // + 4 x 127 = 764 -> 768 rows.
+  // H = 512, I = 256, E = 8, K = 2, R = 2, T = 64: L = 4, 32 expected rows
+  // per expert -> BLOCK_M 64, pool = 2 x 64 x 2 + 4 x 63 = 508 -> 512 rows.
   BufferLayout l = unfusedLayoutOf(shape(512, 256, 8, 2, 2, 64));
   EXPECT_EQ(bytesOf(l, "barriers"), 32 * 4);
   EXPECT_EQ(bytesOf(l, "send_count"), 8 * 4);
@@ -184,15 +184,15 @@ TEST(UnfusedBufferLayout, SmallLayerByHand) {
   EXPECT_EQ(bytesOf(l, "recv_count"), 2 * 4 * 4);
   EXPECT_EQ(bytesOf(l, "src_token_index"), 4 * 2 * 64 * 2 * 4);
   EXPECT_EQ(bytesOf(l, "pool_row_start"), 4 * 3 * 4);
-  EXPECT_EQ(bytesOf(l, "pool_block_expert"), 768 / 128 * 4);
-  EXPECT_EQ(bytesOf(l, "l1_pool"), 768 * 512);
-  EXPECT_EQ(bytesOf(l, "l1_pool_sf"), 4 * 768 * 4);
-  EXPECT_EQ(bytesOf(l, "l1_out"), 768 * 512 * 4);
-  EXPECT_EQ(bytesOf(l, "l2_pool"), 768 * 256);
-  EXPECT_EQ(bytesOf(l, "l2_pool_sf"), 2 * 768 * 4);
-  EXPECT_EQ(bytesOf(l, "l2_out"), 768 * 512 * 2);
+  EXPECT_EQ(bytesOf(l, "pool_block_expert"), 512 / 64 * 4);
+  EXPECT_EQ(bytesOf(l, "l1_pool"), 512 * 512);
+  EXPECT_EQ(bytesOf(l, "l1_pool_sf"), 4 * 512 * 4);
+  EXPECT_EQ(bytesOf(l, "l1_out"), 512 * 512 * 4);
+  EXPECT_EQ(bytesOf(l, "l2_pool"), 512 * 256);
+  EXPECT_EQ(bytesOf(l, "l2_pool_sf"), 2 * 512 * 4);
+  EXPECT_EQ(bytesOf(l, "l2_out"), 512 * 512 * 2);
   EXPECT_EQ(bytesOf(l, "combine"), 2 * 64 * 512 * 2);
-  EXPECT_EQ(l.find("l1_pool_sf")->shape, (std::vector<int64_t>{4, 768}));
+  EXPECT_EQ(l.find("l1_pool_sf")->shape, (std::vector<int64_t>{4, 512}));
 }
 
 } // namespace

@@ -309,20 +309,33 @@ PlanOverrides unfused() {
 }
 
 TEST(UnfusedPlan, OneGemmVariantAndTheWorstCasePool) {
-  // V4-Flash, EP2, 128 tokens/rank: 128 local experts, pool = 2 x 128 x 6
-  // slots + 128 x 127 padding rows = 17,792, aligned to 128 -> 17,792.
+  // V4-Flash, EP2, 128 tokens/rank: 6 expected rows per local expert, so
+  // 64-row tiles (one warpgroup); pool = 2 x 128 x 6 slots + 128 x 63
+  // padding rows = 9,600.
   Plan p = planOk(v4Flash(2, 128), unfused());
   EXPECT_EQ(p.schedule, Schedule::Unfused);
   ASSERT_EQ(p.variants.size(), 1u);
   const Variant &v = p.variants[0];
   EXPECT_EQ(v.minTokens, 0);
   EXPECT_EQ(v.maxTokens, 128);
-  EXPECT_EQ(v.blockM, 128);
+  EXPECT_EQ(v.blockM, 64);
+  EXPECT_EQ(v.mathMode, MathMode::Single);
   EXPECT_EQ(v.l1BlockN, 128);
   EXPECT_EQ(v.l2BlockN, 128);
-  EXPECT_EQ(v.mathMode, MathMode::CooperativeM);
-  EXPECT_EQ(p.poolTokens, 2 * 128 * 6 + 128 * 127);
+  EXPECT_EQ(p.poolTokens, 2 * 128 * 6 + 128 * 63);
   EXPECT_TRUE(validatePlan(v4Flash(2, 128), p).empty());
+}
+
+TEST(UnfusedPlan, BlockMFollowsTheExpectedRowsPerExpert) {
+  // T x R x K / E rows per expert: 64-row tiles while they pad less.
+  EXPECT_EQ(unfusedBlockM(v4Flash(2, 8)), 64);     // 0.375 rows
+  EXPECT_EQ(unfusedBlockM(v4Flash(2, 1024)), 64);  // 48
+  EXPECT_EQ(unfusedBlockM(v4Flash(2, 2048)), 128); // 96: one block either way
+  EXPECT_EQ(unfusedBlockM(v4Flash(2, 8192)), 128); // 384
+  Plan p = planOk(v4Flash(2, 8192), unfused());
+  EXPECT_EQ(p.variants[0].blockM, 128);
+  EXPECT_EQ(p.variants[0].mathMode, MathMode::CooperativeM);
+  EXPECT_EQ(p.poolTokens, 2 * 8192 * 6 + 128 * 127);
 }
 
 TEST(UnfusedPlan, RejectsWhatItsKernelsCannotRun) {
@@ -331,8 +344,13 @@ TEST(UnfusedPlan, RejectsWhatItsKernelsCannotRun) {
   EXPECT_NE(planError(c, unfused()).find("per 128 channels only"),
             std::string::npos);
   PlanOverrides o = unfused();
+  o.blockM = 32;
+  EXPECT_NE(planError(v4Flash(2, 128), o).find("BLOCK_M 128 on two"),
+            std::string::npos);
+  o = unfused();
   o.blockM = 64;
-  EXPECT_NE(planError(v4Flash(2, 128), o).find("BLOCK_M 128 on two warpgroups"),
+  o.mathMode = MathMode::CooperativeM;
+  EXPECT_NE(planError(v4Flash(2, 128), o).find("BLOCK_M 64 on one (single)"),
             std::string::npos);
   o = unfused();
   o.poolTokens = 1024;

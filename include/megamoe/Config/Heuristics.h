@@ -83,6 +83,11 @@ int64_t maxStagesThatFit(const LayerConfig &config, const RoleLayout &roles,
 /// Pool rows are allocated in multiples of every BLOCK_M (32, 64, 128).
 constexpr int64_t kPoolAlignment = 128;
 
+/// The unfused schedule's BLOCK_M (pool block and grouped-GEMM tile rows):
+/// the one that pads the expected rows of an expert (T x R x K / E under
+/// balanced routing) least, 128 on a tie (two math warpgroups per tile).
+int64_t unfusedBlockM(const LayerConfig &config);
+
 /// Pool rows needed when every token of every rank may land on this rank's
 /// experts (no ring): R*T*min(K, E/R) plus per-expert padding to BLOCK_M.
 int64_t worstCasePoolTokens(const LayerConfig &config, int64_t maxBlockM);

@@ -94,8 +94,6 @@ struct PlanOverrides {
   std::optional<int64_t> poolTokens;
 };
 
-/// The unfused schedule's pool block and GEMM BLOCK_M.
-constexpr int64_t kUnfusedBlockM = 128;
 /// setmaxnreg targets of the generated grouped GEMM's roles.
 struct GroupedGemmRegisters {
   static constexpr int64_t kProducer = 40;

@@ -13,12 +13,12 @@ megamoe.layer @small config = #megamoe.config<hidden = 512, intermediate = 256, 
 // CHECK: gpu.module @small [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">]
 // CHECK-SAME: megamoe.layer = {activation = "swiglu", clamp = 1.000000e+01 : f64, fast_math = false, requant_block = 128 : i64, schedule = "unfused"}
 // CHECK-SAME: megamoe.schedule = ["moe_route", "moe_layout", "moe_pull", "moe_l1_gemm", "moe_activation", "moe_l2_gemm", "moe_combine_push", "moe_combine_barrier", "moe_combine_reduce"]
-// L = 4, P = 2 x 64 x 2 + 4 x 127 -> 768.
-// CHECK-SAME: megamoe.symbols = {BM = 128 : i64, E = 8 : i64, H = 512 : i64, I = 256 : i64, K = 2 : i64, L = 4 : i64, P = 768 : i64, R = 2 : i64, T = 64 : i64}
+// 32 expected rows per expert: BLOCK_M 64. L = 4, P = 2 x 64 x 2 + 4 x 63 -> 512.
+// CHECK-SAME: megamoe.symbols = {BM = 64 : i64, E = 8 : i64, H = 512 : i64, I = 256 : i64, K = 2 : i64, L = 4 : i64, P = 512 : i64, R = 2 : i64, T = 64 : i64}
 // CHECK: warpspec.kernel @moe_route(
 // CHECK: warpspec.kernel @moe_layout(
 // CHECK: warpspec.kernel @moe_pull(
-// CHECK: warpspec.kernel @moe_l1_gemm(%{{.*}}: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128> {megamoe.bind = "region:l1_pool", megamoe.name = "a"
+// CHECK: warpspec.kernel @moe_l1_gemm(%{{.*}}: !warpspec.tma_desc<64x128xf8E4M3FN, swizzle = 128> {megamoe.bind = "region:l1_pool", megamoe.name = "a"
 // CHECK-SAME: {megamoe.bind = "input:l1_weight"
 // CHECK: warpspec.kernel @moe_activation(
 // CHECK: warpspec.kernel @moe_l2_gemm(%{{.*}} {megamoe.bind = "region:l2_pool"
@@ -28,8 +28,8 @@ megamoe.layer @small config = #megamoe.config<hidden = 512, intermediate = 256, 
 
 // MANIFEST: schedule moe_route moe_layout moe_pull moe_l1_gemm moe_activation moe_l2_gemm moe_combine_push moe_combine_barrier moe_combine_reduce
 // MANIFEST: layer {'activation': 'swiglu', 'clamp': 10, 'fast_math': False, 'requant_block': 128, 'schedule': 'unfused'}
-// MANIFEST: regions 21 total_bytes 3151232 workspace_bytes 384
+// MANIFEST: regions 21 total_bytes 2157952 workspace_bytes 384
 // MANIFEST: unbound params: none
 // MANIFEST: binds outside the layout: none
 // MANIFEST: spills: none
-// MANIFEST: moe_l1_gemm d region:l1_out f32 [512, 768] box [32, 64]
+// MANIFEST: moe_l1_gemm d region:l1_out f32 [512, 512] box [32, 64]
