@@ -29,7 +29,7 @@ for label in ep1 ep2; do
   f=$out/layer_$label.txt
   [[ -f $f ]] || continue
   echo "=== $label"
-  grep -E "^[a-z_0-9]+ \(H=|^  (scenario|full|uneven|zero|masked|hot|bad_ids) " "$f" | cut -c1-160
+  grep -E "^[a-z_0-9]+ \(H=|^  (scenario|full|uneven|zero|masked|hot|bad_ids|small) " "$f" | cut -c1-160
   grep -E "passed|failed|skipped|error|Error|SKIPPED|Timeout" "$f" | grep -v "^  " | cut -c1-300 | tail -12
 done
 echo "=== summary: runtime rc=$rc0, ep1 rc=$rc1, ep2 rc=$rc2 (GPUs visible: $ngpu); logs in $out"

@@ -112,6 +112,7 @@ def lib():
         "megamoe_layer_transform_l1": ([P] + [ctypes.POINTER(Tensor)] * 4 + [P], I),
         "megamoe_layer_forward": ([P, I64] + [ctypes.POINTER(Tensor)] * 5 + [P], I),
         "megamoe_layer_check_errors": ([P, ctypes.POINTER(ctypes.c_uint32)], I),
+        "megamoe_layer_variant": ([P, I64, ctypes.POINTER(I), ctypes.POINTER(I)], I),
         "megamoe_transform_l1_weights": ([P, P, P, P, I64, I64, I64, P], I),
     }
     for name, (args, res) in sigs.items():

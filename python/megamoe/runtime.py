@@ -187,7 +187,10 @@ class Layer:
     CUDA-graph capturable); call check_errors() now and then (it syncs).
 
     forward() runs the manifest's schedule (e.g. the unfused schedule:
-    route, layout, pull, L1 GEMM, SwiGLU + requant, L2 GEMM, combine). A
+    route, layout, pull, L1 GEMM, SwiGLU + requant, L2 GEMM, combine); a
+    manifest with "variants" has one schedule per token range (e.g. BLOCK_M
+    64 for few tokens, 128 for many) and forward() runs the one whose range
+    holds num_tokens (variant_for tells which). A
     manifest without a schedule raises NotAvailableError (HALF-BUILT: the
     fused kernel's contract is not defined yet).
     """
@@ -239,6 +242,16 @@ class Layer:
                                              (y, "y"))]
         check(lib().megamoe_layer_forward(self._h, num_tokens, *[ctypes.byref(t) for t in ts],
                                           _torch.stream_handle(stream)))
+
+    def variant_for(self, num_tokens):
+        """(index, block_m) of the schedule variant forward(num_tokens) runs:
+        index 0 for a manifest with a single schedule, else the position in
+        its "variants"; block_m 0 when the manifest gives none. Host only.
+        Raises MegaMoEError for num_tokens outside [0, max_tokens]."""
+        index, block_m = ctypes.c_int(), ctypes.c_int()
+        check(lib().megamoe_layer_variant(self._h, num_tokens, ctypes.byref(index),
+                                          ctypes.byref(block_m)))
+        return index.value, block_m.value
 
     def check_errors(self):
         """SYNCHRONIZES the device, then returns and clears the number of

@@ -15,11 +15,14 @@ and the weights are paid once):
   hot       every token sends one slot to the last expert
   bad_ids   uniform, with expert ids E and -5 written into two slots: they are
             skipped as masked and check_errors() counts them
+  small     every rank min(8, T) tokens, uniform routing (decode: a manifest
+            with "variants" runs its small-token schedule)
 
 For each: relative L2 of y against the oracle <= 1e-2 (printed), a second call
 bitwise equal to the first, CUDA-graph capture + two replays bitwise equal,
 check_errors() equal to the number of bad ids this rank sent. Large layers run
-a reduced list (full, uneven, hot, bad_ids).
+a reduced list (full, uneven, hot, bad_ids, small). The table shows the
+schedule variant (index and BLOCK_M, Layer.variant_for) each call ran.
 """
 import glob
 import json
@@ -57,7 +60,7 @@ def _layer_config(doc):
 
 def _layers():
     """(name, manifest path, config, buffer bytes) of every layer manifest
-    (one with a "schedule") in a folder of LAYER_DIR."""
+    (one with a "schedule" or "variants") in a folder of LAYER_DIR."""
     out = []
     for path in sorted(glob.glob(os.path.join(LAYER_DIR, "*", "*.json"))):
         try:
@@ -65,7 +68,8 @@ def _layers():
                 doc = json.load(f)
         except ValueError:
             continue
-        if not isinstance(doc, dict) or doc.get("format") != "megamoe-manifest" or not doc.get("schedule"):
+        if not isinstance(doc, dict) or doc.get("format") != "megamoe-manifest" or not (
+                doc.get("schedule") or doc.get("variants")):
             continue
         cfg = _layer_config(doc)
         if cfg is None:
@@ -82,6 +86,7 @@ def _scenarios(cfg):
     t, r, e = cfg["max_tokens"], cfg["ranks"], cfg["experts"]
     others = max(1, t // 2 + 3) if t > 1 else t
     full = {"name": "full", "tokens": [t] * r, "routing": "uniform"}
+    small = {"name": "small", "tokens": [min(8, t)] * r, "routing": "uniform"}
     uneven = {"name": "uneven", "tokens": [max(0, t - 1)] + [min(t, others)] * (r - 1),
               "routing": "uniform"}
     zero = {"name": "zero", "tokens": [0] + [t] * (r - 1), "routing": "uniform"}
@@ -91,8 +96,8 @@ def _scenarios(cfg):
     bad = {"name": "bad_ids", "tokens": [t] * r, "routing": "uniform", "bad_ids": True}
     weights = (cfg["experts"] // r) * 3 * cfg["hidden"] * cfg["intermediate"]
     if weights > LARGE_WEIGHT_BYTES:
-        return [full, uneven, hot, bad]
-    return [full, uneven, zero, masked, hot, bad]
+        return [full, uneven, hot, bad, small]
+    return [full, uneven, zero, masked, hot, bad, small]
 
 
 def _stage(layer, t, idx):
@@ -156,6 +161,7 @@ def _worker(rank, world, manifest, cfg, nbytes, out_dir):
     results = []
     for sc, t, idx, bad, ref in cases:
         n = t.tokens
+        variant, block_m = layer.variant_for(n)
         _stage(layer, t, idx)
         y1 = torch.full((n, h), float("nan"), dtype=torch.bfloat16, device=dev)
         y2 = torch.full_like(y1, float("nan"))
@@ -174,7 +180,8 @@ def _worker(rank, world, manifest, cfg, nbytes, out_dir):
         errors = layer.check_errors()  # 2 eager calls + 1 + 5 replays
         calls = 8
         results.append({
-            "scenario": sc["name"], "tokens": n, "rel_l2": relative_l2(y1, ref) if n else 0.0,
+            "scenario": sc["name"], "tokens": n, "variant": variant, "block_m": block_m,
+            "rel_l2": relative_l2(y1, ref) if n else 0.0,
             "finite": bool(torch.isfinite(y1.float()).all()), "repeat_equal": torch.equal(y1, y2),
             "graph_equal": graph_equal, "errors": errors, "errors_expected": bad * calls,
             "ms_per_forward": ms,
@@ -222,15 +229,16 @@ def test_layer_matches_oracle(layer, tmp_path):
     print("\n%s (H=%d I=%d E=%d K=%d R=%d T=%d clamp=%s)" % (
         name, cfg["hidden"], cfg["intermediate"], cfg["experts"], cfg["topk"], ranks,
         cfg["max_tokens"], cfg.get("clamp")))
-    print("  %-8s %4s %6s %10s %6s %6s %7s %9s" % ("scenario", "rank", "tokens", "rel_l2", "repeat",
-                                                   "graph", "errors", "ms/fwd"))
+    print("  %-8s %4s %6s %7s %10s %6s %6s %7s %9s" % (
+        "scenario", "rank", "tokens", "variant", "rel_l2", "repeat", "graph", "errors", "ms/fwd"))
     for r in range(ranks):
         with open(tmp_path / ("rank%d.json" % r)) as f:
             rows = json.load(f)
         for row in rows:
             why = _check(row)
-            print("  %-8s %4d %6d %10.3e %6s %6s %3d/%-3d %9.3f %s" % (
-                row["scenario"], r, row["tokens"], row["rel_l2"], row["repeat_equal"],
+            print("  %-8s %4d %6d %7s %10.3e %6s %6s %3d/%-3d %9.3f %s" % (
+                row["scenario"], r, row["tokens"], "%d/%d" % (row["variant"], row["block_m"]),
+                row["rel_l2"], row["repeat_equal"],
                 row["graph_equal"], row["errors"], row["errors_expected"], row["ms_per_forward"],
                 "FAIL: " + "; ".join(why) if why else "ok"))
             if why:

@@ -210,3 +210,35 @@ def test_layer_schedule_config_is_checked_against_short_symbols(tmp_path):
         megamoe.Layer(_schedule_manifest(tmp_path, "r.json", "region:nope"), symm,
                       hidden=256, intermediate=256, experts=4, topk=2, max_tokens=32)
     symm.close()
+
+
+@needs_cubin
+def test_layer_variants_pick_the_schedule_by_token_count(tmp_path):
+    """A manifest with "variants": variant_for names the range holding
+    num_tokens, and forward runs (here both variants launch store_tid into
+    input:y)."""
+    symm = megamoe.SymmetricBuffer(1 << 20, unique_id=megamoe.unique_id(),
+                                   rank=0, world_size=1, device=0)
+    single = _schedule_manifest(tmp_path, "single.json", "input:y")
+    lay = megamoe.Layer(single, symm, hidden=256, intermediate=256, experts=4, topk=2,
+                        max_tokens=32)
+    assert lay.variant_for(0) == (0, 0) and lay.variant_for(32) == (0, 0)  # no BM symbol
+    lay.close()
+    text = open(single).read().replace(
+        '"schedule": ["store_tid"], ',
+        '"variants": [{"min_tokens": 0, "max_tokens": 7, "block_m": 64, "schedule": ["store_tid"]},'
+        ' {"min_tokens": 8, "max_tokens": 32, "block_m": 128, "schedule": ["store_tid"]}], ')
+    assert '"variants"' in text
+    (tmp_path / "variants.json").write_text(text)
+    lay = megamoe.Layer(str(tmp_path / "variants.json"), symm, hidden=256, intermediate=256,
+                        experts=4, topk=2, max_tokens=32)
+    assert [lay.variant_for(n) for n in (0, 7, 8, 32)] == [(0, 64), (0, 64), (1, 128), (1, 128)]
+    with pytest.raises(megamoe.MegaMoEError, match="num_tokens = 33 is outside"):
+        lay.variant_for(33)
+    for n in (1, 8):
+        w1, s1, w2, s2, y = _forward_args(tokens=n)
+        lay.forward(n, w1, s1, w2, s2, y)
+        torch.cuda.synchronize()
+        assert y.view(torch.int32).flatten()[:64].tolist() == list(range(64))
+    lay.close()
+    symm.close()

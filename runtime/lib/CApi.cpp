@@ -311,6 +311,18 @@ megamoe_status megamoe_layer_forward(megamoe_layer_t layer, int64_t num_tokens,
   });
 }
 
+megamoe_status megamoe_layer_variant(megamoe_layer_t layer, int64_t num_tokens,
+                                     int *index, int *block_m) {
+  return guard([&] {
+    notNull(layer, "layer");
+    notNull(index, "index");
+    notNull(block_m, "block_m");
+    size_t v = layer->impl->variantFor(num_tokens);
+    *index = (int)v;
+    *block_m = (int)layer->impl->variants()[v].blockM;
+  });
+}
+
 megamoe_status megamoe_layer_check_errors(megamoe_layer_t layer,
                                           uint32_t *bad_expert_ids) {
   return guard([&] {

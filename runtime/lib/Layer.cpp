@@ -12,7 +12,8 @@
 namespace megamoe::rt {
 
 /// The resolved schedule and the parameter storage of every kernel: fixed
-/// values are written once at creation, per-call ones by forward().
+/// values are written once at creation, per-call ones by forward(). A kernel
+/// shared by several variants has one storage (its binds are the same).
 struct Layer::Schedule {
   struct Kernel {
     PlannedKernel plan;
@@ -23,6 +24,8 @@ struct Layer::Schedule {
     std::vector<std::unordered_map<uint64_t, CUtensorMap>> cache;
   };
   std::vector<Kernel> kernels;
+  /// Per variant: its range and launches (indices into kernels).
+  std::vector<PlannedVariant> variants;
   /// Distinct input addresses kept per descriptor before the cache starts
   /// over (a model cycling through many weight sets re-encodes, never grows).
   static constexpr size_t kCacheLimit = 256;
@@ -39,6 +42,7 @@ std::unique_ptr<Layer> Layer::create(const std::string &manifestPath,
   std::unique_ptr<Layer> layer(new Layer());
   layer->config_ = config;
   layer->manifest_ = loadManifestFile(manifestPath);
+  layer->variants_ = layer->manifest_.scheduleVariants();
   layer->symm_ = &symm;
   checkManifestMatchesConfig(layer->manifest_, config);
   require(symm.nranks() == config.ranks,
@@ -77,7 +81,9 @@ void Layer::setUpSchedule(unsigned barrierTimeoutMs) {
   env.rank = symm_->rank();
   env.numSms = module_->numSms();
   schedule_ = std::make_unique<Schedule>();
-  for (PlannedKernel &pk : planSchedule(manifest_, config_, env)) {
+  PlannedLayer plan = planLayer(manifest_, config_, env);
+  schedule_->variants = std::move(plan.variants);
+  for (PlannedKernel &pk : plan.kernels) {
     Schedule::Kernel k;
     size_t n = pk.params.size();
     k.maps.resize(n);
@@ -174,7 +180,10 @@ void Layer::forward(const ForwardArgs &args, CUstream stream) const {
          "kernel's parameter contract yet");
   }
   ScopedDevice scope(symm_->device());
-  for (Schedule::Kernel &k : schedule_->kernels) {
+  const PlannedVariant &variant =
+      schedule_->variants[variantFor(args.numTokens)];
+  for (size_t launch : variant.launches) {
+    Schedule::Kernel &k = schedule_->kernels[launch];
     for (size_t i = 0; i < k.params.size(); ++i) {
       const PlannedParam &p = k.plan.params[i];
       if (p.source == PlannedParam::Source::Fixed)
@@ -200,6 +209,20 @@ void Layer::forward(const ForwardArgs &args, CUstream stream) const {
     module_->launchPrepared(k.plan.kernelIndex, k.plan.grid, k.params.data(),
                             stream);
   }
+}
+
+size_t Layer::variantFor(int64_t numTokens) const {
+  if (variants_.empty())
+    fail(ErrorKind::NotAvailable,
+         "variant_for: the manifest has no schedule (nor variants)");
+  // Called on every forward: the message is built only for a failure.
+  if (numTokens < 0 || numTokens > config_.maxTokens)
+    fail(ErrorKind::InvalidArgument,
+         "variant_for: num_tokens = " + std::to_string(numTokens) +
+             " is outside [0, max_tokens = " +
+             std::to_string(config_.maxTokens) + "]");
+  // variants_ covers [0, T] (checked with the manifest, T = max_tokens).
+  return findVariant(variants_, numTokens);
 }
 
 uint32_t Layer::takeErrorCount() const {

@@ -54,7 +54,7 @@ void checkManifestMatchesConfig(const Manifest &m, const LayerConfig &c) {
   // A layer schedule's manifest names the config H, I, E, K, R, T
   // (docs/UnfusedSchedule.md, "Symbols"); only there do the short names mean
   // the layer's config (a grouped GEMM's K is its reduction size).
-  if (m.schedule.empty())
+  if (!m.hasLayerSchedule())
     return;
   check("H", c.hidden);
   check("I", c.intermediate);

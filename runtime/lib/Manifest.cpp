@@ -161,8 +161,26 @@ void checkBindFitsKind(const ParamSpec &p, const std::string &where) {
                    "' of kind " + paramKindName(p.kind) + "; it needs " + want);
 }
 
-/// Checks what needs the whole manifest: bound regions exist, the schedule
-/// names kernels whose parameters are all bound.
+/// Checks that the kernel names of a schedule at `where` can be launched from
+/// the manifest: each is a kernel whose parameters all have a bind.
+void checkScheduleKernels(const Manifest &m,
+                          const std::vector<std::string> &names,
+                          const std::string &where) {
+  for (size_t i = 0; i < names.size(); ++i) {
+    std::string w = where + "[" + std::to_string(i) + "]";
+    const KernelSpec *k = m.findKernel(names[i]);
+    if (!k)
+      bad(w, "'" + names[i] + "' is not a kernel of this manifest");
+    for (const ParamSpec &p : k->params)
+      if (p.bind.kind == BindKind::None)
+        bad(w, "kernel '" + k->name + "' parameter '" + p.name +
+                   "' has no bind; the runtime cannot launch it from the "
+                   "manifest");
+  }
+}
+
+/// Checks what needs the whole manifest: bound regions exist, the schedules
+/// name kernels whose parameters are all bound.
 void checkBindsAndSchedule(const Manifest &m) {
   for (size_t i = 0; i < m.kernels.size(); ++i) {
     const KernelSpec &k = m.kernels[i];
@@ -180,17 +198,76 @@ void checkBindsAndSchedule(const Manifest &m) {
                    "', parameter '" + p.name + "') is not in buffer_layout");
     }
   }
-  for (size_t i = 0; i < m.schedule.size(); ++i) {
-    std::string w = "schedule[" + std::to_string(i) + "]";
-    const KernelSpec *k = m.findKernel(m.schedule[i]);
-    if (!k)
-      bad(w, "'" + m.schedule[i] + "' is not a kernel of this manifest");
-    for (const ParamSpec &p : k->params)
-      if (p.bind.kind == BindKind::None)
-        bad(w, "kernel '" + k->name + "' parameter '" + p.name +
-                   "' has no bind; the runtime cannot launch it from the "
-                   "manifest");
+  checkScheduleKernels(m, m.schedule, "schedule");
+  for (size_t i = 0; i < m.variants.size(); ++i)
+    checkScheduleKernels(m, m.variants[i].schedule,
+                         "variants[" + std::to_string(i) + "].schedule");
+}
+
+/// A list of kernel names (a "schedule" array) at `where`.
+std::vector<std::string> parseKernelNames(const json &j,
+                                          const std::string &where) {
+  if (!j.is_array())
+    bad(where, "expected an array of kernel names");
+  if (j.empty())
+    bad(where, "empty (omit it or list the kernels in launch order)");
+  std::vector<std::string> names;
+  for (size_t i = 0; i < j.size(); ++i) {
+    if (!j[i].is_string())
+      bad(where + "[" + std::to_string(i) + "]", "expected a kernel name");
+    names.push_back(j[i].get<std::string>());
   }
+  return names;
+}
+
+/// "variants": token ranges that start at 0, follow each other without gap
+/// or overlap and end at the symbol T, so every num_tokens in [0, T] selects
+/// exactly one.
+std::vector<ScheduleVariant> parseVariants(const json &j,
+                                           const SymbolTable &symbols) {
+  if (!j.is_array())
+    bad("variants", "expected an array of {min_tokens, max_tokens, "
+                    "block_m, schedule} objects");
+  if (j.empty())
+    bad("variants", "empty (a layer needs at least one variant)");
+  auto t = symbols.find("T");
+  if (t == symbols.end())
+    bad("variants", "the manifest has no symbol T (max tokens per rank), "
+                    "which the token ranges must cover");
+  std::vector<ScheduleVariant> out;
+  for (size_t i = 0; i < j.size(); ++i) {
+    std::string w = "variants[" + std::to_string(i) + "]";
+    ScheduleVariant v;
+    v.minTokens =
+        getInt(field(j[i], w, "min_tokens"), w + ".min_tokens", 0, INT64_MAX);
+    v.maxTokens =
+        getInt(field(j[i], w, "max_tokens"), w + ".max_tokens", 0, INT64_MAX);
+    v.blockM = getInt(field(j[i], w, "block_m"), w + ".block_m", 1, 1024);
+    v.schedule = parseKernelNames(field(j[i], w, "schedule"), w + ".schedule");
+    int64_t expectedMin = i == 0 ? 0 : out.back().maxTokens + 1;
+    if (v.minTokens != expectedMin)
+      bad(w + ".min_tokens",
+          std::to_string(v.minTokens) + ", expected " +
+              std::to_string(expectedMin) +
+              (i == 0 ? " (the first range starts at 0 tokens)"
+                      : " (the ranges must be ascending and contiguous: "
+                        "variants[" +
+                            std::to_string(i - 1) + "] ends at " +
+                            std::to_string(out.back().maxTokens) + ")"));
+    if (v.maxTokens < v.minTokens)
+      bad(w + ".max_tokens", std::to_string(v.maxTokens) +
+                                 " is below min_tokens " +
+                                 std::to_string(v.minTokens));
+    if (v.maxTokens > t->second)
+      bad(w + ".max_tokens", std::to_string(v.maxTokens) +
+                                 " is past T = " + std::to_string(t->second));
+    out.push_back(std::move(v));
+  }
+  if (out.back().maxTokens != t->second)
+    bad("variants[" + std::to_string(out.size() - 1) + "].max_tokens",
+        std::to_string(out.back().maxTokens) +
+            ": the last range must end at T = " + std::to_string(t->second));
+  return out;
 }
 
 KernelSpec parseKernel(const json &j, const std::string &where) {
@@ -424,6 +501,34 @@ const KernelSpec *Manifest::findKernel(const std::string &n) const {
   return nullptr;
 }
 
+std::vector<ScheduleVariant> Manifest::scheduleVariants() const {
+  if (!variants.empty() || schedule.empty())
+    return variants;
+  ScheduleVariant v;
+  auto t = symbols.find("T");
+  v.maxTokens = t == symbols.end() ? INT64_MAX : t->second;
+  auto bm = symbols.find("BM");
+  v.blockM = bm == symbols.end() ? 0 : bm->second;
+  v.schedule = schedule;
+  return {v};
+}
+
+size_t findVariant(const std::vector<ScheduleVariant> &variants,
+                   int64_t numTokens) {
+  // A handful of variants: a scan is as fast as anything cleverer.
+  for (size_t i = 0; i < variants.size(); ++i)
+    if (numTokens >= variants[i].minTokens &&
+        numTokens <= variants[i].maxTokens)
+      return i;
+  fail(ErrorKind::InvalidArgument,
+       "no schedule variant runs num_tokens = " + std::to_string(numTokens) +
+           (variants.empty()
+                ? std::string(" (there is no variant)")
+                : " (the variants cover [" +
+                      std::to_string(variants.front().minTokens) + ", " +
+                      std::to_string(variants.back().maxTokens) + "])"));
+}
+
 std::string Manifest::cubinPath() const {
   if (directory.empty() || (!cubin.empty() && cubin[0] == '/'))
     return cubin;
@@ -484,16 +589,15 @@ Manifest parseManifest(const std::string &jsonText,
   }
   if (j.contains("buffer_layout") && !j["buffer_layout"].is_null())
     m.bufferLayout = parseBufferLayout(j["buffer_layout"]);
-  if (j.contains("schedule") && !j["schedule"].is_null()) {
-    const json &sched = getArray(j, top, "schedule", std::nullopt);
-    if (sched.empty())
-      bad("schedule", "empty (omit it or list the kernels in launch order)");
-    for (size_t i = 0; i < sched.size(); ++i) {
-      if (!sched[i].is_string())
-        bad("schedule[" + std::to_string(i) + "]", "expected a kernel name");
-      m.schedule.push_back(sched[i].get<std::string>());
-    }
-  }
+  bool hasSchedule = j.contains("schedule") && !j["schedule"].is_null();
+  bool hasVariants = j.contains("variants") && !j["variants"].is_null();
+  if (hasSchedule && hasVariants)
+    bad("variants", "the manifest has both \"schedule\" and \"variants\"; "
+                    "a layer gives one of them");
+  if (hasSchedule)
+    m.schedule = parseKernelNames(j["schedule"], "schedule");
+  if (hasVariants)
+    m.variants = parseVariants(j["variants"], m.symbols);
   checkBindsAndSchedule(m);
   return m;
 }

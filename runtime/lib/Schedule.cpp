@@ -3,6 +3,8 @@
 #include "megamoe/runtime/Args.h"
 #include "megamoe/runtime/Error.h"
 
+#include <cstdint>
+
 namespace megamoe::rt {
 namespace {
 
@@ -105,11 +107,11 @@ PlannedParam planParam(const Manifest &m, const KernelSpec &k,
 
 } // namespace
 
-std::vector<PlannedKernel> planSchedule(const Manifest &m,
-                                        const LayerConfig &config,
-                                        const ScheduleEnv &env) {
-  if (m.schedule.empty())
-    fail(ErrorKind::Manifest, "schedule: the manifest has no schedule");
+PlannedLayer planLayer(const Manifest &m, const LayerConfig &config,
+                       const ScheduleEnv &env) {
+  if (!m.hasLayerSchedule())
+    fail(ErrorKind::Manifest,
+         "schedule: the manifest has no schedule (nor variants)");
   if (!m.bufferLayout)
     fail(ErrorKind::Manifest,
          "schedule: the manifest has no buffer_layout for its regions");
@@ -127,19 +129,41 @@ std::vector<PlannedKernel> planSchedule(const Manifest &m,
   symbols["num_sms"] = env.numSms;
   symbols["rank"] = env.rank;
 
-  std::vector<PlannedKernel> plan;
-  for (const std::string &name : m.schedule) {
+  PlannedLayer plan;
+  // Manifest kernel index -> index in plan.kernels.
+  std::vector<size_t> planned(m.kernels.size(), SIZE_MAX);
+  auto planKernel = [&](const std::string &name) {
     const KernelSpec *k = m.findKernel(name);
+    size_t index = (size_t)(k - m.kernels.data());
+    if (planned[index] != SIZE_MAX)
+      return planned[index];
     PlannedKernel pk;
     pk.name = name;
-    pk.kernelIndex = (size_t)(k - m.kernels.data());
+    pk.kernelIndex = index;
     pk.grid = inContext("schedule: kernel '" + name + "' grid",
                         [&] { return evaluateGrid(*k, symbols); });
     for (const ParamSpec &p : k->params)
       pk.params.push_back(planParam(m, *k, p, config, env, symbols));
-    plan.push_back(std::move(pk));
+    plan.kernels.push_back(std::move(pk));
+    return planned[index] = plan.kernels.size() - 1;
+  };
+  for (const ScheduleVariant &v : m.scheduleVariants()) {
+    PlannedVariant pv;
+    pv.minTokens = v.minTokens;
+    pv.maxTokens = v.maxTokens;
+    pv.blockM = v.blockM;
+    for (const std::string &name : v.schedule)
+      pv.launches.push_back(planKernel(name));
+    plan.variants.push_back(std::move(pv));
   }
   return plan;
+}
+
+std::vector<PlannedKernel> PlannedLayer::launchOrder(size_t v) const {
+  std::vector<PlannedKernel> out;
+  for (size_t k : variants.at(v).launches)
+    out.push_back(kernels[k]);
+  return out;
 }
 
 const TensorDesc &forwardInput(const ForwardArgs &args, ForwardInput which) {

@@ -164,13 +164,14 @@ megamoe_status megamoe_layer_transform_l1(
     const megamoe_tensor *w_out, const megamoe_tensor *sf_out, void *stream);
 /* The forward on `stream` over the first num_tokens rows of the views: checks
  * every tensor, then launches the manifest's schedule (its kernels in order,
- * parameters from their binds; docs/UnfusedSchedule.md). No host
- * synchronization, no device allocation (weight descriptors are encoded on
- * the host once per address): CUDA-graph capturable. One thread at a time per
- * layer. A manifest without a schedule returns MEGAMOE_ERR_NOT_AVAILABLE after
- * the checks (the fused kernel's contract is not defined yet). Creating a layer
- * whose manifest has a schedule is collective: every rank must create its
- * layer. */
+ * parameters from their binds; docs/UnfusedSchedule.md), or, for a manifest
+ * with "variants", the schedule of the variant whose token range holds
+ * num_tokens (megamoe_layer_variant). No host synchronization, no device
+ * allocation (weight descriptors are encoded on the host once per address):
+ * CUDA-graph capturable. One thread at a time per layer. A manifest without a
+ * schedule returns MEGAMOE_ERR_NOT_AVAILABLE after the checks (the fused
+ * kernel's contract is not defined yet). Creating a layer whose manifest has a
+ * schedule is collective: every rank must create its layer. */
 megamoe_status megamoe_layer_forward(megamoe_layer_t layer, int64_t num_tokens,
                                      const megamoe_tensor *l1_weight,
                                      const megamoe_tensor *l1_scale,
@@ -178,12 +179,21 @@ megamoe_status megamoe_layer_forward(megamoe_layer_t layer, int64_t num_tokens,
                                      const megamoe_tensor *l2_scale,
                                      const megamoe_tensor *y, void *stream);
 
+/* Which schedule megamoe_layer_forward runs for `num_tokens`: *index = the
+ * variant (0 for a manifest with a single "schedule"; the position in the
+ * manifest's "variants" otherwise) and *block_m = its BLOCK_M (0 when the
+ * manifest does not give one). Host only, no synchronization.
+ * MEGAMOE_ERR_INVALID_ARGUMENT for num_tokens outside [0, max_tokens],
+ * MEGAMOE_ERR_NOT_AVAILABLE for a manifest without a schedule. */
+megamoe_status megamoe_layer_variant(megamoe_layer_t layer, int64_t num_tokens,
+                                     int *index, int *block_m);
+
 /* SYNCHRONIZES the device, then reads and clears the layer's error counter:
  * *bad_expert_ids = the number of routing slots since the last check whose
  * expert id was outside [-1, experts) (the kernels skip them as masked).
  * Returns MEGAMOE_ERR_INVALID_ARGUMENT (both counters cleared; the message
- * gives the counts) when a call routed more slots to this rank than its pool holds (a
- * token listing one expert more than once): that call's y is wrong. */
+ * gives the counts) when a call routed more slots to this rank than its pool
+ * holds (a token listing one expert more than once): that call's y is wrong. */
 megamoe_status megamoe_layer_check_errors(megamoe_layer_t layer,
                                           uint32_t *bad_expert_ids);
 

@@ -72,6 +72,14 @@ LayerConfig config() {
   return c;
 }
 
+/// The launches of a single-schedule layer, in order.
+std::vector<PlannedKernel> planSchedule(const Manifest &m, const LayerConfig &c,
+                                        const ScheduleEnv &e) {
+  PlannedLayer plan = planLayer(m, c, e);
+  EXPECT_EQ(plan.variants.size(), 1u);
+  return plan.launchOrder(0);
+}
+
 ScheduleEnv env() {
   ScheduleEnv e;
   e.symmBase = 0x7f0000000000;
@@ -283,7 +291,7 @@ TEST(Schedule, RejectsPerCallGridsAndUnknownRuntimeSymbols) {
       R"("schedule": ["moe_route", "moe_l1_gemm", "moe_combine_barrier"],)",
       ""));
   EXPECT_RT_ERROR(planSchedule(plain, config(), env()), ErrorKind::Manifest,
-                  "the manifest has no schedule");
+                  "the manifest has no schedule (nor variants)");
 }
 
 TEST(Schedule, ConfigMustMatchTheShortSymbols) {
@@ -298,6 +306,202 @@ TEST(Schedule, ConfigMustMatchTheShortSymbols) {
   c.maxTokens = 128;
   EXPECT_RT_ERROR(checkManifestMatchesConfig(m, c), ErrorKind::InvalidArgument,
                   "T = 128");
+}
+
+// --- variants: one schedule per token range ---------------------------------
+
+const char *kSchedule =
+    R"("schedule": ["moe_route", "moe_l1_gemm", "moe_combine_barrier"],)";
+// T = 64: BLOCK_M 64 up to 31 tokens (without the GEMM, to tell them apart),
+// 128 from 32 on.
+const char *kVariants = R"("variants": [
+    {"min_tokens": 0, "max_tokens": 31, "block_m": 64,
+     "schedule": ["moe_route", "moe_combine_barrier"]},
+    {"min_tokens": 32, "max_tokens": 64, "block_m": 128,
+     "schedule": ["moe_route", "moe_l1_gemm", "moe_combine_barrier"]}],)";
+
+/// kLayer with variants instead of its schedule, then `from` -> `to` in them.
+std::string withVariants(const std::string &from = "",
+                         const std::string &to = "") {
+  std::string v = kVariants;
+  if (!from.empty()) {
+    size_t at = v.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    v.replace(at, from.size(), to);
+  }
+  return edited(kSchedule, v);
+}
+
+TEST(Variants, ParsesRangesBlockAndSchedules) {
+  Manifest m = parseManifest(withVariants());
+  EXPECT_TRUE(m.schedule.empty());
+  EXPECT_TRUE(m.hasLayerSchedule());
+  ASSERT_EQ(m.variants.size(), 2u);
+  EXPECT_EQ(m.variants[0].minTokens, 0);
+  EXPECT_EQ(m.variants[0].maxTokens, 31);
+  EXPECT_EQ(m.variants[0].blockM, 64);
+  EXPECT_EQ(m.variants[0].schedule,
+            (std::vector<std::string>{"moe_route", "moe_combine_barrier"}));
+  EXPECT_EQ(m.variants[1].minTokens, 32);
+  EXPECT_EQ(m.variants[1].maxTokens, 64);
+  EXPECT_EQ(m.variants[1].blockM, 128);
+  EXPECT_EQ(m.variants[1].schedule.size(), 3u);
+  EXPECT_EQ(m.scheduleVariants().size(), 2u);
+  // A single variant over all of [0, T] is a valid list too.
+  Manifest one =
+      parseManifest(withVariants(R"("max_tokens": 31, "block_m": 64,
+     "schedule": ["moe_route", "moe_combine_barrier"]},
+    {"min_tokens": 32, "max_tokens": 64, "block_m": 128,)",
+                                 R"("max_tokens": 64, "block_m": 128,)"));
+  ASSERT_EQ(one.variants.size(), 1u);
+  EXPECT_EQ(one.variants[0].schedule.size(), 3u);
+}
+
+TEST(Variants, ASingleScheduleIsOneVariantOverZeroToT) {
+  Manifest m = parseManifest(kLayer);
+  EXPECT_TRUE(m.variants.empty());
+  std::vector<ScheduleVariant> v = m.scheduleVariants();
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].minTokens, 0);
+  EXPECT_EQ(v[0].maxTokens, 64);
+  EXPECT_EQ(v[0].blockM, 128); // the symbol BM
+  EXPECT_EQ(v[0].schedule, m.schedule);
+  Manifest plain = parseManifest(edited(kSchedule, ""));
+  EXPECT_FALSE(plain.hasLayerSchedule());
+  EXPECT_TRUE(plain.scheduleVariants().empty());
+}
+
+TEST(Variants, FindVariantPicksTheRangeHoldingTheTokenCount) {
+  std::vector<ScheduleVariant> v = parseManifest(withVariants()).variants;
+  EXPECT_EQ(findVariant(v, 0), 0u);
+  EXPECT_EQ(findVariant(v, 1), 0u);
+  EXPECT_EQ(findVariant(v, 31), 0u);
+  EXPECT_EQ(findVariant(v, 32), 1u);
+  EXPECT_EQ(findVariant(v, 64), 1u);
+  EXPECT_RT_ERROR(findVariant(v, 65), ErrorKind::InvalidArgument,
+                  "no schedule variant runs num_tokens = 65 (the variants "
+                  "cover [0, 64])");
+  EXPECT_RT_ERROR(findVariant(v, -1), ErrorKind::InvalidArgument,
+                  "num_tokens = -1");
+  EXPECT_RT_ERROR(findVariant({}, 0), ErrorKind::InvalidArgument,
+                  "there is no variant");
+}
+
+TEST(Variants, RejectsBadLists) {
+  EXPECT_RT_ERROR(
+      parseManifest(edited(kSchedule, std::string(kSchedule) + kVariants)),
+      ErrorKind::Manifest,
+      "variants: the manifest has both \"schedule\" and \"variants\"");
+  EXPECT_RT_ERROR(parseManifest(edited(kSchedule, R"("variants": [],)")),
+                  ErrorKind::Manifest, "manifest: variants: empty");
+  EXPECT_RT_ERROR(parseManifest(edited(kSchedule, R"("variants": {},)")),
+                  ErrorKind::Manifest, "variants: expected an array");
+  EXPECT_RT_ERROR(
+      parseManifest(withVariants(R"("min_tokens": 0,)", R"("min_tokens": 1,)")),
+      ErrorKind::Manifest,
+      "variants[0].min_tokens: 1, expected 0 (the first range starts at 0 "
+      "tokens)");
+  // A gap and an overlap between the ranges.
+  EXPECT_RT_ERROR(
+      parseManifest(withVariants(R"("min_tokens": 32)", R"("min_tokens": 33)")),
+      ErrorKind::Manifest,
+      "variants[1].min_tokens: 33, expected 32 (the ranges must be ascending "
+      "and contiguous: variants[0] ends at 31)");
+  EXPECT_RT_ERROR(
+      parseManifest(withVariants(R"("min_tokens": 32)", R"("min_tokens": 20)")),
+      ErrorKind::Manifest, "variants[1].min_tokens: 20, expected 32");
+  // Not covering T, or past it.
+  EXPECT_RT_ERROR(
+      parseManifest(withVariants(R"("max_tokens": 64)", R"("max_tokens": 63)")),
+      ErrorKind::Manifest,
+      "variants[1].max_tokens: 63: the last range must end at T = 64");
+  EXPECT_RT_ERROR(
+      parseManifest(withVariants(R"("max_tokens": 64)", R"("max_tokens": 65)")),
+      ErrorKind::Manifest, "variants[1].max_tokens: 65 is past T = 64");
+  EXPECT_RT_ERROR(
+      parseManifest(withVariants(R"("max_tokens": 31)", R"("max_tokens": -1)")),
+      ErrorKind::Manifest, "variants[0].max_tokens: value -1 outside");
+  EXPECT_RT_ERROR(
+      parseManifest(withVariants(R"("min_tokens": 32, "max_tokens": 64)",
+                                 R"("min_tokens": 32, "max_tokens": 30)")),
+      ErrorKind::Manifest, "variants[1].max_tokens: 30 is below min_tokens 32");
+  std::string noT = withVariants();
+  const std::string t = R"("T": 64, )";
+  noT.replace(noT.find(t), t.size(), "");
+  EXPECT_RT_ERROR(parseManifest(noT), ErrorKind::Manifest,
+                  "variants: the manifest has no symbol T");
+}
+
+TEST(Variants, RejectsBadEntries) {
+  EXPECT_RT_ERROR(parseManifest(withVariants(R"("block_m": 64,)", "")),
+                  ErrorKind::Manifest, "variants[0]: missing field 'block_m'");
+  EXPECT_RT_ERROR(
+      parseManifest(withVariants(R"("block_m": 64,)", R"("block_m": 0,)")),
+      ErrorKind::Manifest, "variants[0].block_m: value 0 outside [1, 1024]");
+  EXPECT_RT_ERROR(parseManifest(withVariants(
+                      R"(["moe_route", "moe_combine_barrier"])", "[]")),
+                  ErrorKind::Manifest, "variants[0].schedule: empty");
+  EXPECT_RT_ERROR(parseManifest(withVariants("\"moe_l1_gemm\"", "\"gemm\"")),
+                  ErrorKind::Manifest,
+                  "variants[1].schedule[1]: 'gemm' is not a kernel of this "
+                  "manifest");
+  EXPECT_RT_ERROR(parseManifest(withVariants(
+                      R"("schedule": ["moe_route", "moe_combine_barrier"])",
+                      R"("schedule": "moe_route")")),
+                  ErrorKind::Manifest,
+                  "variants[0].schedule: expected an array of kernel names");
+  EXPECT_RT_ERROR(parseManifest(withVariants(R"({"min_tokens": 32, )", R"({)")),
+                  ErrorKind::Manifest,
+                  "variants[1]: missing field 'min_tokens'");
+  // Every kernel of every variant must be launchable from its binds.
+  std::string unbound = withVariants();
+  const std::string bind = R"(, "bind": "value:num_tokens")";
+  unbound.replace(unbound.find(bind), bind.size(), "");
+  EXPECT_RT_ERROR(parseManifest(unbound), ErrorKind::Manifest,
+                  "variants[0].schedule[0]: kernel 'moe_route' parameter "
+                  "'num_tokens' has no bind");
+}
+
+TEST(Variants, PlanEachKernelOnceAndEachVariantsLaunchOrder) {
+  PlannedLayer plan = planLayer(parseManifest(withVariants()), config(), env());
+  // moe_route and moe_combine_barrier are shared: three kernels in all.
+  ASSERT_EQ(plan.kernels.size(), 3u);
+  ASSERT_EQ(plan.variants.size(), 2u);
+  EXPECT_EQ(plan.variants[0].minTokens, 0);
+  EXPECT_EQ(plan.variants[0].maxTokens, 31);
+  EXPECT_EQ(plan.variants[0].blockM, 64);
+  EXPECT_EQ(plan.variants[1].blockM, 128);
+  EXPECT_EQ(plan.variants[0].launches, (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(plan.variants[1].launches, (std::vector<size_t>{0, 2, 1}));
+  std::vector<PlannedKernel> big = plan.launchOrder(1);
+  ASSERT_EQ(big.size(), 3u);
+  EXPECT_EQ(big[0].name, "moe_route");
+  EXPECT_EQ(big[1].name, "moe_l1_gemm");
+  EXPECT_EQ(big[2].name, "moe_combine_barrier");
+  // Shared kernels are bound as in a single schedule.
+  std::vector<PlannedKernel> single =
+      planSchedule(parseManifest(kLayer), config(), env());
+  EXPECT_EQ(big[0].params[0].bits, single[0].params[0].bits);
+  EXPECT_EQ(big[1].params[0].tma.globalAddress,
+            single[1].params[0].tma.globalAddress);
+  EXPECT_EQ(big[2].grid, single[2].grid);
+  // A variant's kernel is checked like a scheduled one.
+  std::string smallRegion = withVariants();
+  const std::string region = R"("offset": 65536, "bytes": 65536)";
+  smallRegion.replace(smallRegion.find(region), region.size(),
+                      R"("offset": 65536, "bytes": 65535)");
+  EXPECT_RT_ERROR(planLayer(parseManifest(smallRegion), config(), env()),
+                  ErrorKind::Manifest,
+                  "kernel 'moe_l1_gemm' parameter 'a' (region:l1_pool)");
+}
+
+TEST(Variants, ConfigMustMatchTheShortSymbols) {
+  Manifest m = parseManifest(withVariants());
+  checkManifestMatchesConfig(m, config());
+  LayerConfig c = config();
+  c.maxTokens = 128;
+  EXPECT_RT_ERROR(checkManifestMatchesConfig(m, c), ErrorKind::InvalidArgument,
+                  "T = 128 but the manifest");
 }
 
 } // namespace

@@ -8,13 +8,16 @@
 //
 // The forward runs the manifest's "schedule" (e.g. the unfused schedule of
 // docs/UnfusedSchedule.md): the kernels in order on the caller's stream, each
-// parameter filled from its bind. Everything fixed for the layer (region
-// addresses, peer table, rank, grids, region-bound TMA descriptors) is
-// resolved once at creation; a call fills num_tokens and the input tensors
-// (input-bound TMA descriptors are encoded on the host and cached by
-// address), with no host synchronization, no device allocation and, once
-// every input address has been seen, no host allocation in the layer itself
-// (the C API's tensor descriptors hold small vectors): CUDA-graph capturable.
+// parameter filled from its bind. A manifest with "variants" (e.g. BLOCK_M 64
+// for few tokens, 128 for many) has one schedule per token range: the
+// forward runs the one whose range holds num_tokens (variantFor). Everything
+// fixed for the layer (region addresses, peer table, rank, grids, region-bound
+// TMA descriptors) is resolved once at creation; a call fills num_tokens and
+// the input tensors (input-bound TMA descriptors are encoded on the host and
+// cached by address), with no host synchronization, no device allocation and,
+// once every input address has been seen, no host allocation in the layer
+// itself (the C API's tensor descriptors hold small vectors): CUDA-graph
+// capturable.
 //
 // HALF-BUILT: a manifest without a schedule can only name the fused kernel,
 // whose parameter contract is not defined yet; its forward checks every
@@ -30,6 +33,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 typedef struct CUstream_st *CUstream;
 
@@ -84,7 +88,15 @@ public:
   uint32_t takeErrorCount() const;
 
   /// Whether forward() runs a schedule (false: not available yet).
-  bool hasSchedule() const { return !manifest_.schedule.empty(); }
+  bool hasSchedule() const { return manifest_.hasLayerSchedule(); }
+
+  /// The index into variants() of the schedule forward(numTokens) runs.
+  /// Throws Error(InvalidArgument) for numTokens outside [0, max_tokens],
+  /// Error(NotAvailable) without a schedule.
+  size_t variantFor(int64_t numTokens) const;
+  /// The layer's variants (Manifest::scheduleVariants: one for a manifest
+  /// with a single schedule); empty without a schedule.
+  const std::vector<ScheduleVariant> &variants() const { return variants_; }
 
 private:
   Layer();
@@ -92,6 +104,7 @@ private:
 
   LayerConfig config_;
   Manifest manifest_;
+  std::vector<ScheduleVariant> variants_;
   const SymmetricMemory *symm_ = nullptr;
   std::unique_ptr<Module> module_;
   struct Schedule;

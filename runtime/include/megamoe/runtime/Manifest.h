@@ -92,6 +92,16 @@ struct KernelSpec {
   const TmaSpec *findTma(const std::string &name) const;
 };
 
+/// One way of running a layer: the kernels the forward launches, in order, for
+/// a call whose num_tokens lies in [minTokens, maxTokens] (manifest
+/// "variants"; e.g. a BLOCK_M 64 schedule for few tokens, 128 for many).
+struct ScheduleVariant {
+  int64_t minTokens = 0;
+  int64_t maxTokens = 0;
+  int64_t blockM = 0; // the pool block / GEMM BLOCK_M (0: not given)
+  std::vector<std::string> schedule;
+};
+
 /// One region of the symmetric buffer (offset and size in bytes).
 struct BufferRegion {
   std::string name;
@@ -122,17 +132,36 @@ struct Manifest {
   /// Kernel names in launch order (a layer schedule; empty = none). Every
   /// name is a kernel of this manifest whose parameters all have a bind.
   std::vector<std::string> schedule;
+  /// The manifest's "variants" (empty when it has none; a manifest has
+  /// "schedule" or "variants", never both): ascending, contiguous token ranges
+  /// from 0 to the symbol T, each with a non-empty schedule checked like
+  /// `schedule`.
+  std::vector<ScheduleVariant> variants;
 
   const KernelSpec *findKernel(const std::string &name) const;
+  /// Whether the manifest is a layer schedule ("schedule" or "variants").
+  bool hasLayerSchedule() const {
+    return !schedule.empty() || !variants.empty();
+  }
+  /// The layer's variants: `variants`, or a single `schedule` as one variant
+  /// over [0, T] (the whole int64 range without a symbol T; blockM = the
+  /// symbol BM, 0 without one); empty when the manifest has no schedule.
+  std::vector<ScheduleVariant> scheduleVariants() const;
   /// The cubin path (directory + cubin).
   std::string cubinPath() const;
 };
+
+/// The index of the variant whose token range holds `numTokens`. Throws
+/// Error(InvalidArgument) when none does.
+size_t findVariant(const std::vector<ScheduleVariant> &variants,
+                   int64_t numTokens);
 
 /// Parses and checks manifest text; `directory` is where relative paths in it
 /// point. Throws Error(Manifest) naming the offending field (e.g.
 /// "kernels[0].tma_descriptors[1].box: expected 2 entries, got 3"). Binds are
 /// checked here: the kind and name, the parameter kind they can fill, and
-/// that a bound region exists in buffer_layout.
+/// that a bound region exists in buffer_layout; so are "schedule" and
+/// "variants" (Manifest::variants).
 Manifest parseManifest(const std::string &jsonText,
                        const std::string &directory = "");
 

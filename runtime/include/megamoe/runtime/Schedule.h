@@ -1,8 +1,10 @@
 //===- Schedule.h - a layer schedule resolved for one rank ------*- C++ -*-===//
 //
 // A manifest with a "schedule" lists kernels the layer forward launches in
-// order, each parameter carrying a bind (docs/UnfusedSchedule.md). planSchedule
-// resolves everything that is fixed for the layer's lifetime once, on the CPU:
+// order, each parameter carrying a bind (docs/UnfusedSchedule.md); one with
+// "variants" has several such schedules, each for a range of token counts.
+// planLayer resolves everything that is fixed for the layer's lifetime once,
+// on the CPU:
 // region addresses, the peer-offset table, the rank, grids, and the TMA
 // parameters of every descriptor (region-bound ones complete; input-bound ones
 // checked against the config's tensor size, their address filled per call).
@@ -58,16 +60,37 @@ struct PlannedKernel {
   std::vector<PlannedParam> params; // kernel-argument order
 };
 
-/// Resolves `m.schedule` for one rank. Throws Error(Manifest) when the
-/// manifest has no schedule or no buffer_layout, a bound region is smaller
-/// than a descriptor addresses, an input-bound descriptor addresses more than
-/// the config's tensor holds (or binds y, whose size changes per call), a grid
-/// or TMA shape needs a symbol other than the compile-time ones, num_sms and
-/// rank, or the manifest asks for a runtime symbol other than num_tokens and
-/// rank. Throws Error(InvalidArgument) for a null base or offset table.
-std::vector<PlannedKernel> planSchedule(const Manifest &m,
-                                        const LayerConfig &config,
-                                        const ScheduleEnv &env);
+/// A variant of the layer: its token range and block size, and its launches
+/// in order as indices into PlannedLayer::kernels.
+struct PlannedVariant {
+  int64_t minTokens = 0;
+  int64_t maxTokens = 0;
+  int64_t blockM = 0;
+  std::vector<size_t> launches;
+};
+
+/// Every kernel any variant launches, planned once (a kernel shared by
+/// several variants is bound the same way in all of them), and the variants
+/// (Manifest::scheduleVariants; one for a manifest with a single schedule).
+struct PlannedLayer {
+  std::vector<PlannedKernel> kernels;
+  std::vector<PlannedVariant> variants;
+
+  /// The kernels of variant `v` in launch order (copies; for tests and
+  /// tools).
+  std::vector<PlannedKernel> launchOrder(size_t v) const;
+};
+
+/// Resolves the layer schedule of `m` for one rank. Throws Error(Manifest)
+/// when the manifest has no schedule (nor variants) or no buffer_layout, a
+/// bound region is smaller than a descriptor addresses, an input-bound
+/// descriptor addresses more than the config's tensor holds (or binds y,
+/// whose size changes per call), a grid or TMA shape needs a symbol other
+/// than the compile-time ones, num_sms and rank, or the manifest asks for a
+/// runtime symbol other than num_tokens and rank. Throws
+/// Error(InvalidArgument) for a null base or offset table.
+PlannedLayer planLayer(const Manifest &m, const LayerConfig &config,
+                       const ScheduleEnv &env);
 
 /// The forward tensor `which` of `args`.
 const TensorDesc &forwardInput(const ForwardArgs &args, ForwardInput which);
