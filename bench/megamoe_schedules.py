@@ -47,15 +47,21 @@ class MegaMoEUnfused:
         self.c = case
         self.note = ""
 
+    # The layer's token bound: None = compiled for exactly this row's tokens.
+    compiled_tokens = None
+
     def prepare(self):
         c, shape, t = self.c, self.c.shape, self.c.tokens
         tokens = t.tokens
-        path = _manifest(shape, c.ranks, tokens)
+        bound = self.compiled_tokens or tokens
+        if tokens > bound:
+            raise ValueError(f"{self.name}: {tokens} tokens/rank exceed the layer's bound {bound}")
+        path = _manifest(shape, c.ranks, bound)
         with open(path) as f:
             total = json.load(f)["buffer_layout"]["total_bytes"]
         self.symm = megamoe.SymmetricBuffer(total, c.group)
         self.layer = megamoe.Layer(path, self.symm, hidden=shape.hidden, intermediate=shape.intermediate,
-                                   experts=shape.experts, topk=shape.topk, max_tokens=tokens, ranks=c.ranks)
+                                   experts=shape.experts, topk=shape.topk, max_tokens=bound, ranks=c.ranks)
         for name, src in (("x", t.x), ("x_sf", t.x_sf), ("topk_idx", t.topk_idx),
                           ("topk_weights", t.topk_weights)):
             self.layer.view(name)[:tokens].copy_(src)
@@ -73,5 +79,15 @@ class MegaMoEUnfused:
         return self.y
 
 
+class MegaMoEUnfusedT8192(MegaMoEUnfused):
+    """The same, from the one layer compiled for 8192 tokens/rank (as a serving
+    engine compiles it once for its largest batch): a call picks the plan
+    variant for its token count (BLOCK_M 64 for decode sizes)."""
+
+    name = "megamoe-unfused-t8192"
+    compiled_tokens = 8192
+
+
 def register(schedules):
     schedules[MegaMoEUnfused.name] = MegaMoEUnfused
+    schedules[MegaMoEUnfusedT8192.name] = MegaMoEUnfusedT8192

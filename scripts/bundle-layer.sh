@@ -21,7 +21,7 @@ rt=${MEGAMOE_RUNTIME_BUILD:-build/runtime}
 [[ -x $opt ]] || { echo "bundle-layer: megamoe-opt not found at $opt (build it or set MEGAMOE_OPT)" >&2; exit 1; }
 # small: the small config on 1 and 2 ranks (once with the SwiGLU clamp);
 # flash: V4-Flash (4096/2048/256/6) at T=128 on two ranks (128 local experts).
-LAYERS=${LAYERS:-"small_ep1:512:256:8:2:1:64:0 small_clamp_ep1:512:256:8:2:1:64:10 small_ep2:512:256:8:2:2:64:0 small_bm128_ep2:512:256:8:2:2:64:0:128 flash_ep2:4096:2048:256:6:2:128:10"}
+LAYERS=${LAYERS:-"small_ep1:512:256:8:2:1:64:0 small_clamp_ep1:512:256:8:2:1:64:10 small_ep2:512:256:8:2:2:64:0 small_bm128_ep2:512:256:8:2:2:64:0:128 small_variants_ep2:512:256:8:2:2:256:0 flash_ep2:4096:2048:256:6:2:128:10"}
 
 rm -rf "$dest"
 mkdir -p "$dest/layers" "$dest/python/megamoe/lib" "$dest/python/megamoe_testing" "$dest/python/tests"

@@ -61,12 +61,34 @@ int64_t Variant::l2WarpgroupN() const {
   return mathMode == MathMode::CooperativeN ? l2BlockN / 2 : l2BlockN;
 }
 
+/// The grouped-GEMM tile rules of one unfused variant, each broken one
+/// reported through `fail`.
+template <typename Fail>
+static void checkUnfusedVariant(const Variant &v, Fail &&fail) {
+  bool tileOk = (v.blockM == 128 && v.mathMode == MathMode::CooperativeM) ||
+                (v.blockM == 64 && v.mathMode == MathMode::Single);
+  if (!tileOk)
+    fail(cat("the unfused schedule's grouped GEMMs use BLOCK_M 128 on two "
+             "warpgroups (cooperative-m) or BLOCK_M 64 on one (single); got "
+             "BLOCK_M ",
+             v.blockM, " ", toString(v.mathMode)));
+  if (v.l1BlockN != 128 || v.l2BlockN != 128 || v.blockK != 128)
+    fail(cat("the unfused schedule's grouped GEMMs use BLOCK_N 128 and "
+             "BLOCK_K 128 (one 128x128 weight-scale block per tile); got L1 "
+             "BLOCK_N ",
+             v.l1BlockN, ", L2 BLOCK_N ", v.l2BlockN, ", BLOCK_K ", v.blockK));
+  if (v.stages != 0 && (v.stages < 2 || v.stages > 8))
+    fail(cat("stages (", v.stages,
+             ") must be 0 (as many as fit) or between 2 and 8"));
+}
+
 /// The unfused schedule (docs/UnfusedSchedule.md) runs one kernel per stage:
-/// its GEMMs are the generated grouped GEMM (BLOCK_M 128 on two math
-/// warpgroups, BLOCK_N 128, BLOCK_K 128), its pool has the worst-case size
-/// (nothing implements the ring's flow control across kernels) and the
-/// grouped GEMM picks its own stage count (stages 0 = as many as fit), so the
-/// plan's one variant records the tiles; the fused role layout does not apply.
+/// its GEMMs are the generated grouped GEMM (BLOCK_M 64 on one math
+/// warpgroup or 128 on two, BLOCK_N 128, BLOCK_K 128), its pool has the
+/// worst-case size (nothing implements the ring's flow control across
+/// kernels) and the grouped GEMM picks its own stage count (stages 0 = as
+/// many as fit). Its variants (one or two BLOCK_M buckets by token count)
+/// record the tiles; the fused role layout does not apply.
 static std::vector<std::string> validateUnfusedPlan(const LayerConfig &c,
                                                     const Plan &p) {
   std::vector<std::string> errors;
@@ -88,32 +110,27 @@ static std::vector<std::string> validateUnfusedPlan(const LayerConfig &c,
   if (p.numSMs < 1 || p.numSMs > chipSMs)
     fail(cat("number of SMs (", p.numSMs, ") must be between 1 and the ",
              chipSMs, " SMs of ", toString(c.chip)));
-  if (p.variants.size() != 1) {
-    fail(cat("the unfused schedule has exactly one variant (its grouped GEMM "
-             "tiles), got ",
+  if (p.variants.empty() || p.variants.size() > 2) {
+    fail(cat("the unfused schedule has one or two variants (BLOCK_M 64 and/or "
+             "128), got ",
              p.variants.size()));
     return errors;
   }
-  const Variant &v = p.variants.front();
-  if (v.minTokens != 0 || v.maxTokens != c.maxTokensPerRank)
-    fail(cat("the unfused variant must serve 0..", c.maxTokensPerRank,
-             " tokens per rank, not ", v.minTokens, "..", v.maxTokens));
-  bool tileOk = (v.blockM == 128 && v.mathMode == MathMode::CooperativeM) ||
-                (v.blockM == 64 && v.mathMode == MathMode::Single);
-  if (!tileOk)
-    fail(cat("the unfused schedule's grouped GEMMs use BLOCK_M 128 on two "
-             "warpgroups (cooperative-m) or BLOCK_M 64 on one (single); got "
-             "BLOCK_M ",
-             v.blockM, " ", toString(v.mathMode)));
-  if (v.l1BlockN != 128 || v.l2BlockN != 128 || v.blockK != 128)
-    fail(cat("the unfused schedule's grouped GEMMs use BLOCK_N 128 and "
-             "BLOCK_K 128 (one 128x128 weight-scale block per tile); got L1 "
-             "BLOCK_N ",
-             v.l1BlockN, ", L2 BLOCK_N ", v.l2BlockN, ", BLOCK_K ", v.blockK));
-  if (v.stages != 0 && (v.stages < 2 || v.stages > 8))
-    fail(cat("stages (", v.stages,
-             ") must be 0 (as many as fit) or between 2 and 8"));
-  int64_t worst = worstCasePoolTokens(c, v.blockM);
+  int64_t expectNext = 0, maxBlockM = 0;
+  for (const Variant &v : p.variants) {
+    if (v.minTokens != expectNext || v.maxTokens < v.minTokens ||
+        v.maxTokens > c.maxTokensPerRank)
+      fail(cat("the unfused variants must cover 0..", c.maxTokensPerRank,
+               " tokens per rank in ascending, contiguous ranges; one covers ",
+               v.minTokens, "..", v.maxTokens));
+    expectNext = v.maxTokens + 1;
+    maxBlockM = std::max(maxBlockM, v.blockM);
+    checkUnfusedVariant(v, fail);
+  }
+  if (expectNext != c.maxTokensPerRank + 1)
+    fail(cat("the unfused variants end at ", expectNext - 1,
+             " tokens per rank, not T = ", c.maxTokensPerRank));
+  int64_t worst = worstCasePoolTokens(c, maxBlockM);
   if (p.poolTokens != worst)
     fail(cat("the unfused schedule needs the worst-case pool of ", worst,
              " rows (no ring flow control between its kernels); got ",
@@ -126,23 +143,40 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
   plan.roles = RoleLayout();
   plan.entryRegisters = entryRegisters(plan.roles.threads);
   plan.requantBlock = c.recipe.requantBlock;
-  Variant v;
-  v.minTokens = 0;
-  v.maxTokens = c.maxTokensPerRank;
-  v.blockM = o.blockM.value_or(unfusedBlockM(c));
-  v.mathMode = o.mathMode.value_or(v.blockM == 64 ? MathMode::Single
-                                                  : MathMode::CooperativeM);
-  v.l1BlockN = o.l1BlockN.value_or(128);
-  v.l2BlockN = o.l2BlockN.value_or(128);
-  v.blockK = o.blockK.value_or(128);
-  v.stages = o.stages.value_or(0);
-  v.expertsPerWave = c.localExperts();
-  v.registers = {GroupedGemmRegisters::kProducer, GroupedGemmRegisters::kMath,
-                 0};
-  plan.variants = {v};
-  plan.poolTokens = o.poolTokens.value_or(worstCasePoolTokens(c, v.blockM));
+  // One variant per BLOCK_M a call can want: 64-row tiles for the token
+  // counts where an expert expects at most 64 rows, 128 above (both
+  // compiled; the runtime picks by the call's token count). An explicit
+  // block-m gives one variant.
+  std::vector<std::pair<int64_t, int64_t>> buckets; // (max tokens, BLOCK_M)
+  int64_t small = unfusedSmallBlockMaxTokens(c);
+  if (o.blockM)
+    buckets = {{c.maxTokensPerRank, *o.blockM}};
+  else if (c.maxTokensPerRank <= small)
+    buckets = {{c.maxTokensPerRank, 64}};
+  else
+    buckets = {{small, 64}, {c.maxTokensPerRank, 128}};
+  int64_t next = 0;
+  for (auto [maxTokens, blockM] : buckets) {
+    Variant v;
+    v.minTokens = next;
+    v.maxTokens = maxTokens;
+    v.blockM = blockM;
+    v.mathMode = o.mathMode.value_or(v.blockM == 64 ? MathMode::Single
+                                                    : MathMode::CooperativeM);
+    v.l1BlockN = o.l1BlockN.value_or(128);
+    v.l2BlockN = o.l2BlockN.value_or(128);
+    v.blockK = o.blockK.value_or(128);
+    v.stages = o.stages.value_or(0);
+    v.expertsPerWave = c.localExperts();
+    v.registers = {GroupedGemmRegisters::kProducer, GroupedGemmRegisters::kMath,
+                   0};
+    plan.variants.push_back(v);
+    next = maxTokens + 1;
+  }
+  int64_t worst = worstCasePoolTokens(c, plan.variants.back().blockM);
+  plan.poolTokens = o.poolTokens.value_or(worst);
   if (plan.poolTokens == 0)
-    plan.poolTokens = worstCasePoolTokens(c, v.blockM);
+    plan.poolTokens = worst;
   return validatePlan(c, plan);
 }
 

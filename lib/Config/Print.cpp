@@ -126,20 +126,23 @@ std::string planToText(const LayerConfig &c, const Plan &p) {
      << " K=" << c.topk << " R=" << c.ranks << " T=" << c.maxTokensPerRank
      << " chip=" << toString(c.chip) << " requant=" << c.recipe.requantBlock
      << "\n";
-  if (p.schedule == Schedule::Unfused && p.variants.size() == 1) {
-    // One kernel per stage (docs/UnfusedSchedule.md); the GEMM tiles are the
-    // plan's only choice.
-    const Variant &v = p.variants.front();
+  if (p.schedule == Schedule::Unfused) {
+    // One kernel per stage (docs/UnfusedSchedule.md); the GEMM tiles per
+    // token-count bucket are the plan's only choices.
     os << "plan: schedule=unfused sms=" << p.numSMs
        << " kernels: route, layout, pull, L1 grouped GEMM, activation, L2 "
           "grouped GEMM, combine push, combine barrier, combine reduce\n";
     os << "pool: " << p.poolTokens << " rows (worst case, never wraps)\n";
-    os << "grouped GEMMs: BLOCK_M=" << v.blockM << " L1 BLOCK_N=" << v.l1BlockN
-       << " L2 BLOCK_N=" << v.l2BlockN << " BLOCK_K=" << v.blockK << " stages="
-       << (v.stages ? std::to_string(v.stages) : std::string("as many as fit"))
-       << " math=" << toString(v.mathMode)
-       << " registers=" << v.registers.producer << "/" << v.registers.math
-       << "\n";
+    for (const Variant &v : p.variants)
+      os << "variant tokens " << v.minTokens << ".." << v.maxTokens
+         << ": grouped GEMMs BLOCK_M=" << v.blockM
+         << " L1 BLOCK_N=" << v.l1BlockN << " L2 BLOCK_N=" << v.l2BlockN
+         << " BLOCK_K=" << v.blockK << " stages="
+         << (v.stages ? std::to_string(v.stages)
+                      : std::string("as many as fit"))
+         << " math=" << toString(v.mathMode)
+         << " registers=" << v.registers.producer << "/" << v.registers.math
+         << "\n";
     BufferLayout layout = computeBufferLayout(c, p);
     os << "symmetric buffer: " << formatBytes(layout.totalBytes)
        << ", workspace " << formatBytes(layout.workspaceBytes) << "\n";

@@ -327,15 +327,33 @@ TEST(UnfusedPlan, OneGemmVariantAndTheWorstCasePool) {
 }
 
 TEST(UnfusedPlan, BlockMFollowsTheExpectedRowsPerExpert) {
-  // T x R x K / E rows per expert: 64-row tiles while they pad less.
-  EXPECT_EQ(unfusedBlockM(v4Flash(2, 8)), 64);     // 0.375 rows
-  EXPECT_EQ(unfusedBlockM(v4Flash(2, 1024)), 64);  // 48
-  EXPECT_EQ(unfusedBlockM(v4Flash(2, 2048)), 128); // 96: one block either way
-  EXPECT_EQ(unfusedBlockM(v4Flash(2, 8192)), 128); // 384
+  // 64-row tiles while an expert expects <= 64 rows (T x R x K / E):
+  // V4-Flash EP2 up to 64 x 256 / 12 = 1365 tokens/rank.
+  EXPECT_EQ(unfusedSmallBlockMaxTokens(v4Flash(2, 8)), 1365);
+  EXPECT_EQ(unfusedBlockM(v4Flash(2, 8)), 64);
+  EXPECT_EQ(unfusedBlockM(v4Flash(2, 1365)), 64);
+  EXPECT_EQ(unfusedBlockM(v4Flash(2, 1366)), 128);
+  // A layer for 8192 tokens keeps both: calls up to 1365 tokens take the
+  // 64-row variant, larger ones the 128-row one; the pool is sized for 128.
   Plan p = planOk(v4Flash(2, 8192), unfused());
-  EXPECT_EQ(p.variants[0].blockM, 128);
-  EXPECT_EQ(p.variants[0].mathMode, MathMode::CooperativeM);
+  ASSERT_EQ(p.variants.size(), 2u);
+  EXPECT_EQ(p.variants[0].minTokens, 0);
+  EXPECT_EQ(p.variants[0].maxTokens, 1365);
+  EXPECT_EQ(p.variants[0].blockM, 64);
+  EXPECT_EQ(p.variants[0].mathMode, MathMode::Single);
+  EXPECT_EQ(p.variants[1].minTokens, 1366);
+  EXPECT_EQ(p.variants[1].maxTokens, 8192);
+  EXPECT_EQ(p.variants[1].blockM, 128);
+  EXPECT_EQ(p.variants[1].mathMode, MathMode::CooperativeM);
   EXPECT_EQ(p.poolTokens, 2 * 8192 * 6 + 128 * 127);
+  EXPECT_EQ(selectVariant(p, 8)->blockM, 64);
+  EXPECT_EQ(selectVariant(p, 8192)->blockM, 128);
+  // block-m pins one variant.
+  PlanOverrides o = unfused();
+  o.blockM = 128;
+  Plan one = planOk(v4Flash(2, 8192), o);
+  ASSERT_EQ(one.variants.size(), 1u);
+  EXPECT_EQ(one.variants[0].maxTokens, 8192);
 }
 
 TEST(UnfusedPlan, RejectsWhatItsKernelsCannotRun) {

@@ -84,8 +84,10 @@ int64_t maxStagesThatFit(const LayerConfig &config, const RoleLayout &roles,
 constexpr int64_t kPoolAlignment = 128;
 
 /// The unfused schedule's BLOCK_M (pool block and grouped-GEMM tile rows):
-/// the one that pads the expected rows of an expert (T x R x K / E under
-/// balanced routing) least, 128 on a tie (two math warpgroups per tile).
+/// 64 (one math warpgroup) while an expert expects at most 64 rows
+/// (T x R x K / E under balanced routing), i.e. up to
+/// unfusedSmallBlockMaxTokens tokens per rank, else 128 (two warpgroups).
+int64_t unfusedSmallBlockMaxTokens(const LayerConfig &config);
 int64_t unfusedBlockM(const LayerConfig &config);
 
 /// Pool rows needed when every token of every rank may land on this rank's

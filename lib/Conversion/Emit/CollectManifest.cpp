@@ -142,6 +142,8 @@ struct CollectManifestPass
       entry.set("runtime_symbols", runtime ? runtime : b.getArrayAttr({}));
       if (Attribute schedule = gpuModule->removeAttr(mf::kSchedule))
         entry.set("schedule", schedule);
+      if (Attribute variants = gpuModule->removeAttr(mf::kVariants))
+        entry.set("variants", variants);
       if (Attribute layer = gpuModule->removeAttr(mf::kLayer))
         entry.set("layer", layer);
       if (Attribute layout = gpuModule->removeAttr(mf::kBufferLayout))

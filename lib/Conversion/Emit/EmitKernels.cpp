@@ -41,6 +41,8 @@ llvm::Expected<std::string> manifestJson(StringRef name, DictionaryAttr entry) {
     m["layer"] = mf::toJSON(layer);
   if (Attribute schedule = entry.get("schedule"))
     m["schedule"] = mf::toJSON(schedule);
+  if (Attribute variants = entry.get("variants"))
+    m["variants"] = mf::toJSON(variants);
   // The layout arrives as the JSON text computeBufferLayout's printer wrote.
   m["buffer_layout"] = nullptr;
   if (auto layout = entry.getAs<StringAttr>("buffer_layout")) {

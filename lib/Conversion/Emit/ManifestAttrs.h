@@ -25,6 +25,9 @@ inline constexpr char kRuntimeSymbols[] = "megamoe.runtime_symbols";
 // The launch order of a layer's kernels (array of names) and the symmetric
 // buffer layout (the JSON text of computeBufferLayout), from megamoe-expand.
 inline constexpr char kSchedule[] = "megamoe.schedule";
+// Several schedules by token count: [{min_tokens, max_tokens, block_m,
+// schedule}], instead of kSchedule.
+inline constexpr char kVariants[] = "megamoe.variants";
 inline constexpr char kBufferLayout[] = "megamoe.buffer_layout";
 // The layer's activation and recipe (a dictionary), from megamoe-expand.
 inline constexpr char kLayer[] = "megamoe.layer";

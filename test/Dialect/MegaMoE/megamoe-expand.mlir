@@ -5,6 +5,10 @@
 // RUN: megamoe-opt %s --megamoe-plan="schedule=unfused" --megamoe-expand | FileCheck %s
 // RUN: rm -rf %t && megamoe-opt %s --megamoe-plan="schedule=unfused" --megamoe-expand --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
 // RUN: %python %S/Inputs/check_layer_manifest.py %t/small.json | FileCheck %s --check-prefix=MANIFEST
+// Up to 64 x 8 / (2 x 2) = 128 tokens/rank an expert expects <= 64 rows: a
+// layer for 256 tokens gets a 64-row and a 128-row variant; the stages that
+// depend on BLOCK_M are built per variant, the others once.
+// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=2 max-tokens=256" --megamoe-plan="schedule=unfused" --megamoe-expand | FileCheck %s --check-prefix=VARIANTS
 
 megamoe.layer @small config = #megamoe.config<hidden = 512, intermediate = 256, experts = 8, topk = 2, ranks = 2, max_tokens = 64, clamp = 10.0>
 
@@ -33,3 +37,19 @@ megamoe.layer @small config = #megamoe.config<hidden = 512, intermediate = 256, 
 // MANIFEST: binds outside the layout: none
 // MANIFEST: spills: none
 // MANIFEST: moe_l1_gemm d region:l1_out f32 [512, 512] box [32, 64]
+
+// VARIANTS: megamoe.variants = [{block_m = 64 : i64, max_tokens = 128 : i64, min_tokens = 0 : i64, schedule = ["moe_route", "moe_layout_bm64", "moe_pull_bm64", "moe_l1_gemm_bm64", "moe_activation", "moe_l2_gemm_bm64", "moe_combine_push", "moe_combine_barrier", "moe_combine_reduce"]}, {block_m = 128 : i64, max_tokens = 256 : i64, min_tokens = 129 : i64, schedule = ["moe_route", "moe_layout_bm128", "moe_pull_bm128", "moe_l1_gemm_bm128", "moe_activation", "moe_l2_gemm_bm128", "moe_combine_push", "moe_combine_barrier", "moe_combine_reduce"]}]
+// VARIANTS-NOT: megamoe.schedule
+// VARIANTS-COUNT-1: warpspec.kernel @moe_route(
+// VARIANTS: warpspec.kernel @moe_layout_bm64(
+// VARIANTS: warpspec.kernel @moe_pull_bm64(
+// VARIANTS: warpspec.kernel @moe_l1_gemm_bm64(%{{.*}}: !warpspec.tma_desc<64x128xf8E4M3FN
+// VARIANTS: warpspec.kernel @moe_activation(
+// VARIANTS: warpspec.kernel @moe_l2_gemm_bm64(
+// VARIANTS: warpspec.kernel @moe_combine_push(
+// VARIANTS: warpspec.kernel @moe_combine_barrier(
+// VARIANTS: warpspec.kernel @moe_combine_reduce(
+// VARIANTS: warpspec.kernel @moe_layout_bm128(
+// VARIANTS: warpspec.kernel @moe_pull_bm128(
+// VARIANTS: warpspec.kernel @moe_l1_gemm_bm128(%{{.*}}: !warpspec.tma_desc<128x128xf8E4M3FN
+// VARIANTS: warpspec.kernel @moe_l2_gemm_bm128(

@@ -35,11 +35,15 @@ namespace mk = ::megamoe;
 
 namespace {
 
-/// One kernel of a schedule: its name and how to build it.
+/// One kernel of a schedule: its name, how to build it, and whether it
+/// depends on the variant's BLOCK_M (pool padding, block indices, GEMM tiles):
+/// such a stage is built once per variant, named `<name>_bm<BLOCK_M>` when
+/// the plan has several.
 struct Stage {
   const char *name;
   std::function<void(OpBuilder &, Location, const mk::MoeKernelContext &)>
       build;
+  bool perVariant = false;
 };
 
 /// The grouped GEMM of one MoE layer GEMM: BLOCK_M = the pool block, the
@@ -48,7 +52,10 @@ struct Stage {
 void buildLayerGemm(OpBuilder &b, Location loc, const mk::MoeKernelContext &ctx,
                     bool l1) {
   const cfg::LayerConfig &c = ctx.config;
-  const cfg::Variant &v = ctx.plan.variants.front();
+  const cfg::Variant &v =
+      *llvm::find_if(ctx.plan.variants, [&](const cfg::Variant &x) {
+        return x.blockM == ctx.blockM;
+      });
   mk::GroupedGemmConfig g;
   g.experts = c.localExperts();
   g.n = l1 ? 2 * c.intermediate : c.hidden;
@@ -82,17 +89,19 @@ void buildLayerGemm(OpBuilder &b, Location loc, const mk::MoeKernelContext &ctx,
 SmallVector<Stage> unfusedStages() {
   return {
       {mk::kRouteKernel, mk::buildMoeRouteKernel},
-      {mk::kLayoutKernel, mk::buildMoeLayoutKernel},
-      {mk::kPullKernel, mk::buildMoePullKernel},
+      {mk::kLayoutKernel, mk::buildMoeLayoutKernel, /*perVariant=*/true},
+      {mk::kPullKernel, mk::buildMoePullKernel, /*perVariant=*/true},
       {mk::kL1GemmKernel,
        [](OpBuilder &b, Location l, const mk::MoeKernelContext &ctx) {
          buildLayerGemm(b, l, ctx, /*l1=*/true);
-       }},
+       },
+       /*perVariant=*/true},
       {mk::kActivationKernel, mk::buildMoeActivationKernel},
       {mk::kL2GemmKernel,
        [](OpBuilder &b, Location l, const mk::MoeKernelContext &ctx) {
          buildLayerGemm(b, l, ctx, /*l1=*/false);
-       }},
+       },
+       /*perVariant=*/true},
       {mk::kCombinePushKernel, mk::buildMoeCombinePushKernel},
       {mk::kCombineBarrierKernel, mk::buildMoeCombineBarrierKernel},
       {mk::kCombineReduceKernel, mk::buildMoeCombineReduceKernel},
@@ -171,7 +180,6 @@ struct MegaMoEExpandPass
 
     cfg::BufferLayout layout = cfg::computeBufferLayout(config, plan);
     mk::MoeKernelContext ctx{config, plan, layout};
-    ctx.blockM = plan.variants.front().blockM;
 
     MLIRContext *mctx = module.getContext();
     OpBuilder b(mctx);
@@ -198,15 +206,47 @@ struct MegaMoEExpandPass
         builderFailed = true;
       return failure(); // let it reach the user
     });
-    SmallVector<StringRef> order;
-    for (const Stage &s : stages) {
-      if (!wanted.empty() && !wanted.contains(s.name))
-        continue;
-      b.setInsertionPointToEnd(gpuModule.getBody());
-      s.build(b, loc, ctx);
-      order.push_back(s.name);
+    // Shared stages are built once; per-variant ones once per variant.
+    bool several = plan.variants.size() > 1;
+    llvm::StringSet<> built;
+    SmallVector<Attribute> variants;
+    SmallVector<std::string> firstOrder;
+    for (const cfg::Variant &v : plan.variants) {
+      mk::MoeKernelContext vctx = ctx;
+      vctx.blockM = v.blockM;
+      SmallVector<std::string> order;
+      for (const Stage &s : stages) {
+        if (!wanted.empty() && !wanted.contains(s.name))
+          continue;
+        std::string name = s.name;
+        if (s.perVariant && several)
+          name += "_bm" + std::to_string(v.blockM);
+        order.push_back(name);
+        if (!built.insert(name).second)
+          continue;
+        b.setInsertionPointToEnd(gpuModule.getBody());
+        s.build(b, loc, vctx);
+        if (name != s.name)
+          if (auto kernel = gpuModule.lookupSymbol<warpspec::KernelOp>(s.name))
+            kernel.setSymName(name);
+      }
+      if (firstOrder.empty())
+        firstOrder = order;
+      SmallVector<StringRef> names(order.begin(), order.end());
+      variants.push_back(b.getDictionaryAttr(
+          {b.getNamedAttr("min_tokens", b.getI64IntegerAttr(v.minTokens)),
+           b.getNamedAttr("max_tokens", b.getI64IntegerAttr(v.maxTokens)),
+           b.getNamedAttr("block_m", b.getI64IntegerAttr(v.blockM)),
+           b.getNamedAttr("schedule", b.getStrArrayAttr(names))}));
     }
-    gpuModule->setAttr("megamoe.schedule", b.getStrArrayAttr(order));
+    // One variant: a plain "schedule"; several: "variants", the runtime
+    // picking by the call's token count.
+    if (several) {
+      gpuModule->setAttr("megamoe.variants", b.getArrayAttr(variants));
+    } else {
+      SmallVector<StringRef> names(firstOrder.begin(), firstOrder.end());
+      gpuModule->setAttr("megamoe.schedule", b.getStrArrayAttr(names));
+    }
     return failure(builderFailed);
   }
 
