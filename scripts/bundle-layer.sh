@@ -75,7 +75,7 @@ cp "$rt"/lib/libmegamoe_runtime.so "$dest/python/megamoe/lib/"
 cp python/megamoe/*.py "$dest/python/megamoe/"
 cp python/megamoe_testing/*.py "$dest/python/megamoe_testing/"
 cp python/tests/conftest.py python/tests/test_layer.py python/tests/test_runtime.py "$dest/python/tests/"
-cp scripts/gpu-layer.sh "$dest/"
+cp scripts/gpu-layer.sh scripts/gpu-layer-session.sh "$dest/"
 size=$(du -sm "$dest" | cut -f1)
 echo "bundle-layer: $dest holds ${size} MiB"
 if (( size >= 60 )); then echo "bundle-layer: larger than 60 MiB" >&2; exit 1; fi
