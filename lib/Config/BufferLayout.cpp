@@ -56,8 +56,9 @@ const Region *BufferLayout::find(const std::string &name) const {
 namespace {
 
 /// The unfused schedule's regions (docs/UnfusedSchedule.md): one kernel per
-/// stage, so every intermediate (h, the requantized activation, o) lives in
-/// memory, and the pool has the worst-case size.
+/// stage, so the intermediates h and the requantized activation live in
+/// memory (o does not: the L2 GEMM stores its rows straight into the source
+/// ranks' combine buffers), and the pool has the worst-case size.
 BufferLayout unfusedBufferLayout(const LayerConfig &c, const Plan &p) {
   const int64_t H = c.hidden, I = c.intermediate, E = c.experts, K = c.topk;
   const int64_t R = c.ranks, T = c.maxTokensPerRank, L = c.localExperts();
@@ -91,7 +92,6 @@ BufferLayout unfusedBufferLayout(const LayerConfig &c, const Plan &p) {
   place.add("l1_out", "f32", {P, 2 * I}, "kernel");
   place.add("l2_pool", "e4m3", {P, I}, "kernel");
   place.add("l2_pool_sf", "f32", {I / c.recipe.requantBlock, P}, "kernel");
-  place.add("l2_out", "bf16", {P, H}, "kernel");
   place.add("combine", "bf16", {K, T, H}, "peers");
   layout.totalBytes = place.offset();
   return layout;

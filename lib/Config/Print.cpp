@@ -131,7 +131,7 @@ std::string planToText(const LayerConfig &c, const Plan &p) {
     // token-count bucket are the plan's only choices.
     os << "plan: schedule=unfused sms=" << p.numSMs
        << " kernels: route, layout, pull, L1 grouped GEMM, activation, L2 "
-          "grouped GEMM, combine push, combine barrier, combine reduce\n";
+          "grouped GEMM + combine scatter, combine barrier, combine reduce\n";
     os << "pool: " << p.poolTokens << " rows (worst case, never wraps)\n";
     for (const Variant &v : p.variants)
       os << "variant tokens " << v.minTokens << ".." << v.maxTokens

@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "megamoe/Kernels/GroupedGemm.h"
+#include "MoeElementwiseIR.h"
+#include "MoeKernelUtil.h"
 #include "megamoe/Kernels/KernelBuilder.h"
 
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
@@ -22,20 +24,21 @@
 using namespace mlir;
 using namespace megamoe;
 namespace ws = mlir::warpspec;
+namespace ewir = megamoe::ewir;
 
 namespace {
 
-/// Kernel argument positions (the manifest lists them in this order).
-enum Arg : unsigned {
-  kArgA,           // TMA: A [M, K] fp8
-  kArgB,           // TMA: B [E*N, K] fp8
-  kArgSfa,         // TMA: SFA [K/128, M] f32
-  kArgD,           // TMA: D [M, N] bf16
-  kArgSfb,         // pointer: SFB [E, N/128, K/128(, 2)] f32
-  kArgBlockExpert, // pointer: i32 [M / BLOCK_M]
-  kArgNumMBlocks,  // i32 (or pointer to i32): row blocks to compute
-  kNumArgs
-};
+/// Kernel parameter names (the manifest lists them in kernelParams' order).
+constexpr char kParamA[] = "a";          // TMA: A [M, K] fp8
+constexpr char kParamB[] = "b";          // TMA: B [E*N, K] fp8
+constexpr char kParamSfa[] = "a_scales"; // TMA: SFA [K/128, M] f32
+constexpr char kParamD[] = "d";          // TMA: D [M, N] (no scatter)
+constexpr char kParamSfb[] = "b_scales"; // SFB [E, N/128, K/128(, 2)]
+constexpr char kParamBlockExpert[] = "block_expert"; // i32 [M / BLOCK_M]
+constexpr char kParamNumMBlocks[] = "num_m_blocks";  // i32 or pointer to i32
+constexpr char kParamPoolSource[] = "pool_source";   // i32 [M, 3] (scatter)
+constexpr char kParamCombine[] = "combine";          // bf16 [K', T, N]
+constexpr char kParamPeerOffsets[] = "peer_offsets"; // i64 [R]
 
 /// The output tile in SMEM is 128B-swizzled (conflict-free acc.store) and so
 /// split into panels of 128 bytes of columns (the swizzle span: 64 BF16 or 32
@@ -53,6 +56,8 @@ struct KernelFrame {
   const GroupedGemmConfig &cfg;
   int64_t stages;
   Value a, b, sfa, d, sfb, blockExpert, numMBlocks;
+  /// combineScatter only (d is then null).
+  Value poolSource, combine, peerOffsets;
   Value aTiles, bTiles, aScales, dTiles, pipe;
   SmallVector<Value> epilogueBarriers; // one per math warpgroup
   ws::AccType accType;
@@ -174,7 +179,8 @@ void buildProducerRole(OpBuilder &b, Location loc, const KernelFrame &f) {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(prefetchIf.thenBlock());
     for (Value desc : {f.a, f.b, f.sfa, f.d})
-      ws::TmaPrefetchOp::create(b, loc, desc);
+      if (desc)
+        ws::TmaPrefetchOp::create(b, loc, desc);
   }
   int64_t kBlocks = c.k / GroupedGemmConfig::kBlockK;
   int64_t aBytes = c.blockM * GroupedGemmConfig::kBlockK;
@@ -226,6 +232,199 @@ void buildProducerRole(OpBuilder &b, Location loc, const KernelFrame &f) {
   });
 }
 
+/// Epilogue with D: the warpgroup's rows of the tile into the 128B-swizzled
+/// SMEM tile (acc.store), then one TMA store per 128-byte column panel.
+void buildTmaStoreEpilogue(OpBuilder &b, Location loc, const KernelFrame &f,
+                           int64_t wg, Value total, Value mBlock, Value nBlock,
+                           Value isStorer) {
+  const GroupedGemmConfig &c = f.cfg;
+  Value row = constIndex(b, loc, 64 * wg);
+  Value zeroStage = constIndex(b, loc, 0);
+  Value epilogueBarrier = f.epilogueBarriers[wg];
+  auto sharedPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  // The previous tile's TMA store must have read the SMEM tile before it is
+  // overwritten.
+  auto waitIf = scf::IfOp::create(b, loc, isStorer, false);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(waitIf.thenBlock());
+    ws::TmaStoreWaitOp::create(b, loc, 0u, true);
+  }
+  ws::BarrierSyncOp::create(b, loc, epilogueBarrier);
+  ws::AccStoreOp::create(b, loc, total, f.dTiles, zeroStage, row);
+  ws::FenceAsyncSharedOp::create(b, loc);
+  ws::BarrierSyncOp::create(b, loc, epilogueBarrier);
+  auto storeIf = scf::IfOp::create(b, loc, isStorer, false);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(storeIf.thenBlock());
+    Value slot = ws::SmemSlotOp::create(b, loc, sharedPtr, f.dTiles, zeroStage);
+    Value m0 = toI32(
+        b, loc,
+        arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(b, loc, mBlock, constIndex(b, loc, c.blockM)),
+            row));
+    Value n0 = toI32(
+        b, loc,
+        arith::MulIOp::create(b, loc, nBlock, constIndex(b, loc, c.blockN)));
+    // One TMA store per 128-byte panel of this warpgroup's 64 rows.
+    int64_t panelCols = dPanelCols(c);
+    for (int64_t p = 0; p < c.blockN / panelCols; ++p) {
+      int32_t srcBytes =
+          static_cast<int32_t>((p * c.blockM + 64 * wg) * kDPanelBytes);
+      Value src = LLVM::GEPOp::create(b, loc, sharedPtr, b.getI8Type(), slot,
+                                      ArrayRef<LLVM::GEPArg>{srcBytes});
+      Value n =
+          arith::AddIOp::create(b, loc, n0, constI32(b, loc, p * panelCols));
+      ws::TmaStoreOp::create(b, loc, src, f.d, ValueRange{n, m0});
+    }
+  }
+}
+
+/// The destinations of one warpgroup thread's rows in the combine scatter:
+/// per pass, whether the row has a valid source and where its chunk goes.
+struct ScatterTarget {
+  Value valid; // i1: rank in [0, R), token in [0, T), slot in [0, K')
+  Value dst;   // the chunk's 16 bytes in the source rank's combine row
+};
+
+/// Epilogue of combineScatter (header, "Combine scatter"): acc.store into the
+/// warpgroup's rows [64 wg, 64 wg + 64) of the 128B-swizzled SMEM tile, the
+/// named barrier (stmatrix and the reads below are both generic proxy: no
+/// fence), then thread t copies 16-byte chunk t % 16 of rows t / 16 + 8 p
+/// (p = 0..7) to its source rank's combine[slot][token][n0 ...]. The
+/// sources are read before the barrier (they do not depend on the GEMM), all
+/// SMEM reads are issued before the stores so that eight NVLink writes per
+/// thread are in flight. The leading barrier of the next tile keeps acc.store
+/// from overwriting rows still being read.
+void buildScatterEpilogue(OpBuilder &b, Location loc, const KernelFrame &f,
+                          int64_t wg, Value total, Value mBlock, Value nBlock) {
+  const GroupedGemmConfig &c = f.cfg;
+  constexpr int64_t kChunkBytes = 16, kWarpgroupRows = 64, kThreads = 128;
+  const int64_t chunksPerRow = c.blockN * 2 / kChunkBytes;
+  const int64_t chunksPerPanel = kDPanelBytes / kChunkBytes;
+  const int64_t rowsPerPass = kThreads / chunksPerRow;
+  const int64_t passes = kWarpgroupRows / rowsPerPass;
+  // A pass advances by whole 8-row swizzle atoms, so a thread's XOR pattern
+  // is the same in every pass (BLOCK_N = 128: 16 chunks, 8 rows per pass).
+  assert(kThreads % chunksPerRow == 0 && rowsPerPass % 8 == 0 &&
+         kWarpgroupRows % rowsPerPass == 0 && "scatter needs BLOCK_N = 128");
+  Type i32 = b.getI32Type(), v4i32 = ewir::vector16BytesType(b);
+  auto sharedPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  auto globalPtr = ewir::globalPtrType(b);
+  Value zeroStage = constIndex(b, loc, 0);
+  Value epilogueBarrier = f.epilogueBarriers[wg];
+
+  // This thread's chunk and first row (tile rows, i32).
+  Value warp = toI32(b, loc, ws::RoleWarpIdOp::create(b, loc));
+  Value tid = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, warp, constI32(b, loc, 32)),
+      NVVM::LaneIdOp::create(b, loc, i32));
+  Value chunk =
+      arith::RemUIOp::create(b, loc, tid, constI32(b, loc, chunksPerRow));
+  Value tileRow = arith::AddIOp::create(
+      b, loc, constI32(b, loc, kWarpgroupRows * wg),
+      arith::DivUIOp::create(b, loc, tid, constI32(b, loc, chunksPerRow)));
+
+  // Sources: pool_source[row] = (rank, token, slot); -1 on padding rows.
+  Value poolRow0 = arith::AddIOp::create(
+      b, loc,
+      toI32(
+          b, loc,
+          arith::MulIOp::create(b, loc, mBlock, constIndex(b, loc, c.blockM))),
+      tileRow);
+  Value colBytes = ewir::toI64(
+      b, loc,
+      arith::AddIOp::create(
+          b, loc,
+          toI32(b, loc,
+                arith::MulIOp::create(b, loc, nBlock,
+                                      constIndex(b, loc, c.blockN * 2))),
+          arith::MulIOp::create(b, loc, chunk, constI32(b, loc, kChunkBytes))));
+  Value zero = constI32(b, loc, 0);
+  SmallVector<ScatterTarget> targets;
+  for (int64_t p = 0; p < passes; ++p) {
+    Value poolRow = arith::AddIOp::create(b, loc, poolRow0,
+                                          constI32(b, loc, p * rowsPerPass));
+    Value source = ewir::elementPtr(b, loc, f.poolSource,
+                                    ewir::toI64(b, loc, poolRow), 3 * 4);
+    Value rank = ewir::load(b, loc, i32, source, 4);
+    Value token = ewir::load(
+        b, loc, i32,
+        ewir::byteOffset(b, loc, source, ewir::i64Const(b, loc, 4)), 4);
+    Value slot = ewir::load(
+        b, loc, i32,
+        ewir::byteOffset(b, loc, source, ewir::i64Const(b, loc, 8)), 4);
+    Value valid = arith::AndIOp::create(
+        b, loc,
+        arith::AndIOp::create(
+            b, loc,
+            ewir::inRange(b, loc, rank, zero, constI32(b, loc, c.combineRanks)),
+            ewir::inRange(b, loc, token, zero,
+                          constI32(b, loc, c.combineTokens))),
+        ewir::inRange(b, loc, slot, zero, constI32(b, loc, c.combineTopk)));
+    // Invalid rows are not stored; their rank/token/slot become 0 so that
+    // the peer-table read stays in bounds.
+    auto safe = [&](Value v) {
+      return arith::SelectOp::create(b, loc, valid, v, zero).getResult();
+    };
+    Value remote = ws::PeerPtrOp::create(b, loc, globalPtr, f.combine,
+                                         safe(rank), f.peerOffsets);
+    Value combineRow = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, ewir::toI64(b, loc, safe(slot)),
+                              ewir::i64Const(b, loc, c.combineTokens)),
+        ewir::toI64(b, loc, safe(token)));
+    Value dst = ewir::byteOffset(
+        b, loc, ewir::elementPtr(b, loc, remote, combineRow, c.n * 2),
+        colBytes);
+    targets.push_back({valid, dst});
+  }
+
+  ws::BarrierSyncOp::create(b, loc, epilogueBarrier);
+  ws::AccStoreOp::create(b, loc, total, f.dTiles, zeroStage,
+                         constIndex(b, loc, kWarpgroupRows * wg));
+  ws::BarrierSyncOp::create(b, loc, epilogueBarrier);
+
+  // SMEM address of (tileRow + 8 p, chunk): panel chunk / 8 of [BLOCK_M,
+  // 128 B], 16-byte chunk index XOR (row % 8) inside the row (acc.store's
+  // 128B swizzle; the slot is 1024-byte aligned).
+  Value inPanel =
+      arith::RemUIOp::create(b, loc, chunk, constI32(b, loc, chunksPerPanel));
+  Value swizzled = arith::XOrIOp::create(
+      b, loc, inPanel,
+      arith::AndIOp::create(b, loc, tileRow, constI32(b, loc, 7)));
+  Value panel =
+      arith::DivUIOp::create(b, loc, chunk, constI32(b, loc, chunksPerPanel));
+  Value smemOffset = arith::AddIOp::create(
+      b, loc,
+      arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, panel,
+                                constI32(b, loc, c.blockM * kDPanelBytes)),
+          arith::MulIOp::create(b, loc, tileRow,
+                                constI32(b, loc, kDPanelBytes))),
+      arith::MulIOp::create(b, loc, swizzled, constI32(b, loc, kChunkBytes)));
+  Value slotPtr =
+      ws::SmemSlotOp::create(b, loc, sharedPtr, f.dTiles, zeroStage);
+  Value smemBase = LLVM::GEPOp::create(b, loc, sharedPtr, b.getI8Type(),
+                                       slotPtr, ValueRange{smemOffset});
+  SmallVector<Value> data;
+  for (int64_t p = 0; p < passes; ++p) {
+    int32_t passBytes = static_cast<int32_t>(p * rowsPerPass * kDPanelBytes);
+    Value src = LLVM::GEPOp::create(b, loc, sharedPtr, b.getI8Type(), smemBase,
+                                    ArrayRef<LLVM::GEPArg>{passBytes});
+    data.push_back(ewir::load(b, loc, v4i32, src, kChunkBytes));
+  }
+  for (int64_t p = 0; p < passes; ++p) {
+    auto ifValid = scf::IfOp::create(b, loc, targets[p].valid, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifValid.thenBlock());
+    ewir::store(b, loc, data[p], targets[p].dst, kChunkBytes);
+  }
+}
+
 /// Role "math<wg>": rows [64 wg, 64 wg + 64) of every tile. Per K block: a
 /// fresh wgmma accumulator over the stage, wait, release the stage, then
 /// total += partial * sa[row] * sb on CUDA cores. Epilogue: D into the
@@ -244,11 +443,8 @@ void buildMathRole(OpBuilder &b, Location loc, const KernelFrame &f,
   Value isStorer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
                                          constIndex(b, loc, 0));
   Value row = constIndex(b, loc, 64 * wg);
-  Value zeroStage = constIndex(b, loc, 0);
-  Value epilogueBarrier = f.epilogueBarriers[wg];
   int64_t kBlocks = c.k / GroupedGemmConfig::kBlockK;
   int64_t nScaleBlocks = c.n / 128, kScaleBlocks = kBlocks;
-  auto sharedPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
 
   buildTileLoop(b, loc, f, [&](OpBuilder &tb, Value mBlock, Value nBlock) {
     Value expert = loadBlockExpert(tb, loc, f, mBlock);
@@ -314,46 +510,17 @@ void buildMathRole(OpBuilder &b, Location loc, const KernelFrame &f,
       ws::ConsumerReleaseOp::create(tb, loc, f.pipe, kLoop.getResult(1),
                                     /*reads_retired=*/true);
     Value total = kLoop.getResult(0);
-    // Epilogue: the previous tile's TMA store must have read the SMEM tile
-    // before it is overwritten.
-    auto waitIf = scf::IfOp::create(tb, loc, isStorer, false);
-    {
-      OpBuilder::InsertionGuard g(tb);
-      tb.setInsertionPointToStart(waitIf.thenBlock());
-      ws::TmaStoreWaitOp::create(tb, loc, 0u, true);
-    }
-    ws::BarrierSyncOp::create(tb, loc, epilogueBarrier);
-    ws::AccStoreOp::create(tb, loc, total, f.dTiles, zeroStage, row);
-    ws::FenceAsyncSharedOp::create(tb, loc);
-    ws::BarrierSyncOp::create(tb, loc, epilogueBarrier);
-    auto storeIf = scf::IfOp::create(tb, loc, isStorer, false);
-    {
-      OpBuilder::InsertionGuard g(tb);
-      tb.setInsertionPointToStart(storeIf.thenBlock());
-      Value slot =
-          ws::SmemSlotOp::create(tb, loc, sharedPtr, f.dTiles, zeroStage);
-      Value m0 = toI32(tb, loc,
-                       arith::AddIOp::create(
-                           tb, loc,
-                           arith::MulIOp::create(tb, loc, mBlock,
-                                                 constIndex(tb, loc, c.blockM)),
-                           row));
-      Value n0 = toI32(tb, loc,
-                       arith::MulIOp::create(tb, loc, nBlock,
-                                             constIndex(tb, loc, c.blockN)));
-      // One TMA store per 128-byte panel of this warpgroup's 64 rows.
-      int64_t panelCols = dPanelCols(c);
-      for (int64_t p = 0; p < c.blockN / panelCols; ++p) {
-        int32_t srcBytes =
-            static_cast<int32_t>((p * c.blockM + 64 * wg) * kDPanelBytes);
-        Value src = LLVM::GEPOp::create(tb, loc, sharedPtr, tb.getI8Type(),
-                                        slot, ArrayRef<LLVM::GEPArg>{srcBytes});
-        Value n = arith::AddIOp::create(tb, loc, n0,
-                                        constI32(tb, loc, p * panelCols));
-        ws::TmaStoreOp::create(tb, loc, src, f.d, ValueRange{n, m0});
-      }
-    }
+    if (c.combineScatter)
+      buildScatterEpilogue(tb, loc, f, wg, total, mBlock, nBlock);
+    else
+      buildTmaStoreEpilogue(tb, loc, f, wg, total, mBlock, nBlock, isStorer);
   });
+  if (c.combineScatter) {
+    // The remote combine stores are visible system-wide before the next
+    // kernel's cross-rank barrier (as moe_combine_push).
+    moe::systemFence(b, loc);
+    return;
+  }
   // Stores still in flight must finish before the CTA exits.
   auto drainIf = scf::IfOp::create(b, loc, isStorer, false);
   b.setInsertionPointToStart(drainIf.thenBlock());
@@ -400,31 +567,35 @@ SmallVector<KernelParam> kernelParams(Builder &b, const GroupedGemmConfig &c,
   auto e = [&](StringRef symbolic, int64_t value) {
     return shapeExpr(b, c, symbolic, value);
   };
-  SmallVector<KernelParam> params(kNumArgs);
-  params[kArgA] = {"a", binds.a,
-                   ws::TmaDescType::get(ctx, {c.blockM, 128}, fp8, 128),
-                   tmaSpec(b, "e4m3", {e("K", c.k), e("M", m)}, {e("K", c.k)},
-                           {128, c.blockM}, "128B")};
-  params[kArgB] = {
-      "b", binds.b, ws::TmaDescType::get(ctx, {c.blockN, 128}, fp8, 128),
-      tmaSpec(b, "e4m3", {e("K", c.k), e("E * N", c.experts * c.n)},
-              {e("K", c.k)}, {128, c.blockN}, "128B")};
-  params[kArgSfa] = {
-      "a_scales", binds.aScales,
-      ws::TmaDescType::get(ctx, {1, c.blockM}, b.getF32Type(), 0),
-      tmaSpec(b, "f32", {e("M", m), e("K / 128", c.k / 128)},
-              {e("M * 4", m * 4)}, {c.blockM, 1}, "none")};
-  params[kArgD] = {
-      "d", binds.d,
-      ws::TmaDescType::get(ctx, {64, panelCols}, outType, kDPanelBytes),
-      tmaSpec(b, c.outType, {e("N", c.n), e("M", m)},
-              {e(c.outBytes() == 4 ? "N * 4" : "N * 2", c.n * c.outBytes())},
-              {panelCols, 64}, "128B")};
-  params[kArgSfb] = {"b_scales", binds.bScales, globalPtr};
-  params[kArgBlockExpert] = {"block_expert", binds.blockExpert, globalPtr};
-  params[kArgNumMBlocks] = {"num_m_blocks", binds.numMBlocks,
-                            c.deviceMBlocks ? Type(globalPtr)
-                                            : Type(b.getI32Type())};
+  SmallVector<KernelParam> params;
+  params.push_back({kParamA, binds.a,
+                    ws::TmaDescType::get(ctx, {c.blockM, 128}, fp8, 128),
+                    tmaSpec(b, "e4m3", {e("K", c.k), e("M", m)}, {e("K", c.k)},
+                            {128, c.blockM}, "128B")});
+  params.push_back(
+      {kParamB, binds.b, ws::TmaDescType::get(ctx, {c.blockN, 128}, fp8, 128),
+       tmaSpec(b, "e4m3", {e("K", c.k), e("E * N", c.experts * c.n)},
+               {e("K", c.k)}, {128, c.blockN}, "128B")});
+  params.push_back({kParamSfa, binds.aScales,
+                    ws::TmaDescType::get(ctx, {1, c.blockM}, b.getF32Type(), 0),
+                    tmaSpec(b, "f32", {e("M", m), e("K / 128", c.k / 128)},
+                            {e("M * 4", m * 4)}, {c.blockM, 1}, "none")});
+  if (!c.combineScatter)
+    params.push_back(
+        {kParamD, binds.d,
+         ws::TmaDescType::get(ctx, {64, panelCols}, outType, kDPanelBytes),
+         tmaSpec(b, c.outType, {e("N", c.n), e("M", m)},
+                 {e(c.outBytes() == 4 ? "N * 4" : "N * 2", c.n * c.outBytes())},
+                 {panelCols, 64}, "128B")});
+  params.push_back({kParamSfb, binds.bScales, globalPtr});
+  params.push_back({kParamBlockExpert, binds.blockExpert, globalPtr});
+  params.push_back({kParamNumMBlocks, binds.numMBlocks,
+                    c.deviceMBlocks ? Type(globalPtr) : Type(b.getI32Type())});
+  if (c.combineScatter) {
+    params.push_back({kParamPoolSource, binds.poolSource, globalPtr});
+    params.push_back({kParamCombine, binds.combine, globalPtr});
+    params.push_back({kParamPeerOffsets, binds.peerOffsets, globalPtr});
+  }
   return params;
 }
 
@@ -480,14 +651,23 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   int64_t stages = c.resolvedStages();
   unsigned st = static_cast<unsigned>(stages);
   KernelFrame f{c, stages};
-  f.a = body->getArgument(kArgA);
-  f.b = body->getArgument(kArgB);
-  f.sfa = body->getArgument(kArgSfa);
-  f.d = body->getArgument(kArgD);
-  f.sfb = body->getArgument(kArgSfb);
-  f.blockExpert = body->getArgument(kArgBlockExpert);
-  f.numMBlocks =
-      numMBlocksAtStart(b, loc, c, body->getArgument(kArgNumMBlocks));
+  // Arguments by parameter name (their positions depend on the options).
+  auto arg = [&](StringRef name) -> Value {
+    for (auto [i, p] : llvm::enumerate(params))
+      if (p.name == name)
+        return body->getArgument(i);
+    return Value();
+  };
+  f.a = arg(kParamA);
+  f.b = arg(kParamB);
+  f.sfa = arg(kParamSfa);
+  f.d = arg(kParamD);
+  f.sfb = arg(kParamSfb);
+  f.blockExpert = arg(kParamBlockExpert);
+  f.numMBlocks = numMBlocksAtStart(b, loc, c, arg(kParamNumMBlocks));
+  f.poolSource = arg(kParamPoolSource);
+  f.combine = arg(kParamCombine);
+  f.peerOffsets = arg(kParamPeerOffsets);
   f.aTiles = ws::SmemAllocOp::create(
       b, loc, ws::SmemType::get(ctx, {c.blockM, 128}, fp8, st, 1024, 128),
       "a_tiles", IntegerAttr());
@@ -550,6 +730,16 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
                            sym("B_SCALE_INTERLEAVE", c.bScaleInterleave),
                            sym("DEVICE_M_BLOCKS", c.deviceMBlocks ? 1 : 0),
                            sym("STATIC_M", c.staticM)}));
+  if (c.combineScatter) {
+    // The combine buffer's shape: only for the scatter (keeps the others'
+    // symbols unchanged).
+    NamedAttrList symbols(
+        cast<DictionaryAttr>(gpuModule->getAttr("megamoe.symbols")));
+    symbols.set("COMBINE_TOKENS", b.getI64IntegerAttr(c.combineTokens));
+    symbols.set("COMBINE_TOPK", b.getI64IntegerAttr(c.combineTopk));
+    symbols.set("COMBINE_RANKS", b.getI64IntegerAttr(c.combineRanks));
+    gpuModule->setAttr("megamoe.symbols", symbols.getDictionary(ctx));
+  }
   // What the launcher supplies: M unless static, num_m_blocks when the grid
   // expression uses it.
   SmallVector<StringRef> runtime;

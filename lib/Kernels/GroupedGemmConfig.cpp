@@ -71,6 +71,26 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
            str(c.bScaleInterleave);
   if (c.releaseLag != 0 && c.releaseLag != 1)
     return "release-lag must be 0 or 1, got " + str(c.releaseLag);
+  if (c.combineScatter) {
+    if (c.outType != "bf16")
+      return "combine-scatter needs out-type bf16 (the combine buffer holds "
+             "bf16 rows), got '" +
+             c.outType + "'";
+    if (c.staticM <= 0)
+      return "combine-scatter needs static-m > 0 (pool_source has one entry "
+             "per pool row of a compile-time pool)";
+    if (c.combineTokens < 1 || c.combineTopk < 1 || c.combineRanks < 1)
+      return "combine-scatter needs combine-tokens, combine-topk and "
+             "combine-ranks >= 1 (the combine buffer [topk, tokens, n] and the "
+             "rank count), got " +
+             str(c.combineTokens) + ", " + str(c.combineTopk) + ", " +
+             str(c.combineRanks);
+    if (c.combineTokens >= (int64_t(1) << 31) ||
+        c.combineTopk >= (int64_t(1) << 31) ||
+        c.combineRanks >= (int64_t(1) << 31))
+      return "combine-tokens, combine-topk and combine-ranks must stay below "
+             "2^31 (compared with i32 pool_source entries)";
+  }
   if (c.stages < 0 || c.stages > 8)
     return "stages must be in [1, 8] (or 0 for automatic), got " +
            str(c.stages);

@@ -36,6 +36,10 @@ struct GroupedGemmPass
     config.bScaleInterleave = bScaleInterleave;
     config.deviceMBlocks = deviceMBlocks;
     config.staticM = staticM;
+    config.combineScatter = combineScatter;
+    config.combineTokens = combineTokens;
+    config.combineTopk = combineTopk;
+    config.combineRanks = combineRanks;
     if (std::optional<std::string> error =
             ::megamoe::verifyGroupedGemmConfig(config)) {
       getOperation().emitError("megamoe-grouped-gemm: ") << *error;

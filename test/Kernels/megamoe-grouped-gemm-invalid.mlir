@@ -13,6 +13,10 @@
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="static-m=-128" 2>&1 | FileCheck %s --check-prefix=STATICNEG
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="static-m=4294967296" 2>&1 | FileCheck %s --check-prefix=STATICBIG
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="out-type=f32 stages=5" 2>&1 | FileCheck %s --check-prefix=SMEMF32
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="out-type=f32 static-m=4096 combine-scatter=true combine-tokens=64 combine-topk=2 combine-ranks=2" 2>&1 | FileCheck %s --check-prefix=SCATTERF32
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="combine-scatter=true combine-tokens=64 combine-topk=2 combine-ranks=2" 2>&1 | FileCheck %s --check-prefix=SCATTERM
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="static-m=4096 combine-scatter=true combine-topk=2 combine-ranks=2" 2>&1 | FileCheck %s --check-prefix=SCATTERSHAPE
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="static-m=4096 combine-scatter=true combine-tokens=64 combine-topk=2 combine-ranks=4294967296" 2>&1 | FileCheck %s --check-prefix=SCATTERBIG
 
 // K: error: megamoe-grouped-gemm: k must be a positive multiple of 128 (the scale block), got 100
 // N: error: megamoe-grouped-gemm: n must be a positive multiple of block-n 128, got 200
@@ -29,4 +33,8 @@
 // STATICBIG: error: megamoe-grouped-gemm: experts * n and max-m (or static-m) must stay below 2^31 (TMA coordinates)
 // The FP32 output tiles (64 KiB) leave room for 4 stages, not 5.
 // SMEMF32: error: megamoe-grouped-gemm: 5 stages of 33280 B plus 67584 B need 233984 B of shared memory, more than the 232448 B an SM90 block can have
+// SCATTERF32: error: megamoe-grouped-gemm: combine-scatter needs out-type bf16 (the combine buffer holds bf16 rows), got 'f32'
+// SCATTERM: error: megamoe-grouped-gemm: combine-scatter needs static-m > 0 (pool_source has one entry per pool row of a compile-time pool)
+// SCATTERSHAPE: error: megamoe-grouped-gemm: combine-scatter needs combine-tokens, combine-topk and combine-ranks >= 1 (the combine buffer [topk, tokens, n] and the rank count), got 0, 2, 2
+// SCATTERBIG: error: megamoe-grouped-gemm: combine-tokens, combine-topk and combine-ranks must stay below 2^31 (compared with i32 pool_source entries)
 module {}

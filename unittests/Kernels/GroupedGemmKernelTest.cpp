@@ -129,6 +129,86 @@ TEST_F(Fixture, AppendsAfterWhatTheModuleHolds) {
                   .isBF16());
 }
 
+TEST_F(Fixture, TheL2GemmScattersIntoCombineInsteadOfD) {
+  // The unfused schedule's L2 GEMM: H = 512, I = 256, T = 64, K = 2, R = 2.
+  megamoe::GroupedGemmConfig c = l1Config();
+  c.outType = "bf16";
+  c.bScaleInterleave = 0;
+  c.k = 256;
+  c.combineScatter = true;
+  c.combineTokens = 64;
+  c.combineTopk = 2;
+  c.combineRanks = 2;
+  ASSERT_FALSE(megamoe::verifyGroupedGemmConfig(c));
+  megamoe::GroupedGemmBinds binds;
+  binds.a = "region:l2_pool";
+  binds.b = "input:l2_weight";
+  binds.aScales = "region:l2_pool_sf";
+  binds.bScales = "input:l2_scale";
+  binds.blockExpert = "region:pool_block_expert";
+  binds.numMBlocks = "region:pool_info";
+  binds.poolSource = "region:pool_source";
+  binds.combine = "region:combine";
+  binds.peerOffsets = "peer_offsets";
+  build("moe_l2_gemm", c, binds);
+  ASSERT_TRUE(succeeded(verify(*module)));
+  warpspec::KernelOp k = *gpuModule.getOps<warpspec::KernelOp>().begin();
+  const char *names[] = {"a",
+                         "b",
+                         "a_scales",
+                         "b_scales",
+                         "block_expert",
+                         "num_m_blocks",
+                         "pool_source",
+                         "combine",
+                         "peer_offsets"};
+  const char *expected[] = {
+      "region:l2_pool",     "input:l2_weight",          "region:l2_pool_sf",
+      "input:l2_scale",     "region:pool_block_expert", "region:pool_info",
+      "region:pool_source", "region:combine",           "peer_offsets"};
+  ASSERT_EQ(k.getNumArguments(), 9u);
+  for (unsigned i = 0; i < 9; ++i) {
+    EXPECT_EQ(nameOf(k, i), names[i]);
+    EXPECT_EQ(bindOf(k, i), expected[i]);
+  }
+  // Only A, B and SFA are TMA descriptors; the rest are pointers.
+  for (unsigned i = 0; i < 9; ++i)
+    EXPECT_EQ(isa<warpspec::TmaDescType>(k.getArgumentTypes()[i]), i < 3) << i;
+  // Each math role stores through the peer pointer and ends with the
+  // system-scope fence; nothing is stored by TMA.
+  int64_t peerPtrs = 0, fences = 0, tmaStores = 0;
+  k.walk([&](Operation *op) {
+    peerPtrs += isa<warpspec::PeerPtrOp>(op);
+    fences += isa<LLVM::FenceOp>(op);
+    tmaStores += isa<warpspec::TmaStoreOp>(op);
+  });
+  EXPECT_EQ(peerPtrs, 2 * 8); // 2 math warpgroups x 8 row passes
+  EXPECT_EQ(fences, 2);
+  EXPECT_EQ(tmaStores, 0);
+}
+
+TEST(GroupedGemmConfig, CombineScatterNeedsBf16AndAStaticPool) {
+  megamoe::GroupedGemmConfig c;
+  c.combineScatter = true;
+  c.combineTokens = 64;
+  c.combineTopk = 2;
+  c.combineRanks = 2;
+  std::optional<std::string> error = megamoe::verifyGroupedGemmConfig(c);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("static-m"), std::string::npos) << *error;
+  c.staticM = 1024;
+  EXPECT_FALSE(megamoe::verifyGroupedGemmConfig(c));
+  c.outType = "f32";
+  error = megamoe::verifyGroupedGemmConfig(c);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("bf16"), std::string::npos) << *error;
+  c.outType = "bf16";
+  c.combineRanks = 0;
+  error = megamoe::verifyGroupedGemmConfig(c);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("combine-ranks"), std::string::npos) << *error;
+}
+
 TEST(GroupedGemmConfig, FloatOutputTilesTakeOneStage) {
   megamoe::GroupedGemmConfig bf16;
   megamoe::GroupedGemmConfig f32;

@@ -32,6 +32,22 @@
 //   staticM > 0          M is this literal: TMA shapes/strides and the grid
 //                        use no symbol but num_sms (a module of the layer's
 //                        symbols can hold the kernel).
+//   combineScatter       (bf16, staticM > 0; the layer's L2 GEMM) no D: each
+//                        output row goes straight to its source rank's
+//                        combine buffer (below), so the NVLink traffic of the
+//                        combine overlaps the GEMM.
+//
+// Combine scatter: parameters pool_source i32 [M, 3] (source rank, token,
+// slot of every row; rank < 0 = padding), combine bf16 [K', T, N] (this
+// rank's combine region; K' = combineTopk, T = combineTokens) and
+// peer_offsets i64 [R] (warpspec.peer.ptr) replace the D descriptor. After
+// acc.store and the warpgroup's named barrier, the warpgroup's 128 threads
+// read its 64 rows back from the swizzled SMEM tile (16 threads per row, one
+// 16-byte chunk each) and store each valid row's BLOCK_N columns to rank r's
+// combine[slot][token][n0 ...] with 16-byte stores; padding rows and rows
+// whose (rank, token, slot) is out of range are skipped. Each math thread
+// ends with fence.sc.sys so the remote stores are visible before the next
+// kernel's cross-rank barrier.
 //
 // Tiles: (m-block, n-block) pairs in groups of G (8, 4, 2 or 1) n-blocks,
 // m-blocks within a group, n-blocks fastest (L2 reuse), handed out
@@ -87,6 +103,13 @@ struct GroupedGemmConfig {
   bool deviceMBlocks = false;
   /// 0: M is the launch-time symbol "M"; > 0: M is this literal.
   int64_t staticM = 0;
+  /// Rows go to the source ranks' combine buffers instead of D (header).
+  bool combineScatter = false;
+  /// With combineScatter: the combine buffer is [combineTopk, combineTokens,
+  /// N] bf16 on each of combineRanks ranks.
+  int64_t combineTokens = 0;
+  int64_t combineTopk = 0;
+  int64_t combineRanks = 0;
 
   static constexpr int64_t kBlockK = 128;
   /// Registers of the TMA role and of the math roles (setmaxnreg targets).
@@ -121,12 +144,16 @@ std::optional<std::string> verifyGroupedGemmConfig(const GroupedGemmConfig &c);
 /// "Parameter binding"); empty = none (the caller passes it by name).
 struct GroupedGemmBinds {
   std::string a, b, aScales, d, bScales, blockExpert, numMBlocks;
+  /// With combineScatter (instead of d).
+  std::string poolSource, combine, peerOffsets;
 };
 
 /// Appends `warpspec.kernel @kernelName` at the insertion point of `b` (inside
 /// a gpu.module). Parameters, in order: a, b, a_scales, d (TMA descriptors),
 /// b_scales, block_expert (pointers), num_m_blocks (i32, or a pointer with
 /// deviceMBlocks), each named (`megamoe.name`) and bound as `binds` says.
+/// With combineScatter there is no d; pool_source, combine and peer_offsets
+/// (pointers) follow num_m_blocks.
 /// With staticM = 0 its manifest expressions use the symbols E, N, K (of the
 /// gpu.module) and M, num_m_blocks (runtime). The config must have passed
 /// verifyGroupedGemmConfig.

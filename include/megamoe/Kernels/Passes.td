@@ -32,8 +32,10 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
     The layer schedules use the options `out-type=f32` (FP32 D, for the
     SwiGLU that follows), `b-scale-interleave=8` (gate/up-interleaved L1
     weights), `device-m-blocks` (the row-block count is computed on the GPU
-    by an earlier kernel) and `static-m` (the pool size is a compile-time
-    constant).
+    by an earlier kernel), `static-m` (the pool size is a compile-time
+    constant) and `combine-scatter` (the L2 GEMM of the unfused schedule: no
+    D, every output row goes from the epilogue to its source rank's combine
+    buffer over NVLink, overlapping the GEMM).
   }];
   let options = [
     Option<"experts", "experts", "int64_t", "8", "Number of experts E">,
@@ -61,6 +63,17 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
     Option<"staticM", "static-m", "int64_t", "0",
            "0: M is given at launch; > 0: M is this literal (TMA shapes and "
            "grid without symbols; max-m is then ignored)">,
+    Option<"combineScatter", "combine-scatter", "bool", "false",
+           "No D: each output row is stored to its source rank's combine "
+           "buffer (pool_source, combine, peer_offsets parameters; bf16 and "
+           "static-m only)">,
+    Option<"combineTokens", "combine-tokens", "int64_t", "0",
+           "With combine-scatter: T, tokens per rank of the combine buffer "
+           "[topk, T, n]">,
+    Option<"combineTopk", "combine-topk", "int64_t", "0",
+           "With combine-scatter: slots per token of the combine buffer">,
+    Option<"combineRanks", "combine-ranks", "int64_t", "0",
+           "With combine-scatter: ranks (entries of peer_offsets)">,
   ];
   let dependentDialects = [
     "::mlir::warpspec::WarpSpecDialect", "::mlir::gpu::GPUDialect",

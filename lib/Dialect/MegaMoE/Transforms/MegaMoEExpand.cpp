@@ -35,20 +35,24 @@ namespace mk = ::megamoe;
 
 namespace {
 
-/// One kernel of a schedule: its name, how to build it, and whether it
+/// One kernel of a schedule: its name, how to build it, whether it
 /// depends on the variant's BLOCK_M (pool padding, block indices, GEMM tiles):
 /// such a stage is built once per variant, named `<name>_bm<BLOCK_M>` when
-/// the plan has several.
+/// the plan has several; and whether the schedule launches it (a kernel that
+/// is not scheduled is built only when `only=` names it).
 struct Stage {
   const char *name;
   std::function<void(OpBuilder &, Location, const mk::MoeKernelContext &)>
       build;
   bool perVariant = false;
+  bool scheduled = true;
 };
 
 /// The grouped GEMM of one MoE layer GEMM: BLOCK_M = the pool block, the
 /// number of m blocks read from pool_info[0] (written by moe_layout), static
 /// pool-sized shapes, every parameter bound to a region or a forward input.
+/// The L2 GEMM scatters its rows to the source ranks' combine buffers from
+/// its epilogue (combineScatter), so its NVLink traffic overlaps the GEMM.
 void buildLayerGemm(OpBuilder &b, Location loc, const mk::MoeKernelContext &ctx,
                     bool l1) {
   const cfg::LayerConfig &c = ctx.config;
@@ -68,12 +72,22 @@ void buildLayerGemm(OpBuilder &b, Location loc, const mk::MoeKernelContext &ctx,
   g.bScaleInterleave = l1 ? 8 : 0;
   g.deviceMBlocks = true;
   g.staticM = ctx.plan.poolTokens;
+  g.combineScatter = !l1;
+  g.combineTokens = c.maxTokensPerRank;
+  g.combineTopk = c.topk;
+  g.combineRanks = c.ranks;
   mk::GroupedGemmBinds binds;
   binds.a = l1 ? "region:l1_pool" : "region:l2_pool";
   binds.aScales = l1 ? "region:l1_pool_sf" : "region:l2_pool_sf";
   binds.b = l1 ? "input:l1_weight" : "input:l2_weight";
   binds.bScales = l1 ? "input:l1_scale" : "input:l2_scale";
-  binds.d = l1 ? "region:l1_out" : "region:l2_out";
+  if (l1) {
+    binds.d = "region:l1_out";
+  } else {
+    binds.poolSource = "region:pool_source";
+    binds.combine = "region:combine";
+    binds.peerOffsets = "peer_offsets";
+  }
   binds.blockExpert = "region:pool_block_expert";
   binds.numMBlocks = "region:pool_info";
   if (std::optional<std::string> error = mk::verifyGroupedGemmConfig(g)) {
@@ -85,7 +99,9 @@ void buildLayerGemm(OpBuilder &b, Location loc, const mk::MoeKernelContext &ctx,
                              g, binds);
 }
 
-/// The unfused schedule, in launch order (docs/UnfusedSchedule.md).
+/// The unfused schedule, in launch order (docs/UnfusedSchedule.md), and
+/// moe_combine_push, no longer launched (the L2 GEMM scatters its rows) but
+/// still buildable with `only=`.
 SmallVector<Stage> unfusedStages() {
   return {
       {mk::kRouteKernel, mk::buildMoeRouteKernel},
@@ -102,7 +118,8 @@ SmallVector<Stage> unfusedStages() {
          buildLayerGemm(b, l, ctx, /*l1=*/false);
        },
        /*perVariant=*/true},
-      {mk::kCombinePushKernel, mk::buildMoeCombinePushKernel},
+      {mk::kCombinePushKernel, mk::buildMoeCombinePushKernel,
+       /*perVariant=*/false, /*scheduled=*/false},
       {mk::kCombineBarrierKernel, mk::buildMoeCombineBarrierKernel},
       {mk::kCombineReduceKernel, mk::buildMoeCombineReduceKernel},
   };
@@ -216,7 +233,7 @@ struct MegaMoEExpandPass
       vctx.blockM = v.blockM;
       SmallVector<std::string> order;
       for (const Stage &s : stages) {
-        if (!wanted.empty() && !wanted.contains(s.name))
+        if (wanted.empty() ? !s.scheduled : !wanted.contains(s.name))
           continue;
         std::string name = s.name;
         if (s.perVariant && several)
