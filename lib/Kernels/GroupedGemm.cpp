@@ -517,7 +517,7 @@ void buildMathRole(OpBuilder &b, Location loc, const KernelFrame &f,
   });
   if (c.combineScatter) {
     // The remote combine stores are visible system-wide before the next
-    // kernel's cross-rank barrier (as moe_combine_push).
+    // kernel's cross-rank barrier (moe_combine_barrier).
     moe::systemFence(b, loc);
     return;
   }

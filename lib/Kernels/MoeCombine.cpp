@@ -1,8 +1,7 @@
-//===- MoeCombine.cpp - moe_combine_push / _barrier / _reduce -------------===//
+//===- MoeCombine.cpp - moe_combine_barrier / _reduce ---------------------===//
 //
-// Kernels 7-9 of the unfused schedule (docs/UnfusedSchedule.md):
-//  - push: each used pool row's L2 output goes to its source rank's
-//    `combine[k][t]` over NVLink (16-byte stores through the peer pointer);
+// The last kernels of the unfused schedule (docs/UnfusedSchedule.md); the L2
+// grouped GEMM's epilogue already pushed every row to its source rank:
 //  - barrier: one cross-rank barrier, after which every peer's pushes to
 //    this rank are visible;
 //  - reduce: y[t] = bf16_rn(sum of the valid slots' f32 values, slot order).
@@ -29,16 +28,6 @@ constexpr int64_t kVectorBytes = 16;
 /// Index of the combine barrier's counter in `barriers` (UnfusedSchedule.md).
 constexpr int64_t kCombineBarrierSlot = 1;
 
-/// Vectors a lane moves per push-loop iteration: all loads are issued before
-/// the stores so that several NVLink writes are in flight per lane. The
-/// largest of 4, 2, 1 that divides the row's vectors per warp pass.
-int64_t pushUnroll(int64_t vectorsPerRow) {
-  for (int64_t u : {4, 2})
-    if (vectorsPerRow % (32 * u) == 0)
-      return u;
-  return 1;
-}
-
 /// `fence.sc.sys`: this thread's earlier (remote) stores are visible system-
 /// wide before anything it or its kernel's successors do later.
 void systemFence(OpBuilder &b, Location loc) {
@@ -46,107 +35,6 @@ void systemFence(OpBuilder &b, Location loc) {
 }
 
 } // namespace
-
-void megamoe::buildMoeCombinePushKernel(OpBuilder &b, Location loc,
-                                        const MoeKernelContext &ctx) {
-  const config::LayerConfig &c = ctx.config;
-  const int64_t hidden = c.hidden, pool = ctx.plan.poolTokens;
-  const int64_t vectorsPerRow = hidden / kBf16PerVector;
-  if (hidden % kBf16PerVector != 0 || pool <= 0) {
-    emitError(loc) << "moe_combine_push needs hidden % 8 == 0 and a pool; got "
-                      "hidden "
-                   << hidden << ", pool rows " << pool;
-    return;
-  }
-  Type ptr = globalPtrType(b);
-  SmallVector<KernelParam> params = {
-      {"pool_info", "region:pool_info", ptr},
-      {"pool_source", "region:pool_source", ptr},
-      {"l2_out", "region:l2_out", ptr},
-      {"combine", "region:combine", ptr},
-      {"peer_offsets", "peer_offsets", ptr},
-  };
-  OpBuilder::InsertionGuard guard(b);
-  auto kernel = createBoundKernel(b, loc, kCombinePushKernel, params, kThreads,
-                                  kMaxRegisters, config::toString(c.chip),
-                                  persistentGrid(b));
-  Block &body = kernel.getBody().front();
-  Value poolInfo = body.getArgument(0), poolSource = body.getArgument(1),
-        l2Out = body.getArgument(2), combine = body.getArgument(3),
-        peerOffsets = body.getArgument(4);
-  Type i32 = b.getI32Type(), v4i32 = vector16BytesType(b);
-
-  Value usedRows = clampCount(
-      b, loc,
-      load(b, loc, i32, elementPtr(b, loc, poolInfo, i64Const(b, loc, 1), 4)),
-      pool);
-  Value tid = threadIdX(b, loc);
-  Value lane = arith::AndIOp::create(b, loc, tid, i32Const(b, loc, 31));
-  Value warp = arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, 5));
-  Value firstRow = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, blockIdX(b, loc), i32Const(b, loc, kWarps)),
-      warp);
-  Value step =
-      arith::MulIOp::create(b, loc, gridDimX(b, loc), i32Const(b, loc, kWarps));
-  const int64_t unroll = pushUnroll(vectorsPerRow);
-
-  stridedLoop(
-      b, loc, firstRow, usedRows, step,
-      [&](OpBuilder &b, Location loc, Value row) {
-        // pool_source[row] = (source rank, token, slot); padding rows hold -1.
-        Value row64 = toI64(b, loc, row);
-        Value sourcePtr = elementPtr(b, loc, poolSource, row64, 12);
-        Value rank = load(b, loc, i32, sourcePtr, 4);
-        Value token = load(
-            b, loc, i32, byteOffset(b, loc, sourcePtr, i64Const(b, loc, 4)), 4);
-        Value slot = load(
-            b, loc, i32, byteOffset(b, loc, sourcePtr, i64Const(b, loc, 8)), 4);
-        Value zero = i32Const(b, loc, 0);
-        Value valid = arith::AndIOp::create(
-            b, loc,
-            arith::AndIOp::create(
-                b, loc, inRange(b, loc, rank, zero, i32Const(b, loc, c.ranks)),
-                inRange(b, loc, token, zero,
-                        i32Const(b, loc, c.maxTokensPerRank))),
-            inRange(b, loc, slot, zero, i32Const(b, loc, c.topk)));
-        auto ifValid = scf::IfOp::create(b, loc, TypeRange{}, valid, false);
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPoint(ifValid.thenBlock()->getTerminator());
-
-        // combine[slot][token] on the source rank.
-        Value remoteCombine = warpspec::PeerPtrOp::create(b, loc, ptr, combine,
-                                                          rank, peerOffsets);
-        Value dstRow = arith::AddIOp::create(
-            b, loc,
-            arith::MulIOp::create(b, loc, toI64(b, loc, slot),
-                                  i64Const(b, loc, c.maxTokensPerRank)),
-            toI64(b, loc, token));
-        Value dst = elementPtr(b, loc, remoteCombine, dstRow, 2 * hidden);
-        Value src = elementPtr(b, loc, l2Out, row64, 2 * hidden);
-        stridedLoop(
-            b, loc, lane, i32Const(b, loc, vectorsPerRow),
-            i32Const(b, loc, 32 * unroll),
-            [&](OpBuilder &b, Location loc, Value v) {
-              SmallVector<Value, 4> offsets, data;
-              for (int64_t u = 0; u < unroll; ++u) {
-                Value index =
-                    arith::AddIOp::create(b, loc, v, i32Const(b, loc, 32 * u));
-                offsets.push_back(
-                    arith::MulIOp::create(b, loc, toI64(b, loc, index),
-                                          i64Const(b, loc, kVectorBytes)));
-                data.push_back(load(b, loc, v4i32,
-                                    byteOffset(b, loc, src, offsets.back()),
-                                    kVectorBytes));
-              }
-              for (int64_t u = 0; u < unroll; ++u)
-                store(b, loc, data[u], byteOffset(b, loc, dst, offsets[u]),
-                      kVectorBytes);
-            });
-      });
-  systemFence(b, loc);
-  warpspec::ReturnOp::create(b, loc);
-}
 
 void megamoe::buildMoeCombineBarrierKernel(OpBuilder &b, Location loc,
                                            const MoeKernelContext &ctx) {

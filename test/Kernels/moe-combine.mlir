@@ -1,61 +1,19 @@
-// moe_combine_push, moe_combine_barrier, moe_combine_reduce
-// (docs/UnfusedSchedule.md, kernels 7-9): the builders' IR, then the SM90
-// pipeline to PTX, the manifest's bindings and ptxas resources.
-// Layer: H = 512 (64 vectors of 16 B per row), K = 2, R = 2, T = 64, E = 8,
-// P = 768.
+// moe_combine_barrier, moe_combine_reduce (docs/UnfusedSchedule.md, the last
+// two kernels; the L2 grouped GEMM's epilogue pushes the rows): the builders'
+// IR, then the SM90 pipeline to PTX, the manifest's bindings and ptxas
+// resources. Layer: H = 512 (64 vectors of 16 B per row), K = 2, R = 2,
+// T = 64, E = 8.
 // REQUIRES: ptxas
-// RUN: megamoe-opt %s --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=2 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_combine_push,moe_combine_barrier,moe_combine_reduce" | FileCheck %s --check-prefix=IR
-// RUN: rm -rf %t && mkdir -p %t/h7168 %t/h384
-// RUN: megamoe-opt %s --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=2 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_combine_push,moe_combine_barrier,moe_combine_reduce" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
+// RUN: megamoe-opt %s --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=2 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_combine_barrier,moe_combine_reduce" | FileCheck %s --check-prefix=IR
+// RUN: rm -rf %t && mkdir -p %t/h7168
+// RUN: megamoe-opt %s --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=2 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_combine_barrier,moe_combine_reduce" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/layer.ptx
 // RUN: %python -c "import json,sys; [print(k['name'], k['block'], k['grid'], [(p['name'], p['kind'], p['bind']) for p in k['params']]) for k in json.load(open(sys.argv[1]))['kernels']]" %t/layer.json | FileCheck %s --check-prefix=JSON
 // RUN: %ptxas -arch=sm_90a -v %t/layer.ptx -o %t/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
-// DeepSeek-V3 at EP8: 896 vectors per row, four 16-byte loads in flight per
-// lane in the push; the reduce reads K = 8 slots.
-// RUN: megamoe-opt %s --megamoe-layer="hidden=7168 intermediate=2048 experts=256 topk=8 ranks=8 max-tokens=8192 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_combine_push,moe_combine_reduce" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/h7168" -o /dev/null
+// DeepSeek-V3 at EP8: the reduce reads K = 8 slots.
+// RUN: megamoe-opt %s --megamoe-layer="hidden=7168 intermediate=2048 experts=256 topk=8 ranks=8 max-tokens=8192 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_combine_reduce" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/h7168" -o /dev/null
 // RUN: FileCheck %s --check-prefix=H7168 --input-file=%t/h7168/layer.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/h7168/layer.ptx -o %t/h7168/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
-// H = 384: 48 vectors per row (the second warp pass is half a warp).
-// RUN: megamoe-opt %s --megamoe-layer="hidden=384 intermediate=256 experts=12 topk=3 ranks=2 max-tokens=40 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_combine_push" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/h384" -o /dev/null
-// RUN: FileCheck %s --check-prefix=H384 --input-file=%t/h384/layer.ptx
-
-// IR-LABEL: warpspec.kernel @moe_combine_push(
-// IR-SAME: %[[INFO:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:pool_info", megamoe.name = "pool_info"}
-// IR-SAME: %[[SOURCE:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:pool_source", megamoe.name = "pool_source"}
-// IR-SAME: %[[OUT:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:l2_out", megamoe.name = "l2_out"}
-// IR-SAME: %[[COMBINE:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:combine", megamoe.name = "combine"}
-// IR-SAME: %[[PEERS:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "peer_offsets", megamoe.name = "peer_offsets"}
-// IR-SAME: megamoe.grid = ["num_sms", 1, 1], threads = 512 : i32
-// Rows: pool_info[1] bounded by P, one warp each.
-// IR: llvm.getelementptr %[[INFO]]
-// IR: %[[USED:.*]] = llvm.load
-// IR: %[[LO:.*]] = arith.maxsi %[[USED]], %c0_i32
-// IR: %[[ROWS:.*]] = arith.minsi %[[LO]], %c768_i32
-// IR: scf.for %[[ROW:.*]] = %{{.*}} to %[[ROWS]] step %{{.*}} : i32 {
-// (rank, token, slot) = pool_source[row], each checked against R, T, K.
-// IR: arith.muli %{{.*}}, %c12_i64
-// IR: %[[SRC:.*]] = llvm.getelementptr %[[SOURCE]]
-// IR: %[[R:.*]] = llvm.load %[[SRC]]
-// IR: %[[T:.*]] = llvm.load
-// IR: %[[K:.*]] = llvm.load
-// IR-DAG: arith.cmpi slt, %[[R]], %c2_i32
-// IR-DAG: arith.cmpi slt, %[[T]], %c64_i32
-// IR-DAG: arith.cmpi slt, %[[K]], %c2_i32
-// IR: scf.if
-// combine[k][t] on rank r, 16-byte vectors, two loads before two stores.
-// IR: %[[REMOTE:.*]] = warpspec.peer.ptr %[[COMBINE]], %[[R]], %[[PEERS]]
-// IR: arith.muli %{{.*}}, %c64_i64
-// IR: arith.muli %{{.*}}, %c1024_i64
-// IR: %[[DST:.*]] = llvm.getelementptr %[[REMOTE]]
-// IR: %[[SRCROW:.*]] = llvm.getelementptr %[[OUT]]
-// IR: scf.for %{{.*}} = %{{.*}} to %c64_i32{{.*}} step %c64_i32
-// IR: %[[V0:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
-// IR: %[[V1:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
-// IR: llvm.store %[[V0]], %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
-// IR: llvm.store %[[V1]], %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
-// Every thread's remote stores are visible system-wide before the barrier.
-// IR: llvm.fence seq_cst
-// IR-NEXT: warpspec.return
 
 // IR-LABEL: warpspec.kernel @moe_combine_barrier(
 // IR-SAME: %[[BARRIERS:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:barriers", megamoe.name = "barriers"}
@@ -97,14 +55,6 @@
 // IR: %[[YROW:.*]] = llvm.getelementptr %[[Y]]
 // IR: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
 
-// PTX-LABEL: .entry moe_combine_push(
-// PTX: .reqntid 512, 1, 1
-// PTX: min.s32 {{.*}}, 768;
-// PTX: ld.global.v4.b32
-// PTX: ld.global.v4.b32 {{.*}}+512];
-// PTX: st.global.v4.b32
-// PTX: st.global.v4.b32 [{{.*}}+512]
-// PTX: fence.sc.sys;
 // PTX-LABEL: .entry moe_combine_barrier(
 // PTX: .reqntid 32, 1, 1
 // PTX: red.release.sys.global.add.u32
@@ -119,21 +69,11 @@
 // PTX-DAG: cvt.rn.bf16.f32
 // PTX-DAG: st.global.v4.b32
 
-// JSON: moe_combine_push [512, 1, 1] ['num_sms', 1, 1] [('pool_info', 'pointer', 'region:pool_info'), ('pool_source', 'pointer', 'region:pool_source'), ('l2_out', 'pointer', 'region:l2_out'), ('combine', 'pointer', 'region:combine'), ('peer_offsets', 'pointer', 'peer_offsets')]
 // JSON: moe_combine_barrier [32, 1, 1] [1, 1, 1] [('barriers', 'pointer', 'region:barriers'), ('peer_offsets', 'pointer', 'peer_offsets'), ('rank', 'i32', 'value:rank')]
 // JSON: moe_combine_reduce [512, 1, 1] ['num_sms', 1, 1] [('topk_idx', 'pointer', 'region:topk_idx'), ('combine', 'pointer', 'region:combine'), ('y', 'pointer', 'input:y'), ('num_tokens', 'i32', 'value:num_tokens')]
 
-// PTXAS: Compiling entry function 'moe_combine_push' for 'sm_90a'
+// PTXAS: Compiling entry function 'moe_combine_reduce' for 'sm_90a'
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
-// H7168-LABEL: .entry moe_combine_push(
-// H7168-COUNT-4: ld.global.v4.b32
-// H7168-COUNT-4: st.global.v4.b32
 // H7168-LABEL: .entry moe_combine_reduce(
 // H7168-COUNT-8: ld.global.v4.b32
-
-// H384-LABEL: .entry moe_combine_push(
-// H384: ld.global.v4.b32
-// H384: st.global.v4.b32
-// H384-NOT: ld.global.v4.b32
-// H384: fence.sc.sys;

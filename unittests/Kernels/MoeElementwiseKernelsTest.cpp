@@ -111,7 +111,6 @@ TEST(MoeElementwiseKernels, BuildBoundVerifiedKernels) {
   Fixture f(smallLayer());
   ASSERT_TRUE(f.errors.empty()) << f.errors.front();
   EXPECT_EQ(f.build(megamoe::buildMoeActivationKernel), "");
-  EXPECT_EQ(f.build(megamoe::buildMoeCombinePushKernel), "");
   EXPECT_EQ(f.build(megamoe::buildMoeCombineBarrierKernel), "");
   EXPECT_EQ(f.build(megamoe::buildMoeCombineReduceKernel), "");
   ASSERT_TRUE(succeeded(verify(*f.module)));
@@ -125,15 +124,6 @@ TEST(MoeElementwiseKernels, BuildBoundVerifiedKernels) {
                                    {"l2_pool", "region:l2_pool"},
                                    {"l2_pool_sf", "region:l2_pool_sf"}}));
   EXPECT_EQ(gridOf(activation), "[\"num_sms\", 1, 1]");
-
-  auto push = f.kernel(megamoe::kCombinePushKernel);
-  ASSERT_TRUE(push);
-  EXPECT_EQ(binds(push), (std::map<std::string, std::string>{
-                             {"pool_info", "region:pool_info"},
-                             {"pool_source", "region:pool_source"},
-                             {"l2_out", "region:l2_out"},
-                             {"combine", "region:combine"},
-                             {"peer_offsets", "peer_offsets"}}));
 
   auto barrier = f.kernel(megamoe::kCombineBarrierKernel);
   ASSERT_TRUE(barrier);
@@ -151,9 +141,8 @@ TEST(MoeElementwiseKernels, BuildBoundVerifiedKernels) {
                                {"y", "input:y"},
                                {"num_tokens", "value:num_tokens"}}));
 
-  // Every region a scheduled kernel binds exists in the buffer layout.
-  // moe_combine_push is not scheduled (the L2 GEMM scatters its rows into
-  // combine): it binds l2_out, which the unfused layout no longer has.
+  // Every region a kernel binds exists in the buffer layout (the L2 GEMM
+  // scatters its rows into combine: no l2_out).
   EXPECT_FALSE(f.layout.find("l2_out"));
   for (auto kernel : {activation, barrier, reduce})
     for (auto &[name, bind] : binds(kernel)) {

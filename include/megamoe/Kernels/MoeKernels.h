@@ -42,7 +42,6 @@ inline constexpr char kPullKernel[] = "moe_pull";
 inline constexpr char kL1GemmKernel[] = "moe_l1_gemm";
 inline constexpr char kActivationKernel[] = "moe_activation";
 inline constexpr char kL2GemmKernel[] = "moe_l2_gemm";
-inline constexpr char kCombinePushKernel[] = "moe_combine_push";
 inline constexpr char kCombineBarrierKernel[] = "moe_combine_barrier";
 inline constexpr char kCombineReduceKernel[] = "moe_combine_reduce";
 
@@ -54,8 +53,6 @@ void buildMoePullKernel(mlir::OpBuilder &b, mlir::Location loc,
                         const MoeKernelContext &ctx);
 void buildMoeActivationKernel(mlir::OpBuilder &b, mlir::Location loc,
                               const MoeKernelContext &ctx);
-void buildMoeCombinePushKernel(mlir::OpBuilder &b, mlir::Location loc,
-                               const MoeKernelContext &ctx);
 void buildMoeCombineBarrierKernel(mlir::OpBuilder &b, mlir::Location loc,
                                   const MoeKernelContext &ctx);
 void buildMoeCombineReduceKernel(mlir::OpBuilder &b, mlir::Location loc,

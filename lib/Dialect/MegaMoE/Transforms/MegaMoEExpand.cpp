@@ -35,17 +35,15 @@ namespace mk = ::megamoe;
 
 namespace {
 
-/// One kernel of a schedule: its name, how to build it, whether it
-/// depends on the variant's BLOCK_M (pool padding, block indices, GEMM tiles):
-/// such a stage is built once per variant, named `<name>_bm<BLOCK_M>` when
-/// the plan has several; and whether the schedule launches it (a kernel that
-/// is not scheduled is built only when `only=` names it).
+/// One kernel of a schedule: its name, how to build it, and whether it
+/// depends on the variant's BLOCK_M (pool padding, block indices, GEMM
+/// tiles): such a stage is built once per variant, named
+/// `<name>_bm<BLOCK_M>` when the plan has several.
 struct Stage {
   const char *name;
   std::function<void(OpBuilder &, Location, const mk::MoeKernelContext &)>
       build;
   bool perVariant = false;
-  bool scheduled = true;
 };
 
 /// The grouped GEMM of one MoE layer GEMM: BLOCK_M = the pool block, the
@@ -99,9 +97,7 @@ void buildLayerGemm(OpBuilder &b, Location loc, const mk::MoeKernelContext &ctx,
                              g, binds);
 }
 
-/// The unfused schedule, in launch order (docs/UnfusedSchedule.md), and
-/// moe_combine_push, no longer launched (the L2 GEMM scatters its rows) but
-/// still buildable with `only=`.
+/// The unfused schedule, in launch order (docs/UnfusedSchedule.md).
 SmallVector<Stage> unfusedStages() {
   return {
       {mk::kRouteKernel, mk::buildMoeRouteKernel},
@@ -118,8 +114,6 @@ SmallVector<Stage> unfusedStages() {
          buildLayerGemm(b, l, ctx, /*l1=*/false);
        },
        /*perVariant=*/true},
-      {mk::kCombinePushKernel, mk::buildMoeCombinePushKernel,
-       /*perVariant=*/false, /*scheduled=*/false},
       {mk::kCombineBarrierKernel, mk::buildMoeCombineBarrierKernel},
       {mk::kCombineReduceKernel, mk::buildMoeCombineReduceKernel},
   };
@@ -233,7 +227,7 @@ struct MegaMoEExpandPass
       vctx.blockM = v.blockM;
       SmallVector<std::string> order;
       for (const Stage &s : stages) {
-        if (wanted.empty() ? !s.scheduled : !wanted.contains(s.name))
+        if (!wanted.empty() && !wanted.contains(s.name))
           continue;
         std::string name = s.name;
         if (s.perVariant && several)
