@@ -27,7 +27,7 @@
 // IR: %[[TOK:.*]] = arith.minsi %[[LO]], %[[T]]
 // IR: %[[K:.*]] = arith.constant 3 : i32
 // IR: %[[SLOTS:.*]] = arith.muli %[[TOK]], %[[K]]
-// IR: scf.for %[[S:.*]] = %{{.*}} to %[[SLOTS]] step %{{.*}} : i32 {
+// IR: scf.for %[[S:.*]] = %[[FIRST:.*]] to %[[SLOTS]] step %{{.*}} : i32 {
 // IR: %[[E:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> i64
 // Valid ids are [0, E) (unsigned compare), -1 is masked.
 // IR: %[[NE:.*]] = arith.constant 12 : i64
@@ -54,8 +54,13 @@
 // IR: %[[BAD:.*]] = arith.xori %[[MASKED]], %true
 // IR: scf.if %[[BAD]] {
 // IR: llvm.atomicrmw add %[[ERR]], %{{.*}} monotonic : !llvm.ptr<1>, i32
-// Every thread, after the loop: system fence for the remote stores.
-// IR: llvm.fence seq_cst
+// After the loop, the threads that handled a slot (first < slots): system
+// fence for their remote stores.
+// IR: %[[HANDLED:.*]] = arith.cmpi slt, %[[FIRST]], %[[SLOTS]] : i32
+// IR-NEXT: scf.if %[[HANDLED]] {
+// IR-NEXT: llvm.fence seq_cst
+// IR-NEXT: }
+// IR-NEXT: }
 // IR-NEXT: warpspec.return
 
 // PTX: .entry moe_route(
