@@ -20,19 +20,12 @@ using namespace megamoe::ewir;
 namespace {
 
 constexpr int64_t kThreads = 512;
-constexpr int64_t kWarps = kThreads / 32;
 constexpr int64_t kMaxRegisters = 128;
 /// bf16 values per 16-byte vector.
 constexpr int64_t kBf16PerVector = 8;
 constexpr int64_t kVectorBytes = 16;
 /// Index of the combine barrier's counter in `barriers` (UnfusedSchedule.md).
 constexpr int64_t kCombineBarrierSlot = 1;
-
-/// `fence.sc.sys`: this thread's earlier (remote) stores are visible system-
-/// wide before anything it or its kernel's successors do later.
-void systemFence(OpBuilder &b, Location loc) {
-  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::seq_cst);
-}
 
 } // namespace
 
@@ -86,7 +79,7 @@ void megamoe::buildMoeCombineReduceKernel(OpBuilder &b, Location loc,
     return;
   }
   Type ptr = globalPtrType(b), i32 = b.getI32Type(), i64 = b.getI64Type();
-  Type f32 = b.getF32Type(), v4i32 = vector16BytesType(b);
+  Type v4i32 = vector16BytesType(b);
   SmallVector<KernelParam> params = {
       {"topk_idx", "region:topk_idx", ptr},
       {"combine", "region:combine", ptr},

@@ -1,12 +1,16 @@
 //===- MoeElementwiseIR.h - element-wise kernel IR helpers ----*- C++ -*-===//
 //
 // Private to lib/Kernels: the few IR idioms moe_activation and the combine
-// kernels share (constants, byte-addressed global loads and stores, thread
-// coordinates, grid-stride loops). Plain upstream ops only.
+// kernels share (byte-addressed global loads and stores, vectors, bounds,
+// grid-stride loops). Constants, thread coordinates and the system fence
+// are MoeKernelUtil's, shared with the routing kernels. Plain upstream ops
+// only.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MEGAMOE_LIB_KERNELS_MOEELEMENTWISEIR_H
 #define MEGAMOE_LIB_KERNELS_MOEELEMENTWISEIR_H
+
+#include "MoeKernelUtil.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -15,12 +19,13 @@
 
 namespace megamoe::ewir {
 
-inline mlir::Value i32Const(mlir::OpBuilder &b, mlir::Location loc, int64_t v) {
-  return mlir::arith::ConstantIntOp::create(b, loc, v, 32);
-}
-inline mlir::Value i64Const(mlir::OpBuilder &b, mlir::Location loc, int64_t v) {
-  return mlir::arith::ConstantIntOp::create(b, loc, v, 64);
-}
+using moe::blockIdX;
+using moe::gridDimX;
+using moe::i32Const;
+using moe::i64Const;
+using moe::systemFence;
+using moe::threadIdX;
+
 inline mlir::Value f32Const(mlir::OpBuilder &b, mlir::Location loc, double v) {
   return mlir::arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
 }
@@ -31,7 +36,7 @@ inline mlir::Value toI64(mlir::OpBuilder &b, mlir::Location loc,
 }
 
 inline mlir::Type globalPtrType(mlir::OpBuilder &b) {
-  return mlir::LLVM::LLVMPointerType::get(b.getContext(), 1);
+  return moe::globalPtrType(b.getContext());
 }
 
 /// `base + bytes` (bytes: i64) as a global pointer.
@@ -69,16 +74,6 @@ inline mlir::Value extractElement(mlir::OpBuilder &b, mlir::Location loc,
                                   mlir::Value vector, int64_t i) {
   return mlir::LLVM::ExtractElementOp::create(b, loc, vector,
                                               i32Const(b, loc, i));
-}
-
-inline mlir::Value threadIdX(mlir::OpBuilder &b, mlir::Location loc) {
-  return mlir::NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
-}
-inline mlir::Value blockIdX(mlir::OpBuilder &b, mlir::Location loc) {
-  return mlir::NVVM::BlockIdXOp::create(b, loc, b.getI32Type());
-}
-inline mlir::Value gridDimX(mlir::OpBuilder &b, mlir::Location loc) {
-  return mlir::NVVM::GridDimXOp::create(b, loc, b.getI32Type());
 }
 
 /// min(max(v, 0), hi) for i32: a count read from memory, bounded so that no
