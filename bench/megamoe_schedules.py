@@ -37,6 +37,23 @@ def _manifest(shape, ranks, tokens):
     return found[0]
 
 
+def open_layer(shape, ranks, bound, group, weights, tokens):
+    """The compiled layer for (shape, ranks, token bound) over a new symmetric
+    buffer, with `tokens` (TokenInputs) staged into its views and the L1
+    weights transformed: (symm, layer, w1, s1). Collective over `group`."""
+    path = _manifest(shape, ranks, bound)
+    with open(path) as f:
+        total = json.load(f)["buffer_layout"]["total_bytes"]
+    symm = megamoe.SymmetricBuffer(total, group)
+    layer = megamoe.Layer(path, symm, hidden=shape.hidden, intermediate=shape.intermediate,
+                          experts=shape.experts, topk=shape.topk, max_tokens=bound, ranks=ranks)
+    for name, src in (("x", tokens.x), ("x_sf", tokens.x_sf), ("topk_idx", tokens.topk_idx),
+                      ("topk_weights", tokens.topk_weights)):
+        layer.view(name)[:tokens.tokens].copy_(src)
+    w1, s1 = layer.transform_l1(weights.w1, weights.w1_sf)
+    return symm, layer, w1, s1
+
+
 class MegaMoEUnfused:
     """The generated unfused schedule (docs/UnfusedSchedule.md) through the
     runtime's layer forward."""
@@ -56,18 +73,8 @@ class MegaMoEUnfused:
         bound = self.compiled_tokens or tokens
         if tokens > bound:
             raise ValueError(f"{self.name}: {tokens} tokens/rank exceed the layer's bound {bound}")
-        path = _manifest(shape, c.ranks, bound)
-        with open(path) as f:
-            total = json.load(f)["buffer_layout"]["total_bytes"]
-        self.symm = megamoe.SymmetricBuffer(total, c.group)
-        self.layer = megamoe.Layer(path, self.symm, hidden=shape.hidden, intermediate=shape.intermediate,
-                                   experts=shape.experts, topk=shape.topk, max_tokens=bound, ranks=c.ranks)
-        for name, src in (("x", t.x), ("x_sf", t.x_sf), ("topk_idx", t.topk_idx),
-                          ("topk_weights", t.topk_weights)):
-            self.layer.view(name)[:tokens].copy_(src)
-        w = c.weights
-        self.w1, self.s1 = self.layer.transform_l1(w.w1, w.w1_sf)
-        self.w2, self.s2 = w.w2, w.w2_sf
+        self.symm, self.layer, self.w1, self.s1 = open_layer(shape, c.ranks, bound, c.group, c.weights, t)
+        self.w2, self.s2 = c.weights.w2, c.weights.w2_sf
         self.y = torch.empty(tokens, shape.hidden, dtype=torch.bfloat16, device=t.x.device)
         # The routing statistics of the table (recv, bytes) come from the
         # baseline's host-side plan of the same routing.

@@ -14,12 +14,10 @@ here as barrier-kernel time).
 
 import argparse
 import collections
-import json
 
 import torch
 
-import megamoe
-from megamoe_schedules import _manifest
+from megamoe_schedules import open_layer
 from megamoe_testing import dist_launch
 from megamoe_testing.generators import local_weights, make_tokens
 from megamoe_testing.shapes import SHAPES
@@ -33,16 +31,7 @@ def worker(rank, world, args):
         weights = local_weights(shape, rank, world, args.seed, dev)
         for tok in [int(t) for t in args.tokens.split(",")]:
             tokens = make_tokens(shape, tok, rank, args.seed + tok, dev, "uniform")
-            path = _manifest(shape, world, tok)
-            with open(path) as f:
-                total = json.load(f)["buffer_layout"]["total_bytes"]
-            symm = megamoe.SymmetricBuffer(total, group)
-            layer = megamoe.Layer(path, symm, hidden=shape.hidden, intermediate=shape.intermediate,
-                                  experts=shape.experts, topk=shape.topk, max_tokens=tok, ranks=world)
-            for name, src in (("x", tokens.x), ("x_sf", tokens.x_sf), ("topk_idx", tokens.topk_idx),
-                              ("topk_weights", tokens.topk_weights)):
-                layer.view(name)[:tok].copy_(src)
-            w1, s1 = layer.transform_l1(weights.w1, weights.w1_sf)
+            symm, layer, w1, s1 = open_layer(shape, world, tok, group, weights, tokens)
             y = torch.empty(tok, shape.hidden, dtype=torch.bfloat16, device=dev)
 
             def call():
