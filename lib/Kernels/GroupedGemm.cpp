@@ -721,7 +721,7 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
     return b.getNamedAttr(name, b.getI64IntegerAttr(v));
   };
   gpuModule->setAttr(
-      "megamoe.symbols",
+      ::megamoe::manifest::kSymbols,
       b.getDictionaryAttr({sym("E", c.experts), sym("N", c.n), sym("K", c.k),
                            sym("MAX_M", c.rowCapacity()),
                            sym("BLOCK_M", c.blockM), sym("BLOCK_N", c.blockN),
@@ -733,12 +733,13 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
   if (c.combineScatter) {
     // The combine buffer's shape: only for the scatter (keeps the others'
     // symbols unchanged).
-    NamedAttrList symbols(
-        cast<DictionaryAttr>(gpuModule->getAttr("megamoe.symbols")));
+    NamedAttrList symbols(cast<DictionaryAttr>(
+        gpuModule->getAttr(::megamoe::manifest::kSymbols)));
     symbols.set("COMBINE_TOKENS", b.getI64IntegerAttr(c.combineTokens));
     symbols.set("COMBINE_TOPK", b.getI64IntegerAttr(c.combineTopk));
     symbols.set("COMBINE_RANKS", b.getI64IntegerAttr(c.combineRanks));
-    gpuModule->setAttr("megamoe.symbols", symbols.getDictionary(ctx));
+    gpuModule->setAttr(::megamoe::manifest::kSymbols,
+                       symbols.getDictionary(ctx));
   }
   // What the launcher supplies: M unless static, num_m_blocks when the grid
   // expression uses it.
@@ -747,7 +748,8 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
     runtime.push_back("M");
   if (c.staticM == 0 && !c.deviceMBlocks)
     runtime.push_back("num_m_blocks");
-  gpuModule->setAttr("megamoe.runtime_symbols", b.getStrArrayAttr(runtime));
+  gpuModule->setAttr(::megamoe::manifest::kRuntimeSymbols,
+                     b.getStrArrayAttr(runtime));
   b.setInsertionPointToStart(gpuModule.getBody());
   buildGroupedGemmKernel(b, loc, "grouped_gemm_fp8", c, GroupedGemmBinds());
 }

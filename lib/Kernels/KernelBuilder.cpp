@@ -13,19 +13,20 @@ warpspec::KernelOp megamoe::createBoundKernel(OpBuilder &b, Location loc,
   SmallVector<Attribute> argAttrs;
   for (const KernelParam &p : params) {
     types.push_back(p.type);
-    SmallVector<NamedAttribute> attrs = {
-        b.getNamedAttr(kParamNameAttr, b.getStringAttr(p.name))};
+    SmallVector<NamedAttribute> attrs = {b.getNamedAttr(
+        ::megamoe::manifest::kParamName, b.getStringAttr(p.name))};
     if (!p.bind.empty())
-      attrs.push_back(b.getNamedAttr(kParamBindAttr, b.getStringAttr(p.bind)));
+      attrs.push_back(b.getNamedAttr(::megamoe::manifest::kParamBind,
+                                     b.getStringAttr(p.bind)));
     if (p.tma)
-      attrs.push_back(b.getNamedAttr(kParamTmaAttr, p.tma));
+      attrs.push_back(b.getNamedAttr(::megamoe::manifest::kTma, p.tma));
     argAttrs.push_back(b.getDictionaryAttr(attrs));
   }
   auto kernel = warpspec::KernelOp::create(
       b, loc, name, b.getFunctionType(types, {}), b.getArrayAttr(argAttrs),
       ArrayAttr(), static_cast<int32_t>(threads), static_cast<int32_t>(maxnreg),
       chip, DenseI32ArrayAttr(), IntegerAttr());
-  kernel->setAttr(kGridAttr, b.getArrayAttr(grid));
+  kernel->setAttr(::megamoe::manifest::kGrid, b.getArrayAttr(grid));
   Block *body = &kernel.getBody().emplaceBlock();
   for (Type t : types)
     body->addArgument(t, loc);

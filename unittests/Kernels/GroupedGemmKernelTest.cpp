@@ -67,11 +67,13 @@ struct Fixture : ::testing::Test {
     megamoe::buildGroupedGemmKernel(b, b.getUnknownLoc(), name, c, binds);
   }
   std::string bindOf(warpspec::KernelOp k, unsigned i) {
-    auto attr = k.getArgAttrOfType<StringAttr>(i, megamoe::kParamBindAttr);
+    auto attr =
+        k.getArgAttrOfType<StringAttr>(i, ::megamoe::manifest::kParamBind);
     return attr ? attr.str() : "";
   }
   std::string nameOf(warpspec::KernelOp k, unsigned i) {
-    return k.getArgAttrOfType<StringAttr>(i, megamoe::kParamNameAttr).str();
+    return k.getArgAttrOfType<StringAttr>(i, ::megamoe::manifest::kParamName)
+        .str();
   }
 
   MLIRContext context;
@@ -103,7 +105,7 @@ TEST_F(Fixture, BindsEveryParameterOfTheL1Gemm) {
   auto d = cast<warpspec::TmaDescType>(k.getArgumentTypes()[3]);
   EXPECT_TRUE(d.getElementType().isF32());
   // Static M: the grid names no symbol but num_sms.
-  auto grid = k->getAttrOfType<ArrayAttr>(megamoe::kGridAttr);
+  auto grid = k->getAttrOfType<ArrayAttr>(::megamoe::manifest::kGrid);
   ASSERT_TRUE(grid);
   EXPECT_EQ(cast<StringAttr>(grid[0]).str(), "min(num_sms, 32)");
 }

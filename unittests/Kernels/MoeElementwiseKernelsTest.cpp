@@ -93,8 +93,10 @@ struct Fixture {
 std::map<std::string, std::string> binds(warpspec::KernelOp kernel) {
   std::map<std::string, std::string> result;
   for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
-    auto name = kernel.getArgAttrOfType<StringAttr>(i, megamoe::kParamNameAttr);
-    auto bind = kernel.getArgAttrOfType<StringAttr>(i, megamoe::kParamBindAttr);
+    auto name =
+        kernel.getArgAttrOfType<StringAttr>(i, ::megamoe::manifest::kParamName);
+    auto bind =
+        kernel.getArgAttrOfType<StringAttr>(i, ::megamoe::manifest::kParamBind);
     result[name ? name.str() : "?"] = bind ? bind.str() : "";
   }
   return result;
@@ -103,7 +105,7 @@ std::map<std::string, std::string> binds(warpspec::KernelOp kernel) {
 std::string gridOf(warpspec::KernelOp kernel) {
   std::string s;
   llvm::raw_string_ostream os(s);
-  os << kernel->getAttr(megamoe::kGridAttr);
+  os << kernel->getAttr(::megamoe::manifest::kGrid);
   return s;
 }
 

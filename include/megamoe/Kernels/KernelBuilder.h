@@ -10,6 +10,7 @@
 #ifndef MEGAMOE_KERNELS_KERNELBUILDER_H
 #define MEGAMOE_KERNELS_KERNELBUILDER_H
 
+#include "megamoe/Conversion/ManifestNames.h"
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 
 #include "mlir/IR/Builders.h"
@@ -17,13 +18,6 @@
 #include <string>
 
 namespace megamoe {
-
-/// Argument attribute names read by megamoe-collect-manifest.
-inline constexpr char kParamNameAttr[] = "megamoe.name";
-inline constexpr char kParamBindAttr[] = "megamoe.bind";
-inline constexpr char kParamTmaAttr[] = "megamoe.tma";
-/// Kernel attribute: the launch grid, [x, y, z] of integers or expressions.
-inline constexpr char kGridAttr[] = "megamoe.grid";
 
 /// One kernel parameter: its name, its binding ("region:x", "peer_offsets",
 /// "input:y", "value:num_tokens"; empty = the caller passes it), its type and,

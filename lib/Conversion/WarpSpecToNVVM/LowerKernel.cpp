@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Common.h"
+#include "megamoe/Conversion/ManifestNames.h"
 #include "megamoe/Conversion/WarpSpecToNVVM/WarpSpecToNVVM.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -223,13 +224,13 @@ struct KernelLowering : OpConversionPattern<KernelOp> {
                   rewriter.getI32IntegerAttr(op.getMaxnreg()));
     if (auto cluster = op.getClusterAttr())
       func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(), cluster);
-    func->setAttr("megamoe.dynamic_smem_bytes",
+    func->setAttr(::megamoe::manifest::kDynamicSmem,
                   rewriter.getI64IntegerAttr(op.getSmemBytes().value_or(0)));
     for (unsigned i = 0; i < op.getNumArguments(); ++i) {
       SmallVector<NamedAttribute> attrs;
       if (DictionaryAttr user = op.getArgAttrDict(i))
         for (NamedAttribute a : user)
-          if (a.getName() != "megamoe.tma")
+          if (a.getName() != ::megamoe::manifest::kTma)
             attrs.push_back(a);
       if (auto t = dyn_cast<TmaDescType>(op.getArgumentTypes()[i])) {
         attrs.push_back(
@@ -242,10 +243,11 @@ struct KernelLowering : OpConversionPattern<KernelOp> {
         attrs.push_back(
             rewriter.getNamedAttr(NVVM::NVVMDialect::getGridConstantAttrName(),
                                   rewriter.getUnitAttr()));
-        attrs.push_back(rewriter.getNamedAttr(
-            "megamoe.tma",
-            tmaSpec(rewriter, t,
-                    op.getArgAttrOfType<DictionaryAttr>(i, "megamoe.tma"))));
+        attrs.push_back(
+            rewriter.getNamedAttr(::megamoe::manifest::kTma,
+                                  tmaSpec(rewriter, t,
+                                          op.getArgAttrOfType<DictionaryAttr>(
+                                              i, ::megamoe::manifest::kTma))));
       }
       func.setArgAttrs(i, attrs);
     }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "megamoe/Config/BufferLayout.h"
 #include "megamoe/Config/Print.h"
+#include "megamoe/Conversion/ManifestNames.h"
 #include "megamoe/Dialect/MegaMoE/Transforms/Passes.h"
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 #include "megamoe/Kernels/GroupedGemm.h"
@@ -32,6 +33,7 @@ using namespace mlir;
 using namespace mlir::megamoe;
 namespace cfg = ::megamoe::config;
 namespace mk = ::megamoe;
+namespace mf = ::megamoe::manifest;
 
 namespace {
 
@@ -203,12 +205,11 @@ struct MegaMoEExpandPass
                                   cfg::toString(config.chip), "+ptx86");
     auto gpuModule = gpu::GPUModuleOp::create(b, loc, layer.getSymName(),
                                               b.getArrayAttr({target}));
-    gpuModule->setAttr("megamoe.symbols", layerSymbols(b, config, plan));
-    gpuModule->setAttr("megamoe.runtime_symbols", b.getStrArrayAttr({}));
-    gpuModule->setAttr("megamoe.layer", layerDescription(b, config, plan));
-    gpuModule->setAttr(
-        "megamoe.buffer_layout",
-        b.getStringAttr(cfg::layoutToJson(layout, /*indent=*/-1)));
+    gpuModule->setAttr(mf::kSymbols, layerSymbols(b, config, plan));
+    gpuModule->setAttr(mf::kRuntimeSymbols, b.getStrArrayAttr({}));
+    gpuModule->setAttr(mf::kLayer, layerDescription(b, config, plan));
+    gpuModule->setAttr(mf::kBufferLayout, b.getStringAttr(cfg::layoutToJson(
+                                              layout, /*indent=*/-1)));
 
     // Errors of the builders are reported through the diagnostic engine.
     bool builderFailed = false;
@@ -253,10 +254,10 @@ struct MegaMoEExpandPass
     // One variant: a plain "schedule"; several: "variants", the runtime
     // picking by the call's token count.
     if (several) {
-      gpuModule->setAttr("megamoe.variants", b.getArrayAttr(variants));
+      gpuModule->setAttr(mf::kVariants, b.getArrayAttr(variants));
     } else {
       SmallVector<StringRef> names(firstOrder.begin(), firstOrder.end());
-      gpuModule->setAttr("megamoe.schedule", b.getStrArrayAttr(names));
+      gpuModule->setAttr(mf::kSchedule, b.getStrArrayAttr(names));
     }
     return failure(builderFailed);
   }

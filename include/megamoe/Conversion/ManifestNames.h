@@ -1,0 +1,42 @@
+//===- ManifestNames.h - the megamoe.* attributes a manifest is made of -*- C++
+//-*-===//
+//
+// The discardable attributes through which kernel builders (lib/Kernels,
+// megamoe-expand) and the lowering tell megamoe-collect-manifest what goes
+// into a kernel's manifest entry (docs/Manifest.md). The names live here
+// only.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MEGAMOE_CONVERSION_MANIFESTNAMES_H
+#define MEGAMOE_CONVERSION_MANIFESTNAMES_H
+
+namespace megamoe::manifest {
+
+// On the builtin.module: {gpu-module-name = {chip, symbols, runtime_symbols,
+// kernels = [...]}}.
+inline constexpr char kManifests[] = "megamoe.manifests";
+// On a gpu.module (copied into its manifest).
+inline constexpr char kSymbols[] = "megamoe.symbols";
+inline constexpr char kRuntimeSymbols[] = "megamoe.runtime_symbols";
+// The launch order of a layer's kernels (array of names) and the symmetric
+// buffer layout (the JSON text of computeBufferLayout), from megamoe-expand.
+inline constexpr char kSchedule[] = "megamoe.schedule";
+// Several schedules by token count: [{min_tokens, max_tokens, block_m,
+// schedule}], instead of kSchedule.
+inline constexpr char kVariants[] = "megamoe.variants";
+inline constexpr char kBufferLayout[] = "megamoe.buffer_layout";
+// The layer's activation and recipe (a dictionary), from megamoe-expand.
+inline constexpr char kLayer[] = "megamoe.layer";
+// On a kernel llvm.func.
+inline constexpr char kGrid[] = "megamoe.grid";
+inline constexpr char kDynamicSmem[] = "megamoe.dynamic_smem_bytes";
+// On kernel arguments.
+inline constexpr char kParamName[] = "megamoe.name";
+inline constexpr char kParamKind[] = "megamoe.kind";
+inline constexpr char kTma[] = "megamoe.tma";
+// What the runtime passes (docs/UnfusedSchedule.md, "Parameter binding").
+inline constexpr char kParamBind[] = "megamoe.bind";
+
+} // namespace megamoe::manifest
+
+#endif // MEGAMOE_CONVERSION_MANIFESTNAMES_H
