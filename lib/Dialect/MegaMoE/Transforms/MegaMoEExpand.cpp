@@ -165,14 +165,7 @@ struct MegaMoEExpandPass
              << cfg::toString(plan.schedule)
              << " schedule is not built yet; only the unfused schedule is "
                 "(megamoe-plan=\"schedule=unfused\")";
-    if (std::vector<std::string> errors = cfg::validatePlan(config, plan);
-        !errors.empty()) {
-      InFlightDiagnostic diag = layer.emitError("megamoe-expand: the plan of @")
-                                << layer.getSymName() << " is not valid";
-      for (const std::string &e : errors)
-        diag.attachNote() << e;
-      return diag;
-    }
+    // The plan is valid: the layer op's verifier checks it (validatePlan).
 
     SmallVector<Stage> stages = unfusedStages();
     llvm::StringSet<> known;
