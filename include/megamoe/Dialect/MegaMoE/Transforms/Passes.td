@@ -104,14 +104,17 @@ def MegaMoEExpand : Pass<"megamoe-expand", "::mlir::ModuleOp"> {
     For every `megamoe.layer` with a `#megamoe.plan`, appends a `gpu.module`
     named after the layer holding the schedule's kernels in the `warpspec`
     dialect, and records on it what the manifest needs: the layer's symbols
-    (H, I, E, K, R, T, L, P, BM), the launch order (`megamoe.schedule`) and
-    the symmetric-buffer layout (`megamoe.buffer_layout`, the JSON of
+    (H, I, E, K, R, T, L, P, BM), the launch order (`megamoe.schedule`, or
+    `megamoe.variants` when the plan has a BLOCK_M 64 and a 128 variant: one
+    schedule per token-count range, the BLOCK_M-dependent kernels built per
+    variant as `<kernel>_bm<BLOCK_M>`), the layer's recipe (`megamoe.layer`)
+    and the symmetric-buffer layout (`megamoe.buffer_layout`, the JSON of
     `computeBufferLayout`). Every kernel parameter is bound
     (`megamoe.bind`), so the runtime launches the schedule from the manifest
     alone. The layer op is replaced by its gpu.module (same symbol name;
     print the plan before expanding).
 
-    Only the unfused schedule is built so far (docs/UnfusedSchedule.md: nine
+    Only the unfused schedule is built so far (docs/UnfusedSchedule.md: eight
     kernels, from routing to the combine reduce); a plan asking for another
     schedule, or a recipe the schedule cannot run, is an error that says so.
 
