@@ -68,9 +68,9 @@ void megamoe::buildMoeActivationKernel(OpBuilder &b, Location loc,
       {"l2_pool_sf", "region:l2_pool_sf", ptr},
   };
   OpBuilder::InsertionGuard guard(b);
-  auto kernel = createBoundKernel(b, loc, kActivationKernel, params, kThreads,
-                                  kMaxRegisters, config::toString(c.chip),
-                                  persistentGrid(b));
+  auto kernel = createBoundKernel(b, loc, ctx.kernelName(kActivationKernel),
+                                  params, kThreads, kMaxRegisters,
+                                  config::toString(c.chip), persistentGrid(b));
   Block &body = kernel.getBody().front();
   Value poolInfo = body.getArgument(0), l1Out = body.getArgument(1),
         rowWeight = body.getArgument(2), l2Pool = body.getArgument(3),

@@ -39,9 +39,10 @@ void megamoe::buildMoeCombineBarrierKernel(OpBuilder &b, Location loc,
       {"rank", "value:rank", i32},
   };
   OpBuilder::InsertionGuard guard(b);
-  auto kernel = createBoundKernel(b, loc, kCombineBarrierKernel, params,
-                                  /*threads=*/32, /*maxnreg=*/64,
-                                  config::toString(c.chip), singleCtaGrid(b));
+  auto kernel =
+      createBoundKernel(b, loc, ctx.kernelName(kCombineBarrierKernel), params,
+                        /*threads=*/32, /*maxnreg=*/64,
+                        config::toString(c.chip), singleCtaGrid(b));
   Block &body = kernel.getBody().front();
   Value barriers = body.getArgument(0), peerOffsets = body.getArgument(1),
         rank = body.getArgument(2);
@@ -87,8 +88,8 @@ void megamoe::buildMoeCombineReduceKernel(OpBuilder &b, Location loc,
       {"num_tokens", "value:num_tokens", i32},
   };
   OpBuilder::InsertionGuard guard(b);
-  auto kernel = createBoundKernel(b, loc, kCombineReduceKernel, params,
-                                  kThreads, kMaxRegisters,
+  auto kernel = createBoundKernel(b, loc, ctx.kernelName(kCombineReduceKernel),
+                                  params, kThreads, kMaxRegisters,
                                   config::toString(c.chip), persistentGrid(b));
   Block &body = kernel.getBody().front();
   Value topkIdx = body.getArgument(0), combine = body.getArgument(1),

@@ -248,9 +248,9 @@ void megamoe::buildMoeLayoutKernel(OpBuilder &b, Location loc,
                                      peerOffsetsParam(mc),
                                      valueParam(mc, "rank")};
   OpBuilder::InsertionGuard guard(b);
-  ws::KernelOp kernel =
-      createBoundKernel(b, loc, kLayoutKernel, params, kThreads, kMaxRegisters,
-                        config::toString(c.chip), singleCtaGrid(b));
+  ws::KernelOp kernel = createBoundKernel(
+      b, loc, ctx.kernelName(kLayoutKernel), params, kThreads, kMaxRegisters,
+      config::toString(c.chip), singleCtaGrid(b));
   ValueRange args = kernel.getBody().front().getArguments();
 
   // A rank outside [0, R) would address peers that do not exist: such a

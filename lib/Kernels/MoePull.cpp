@@ -330,9 +330,9 @@ void megamoe::buildMoePullKernel(OpBuilder &b, Location loc,
                                      regionParam(mc, "topk_weights"),
                                      peerOffsetsParam(mc)};
   OpBuilder::InsertionGuard guard(b);
-  ws::KernelOp kernel =
-      createBoundKernel(b, loc, kPullKernel, params, kThreads, kMaxRegisters,
-                        config::toString(c.chip), persistentGrid(b));
+  ws::KernelOp kernel = createBoundKernel(
+      b, loc, ctx.kernelName(kPullKernel), params, kThreads, kMaxRegisters,
+      config::toString(c.chip), persistentGrid(b));
   ValueRange args = kernel.getBody().front().getArguments();
 
   Value tid = threadIdX(b, loc);

@@ -95,9 +95,9 @@ void megamoe::buildMoeRouteKernel(OpBuilder &b, Location loc,
                                      valueParam(mc, "rank"),
                                      valueParam(mc, "num_tokens")};
   OpBuilder::InsertionGuard guard(b);
-  ws::KernelOp kernel =
-      createBoundKernel(b, loc, kRouteKernel, params, kThreads, kMaxRegisters,
-                        config::toString(c.chip), persistentGrid(b));
+  ws::KernelOp kernel = createBoundKernel(
+      b, loc, ctx.kernelName(kRouteKernel), params, kThreads, kMaxRegisters,
+      config::toString(c.chip), persistentGrid(b));
   ValueRange args = kernel.getBody().front().getArguments();
 
   // A rank outside [0, R) would index src_token_index out of bounds: such a

@@ -33,6 +33,14 @@ struct MoeKernelContext {
   int64_t blockM = 128;
   /// Cycles a cross-rank barrier waits before it traps with a message.
   int64_t barrierTimeoutCycles = int64_t(20) * 1000 * 1000 * 1000;
+  /// Appended to the kernel's name: `_bm<BLOCK_M>` for a kernel built once
+  /// per plan variant, empty otherwise.
+  std::string nameSuffix;
+
+  /// The name of the kernel `base` as built in this context.
+  std::string kernelName(llvm::StringRef base) const {
+    return (base + nameSuffix).str();
+  }
 };
 
 // Kernel names, in launch order (the manifest's "schedule").

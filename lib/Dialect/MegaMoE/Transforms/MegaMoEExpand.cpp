@@ -95,8 +95,9 @@ void buildLayerGemm(OpBuilder &b, Location loc, const mk::MoeKernelContext &ctx,
                    << " grouped GEMM cannot be built: " << *error;
     return;
   }
-  mk::buildGroupedGemmKernel(b, loc, l1 ? mk::kL1GemmKernel : mk::kL2GemmKernel,
-                             g, binds);
+  mk::buildGroupedGemmKernel(
+      b, loc, ctx.kernelName(l1 ? mk::kL1GemmKernel : mk::kL2GemmKernel), g,
+      binds);
 }
 
 /// The unfused schedule, in launch order (docs/UnfusedSchedule.md).
@@ -223,17 +224,15 @@ struct MegaMoEExpandPass
       for (const Stage &s : stages) {
         if (!wanted.empty() && !wanted.contains(s.name))
           continue;
-        std::string name = s.name;
-        if (s.perVariant && several)
-          name += "_bm" + std::to_string(v.blockM);
+        vctx.nameSuffix = s.perVariant && several
+                              ? "_bm" + std::to_string(v.blockM)
+                              : std::string();
+        std::string name = vctx.kernelName(s.name);
         order.push_back(name);
         if (!built.insert(name).second)
           continue;
         b.setInsertionPointToEnd(gpuModule.getBody());
         s.build(b, loc, vctx);
-        if (name != s.name)
-          if (auto kernel = gpuModule.lookupSymbol<warpspec::KernelOp>(s.name))
-            kernel.setSymName(name);
       }
       if (firstOrder.empty())
         firstOrder = order;
