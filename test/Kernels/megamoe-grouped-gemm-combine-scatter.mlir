@@ -33,7 +33,7 @@
 // CHECK: warpspec.role "math0"
 // Pass 0 of this thread: pool row = m-block row + tile row; (rank, token,
 // slot) = pool_source[row] (12 bytes), each checked against R, T, K.
-// CHECK: warpspec.acc.promote
+// CHECK: warpspec.mma.block_scaled
 // CHECK: %[[ROW:.*]] = arith.addi %{{.*}}, %c0_i32{{.*}} : i32
 // CHECK-NEXT: %[[ROW64:.*]] = arith.extui %[[ROW]] : i32 to i64
 // CHECK-NEXT: %c12_i64 = arith.constant 12 : i64
@@ -69,30 +69,14 @@
 // CHECK-NEXT: arith.constant 0 : index
 // CHECK-NEXT: warpspec.acc.store %{{.*}} -> %[[TILE:.*]][%{{.*}}, %{{.*}}] : !warpspec.acc<64x128xf32>, !warpspec.smem<128x128xbf16, slots = 1, align = 1024, swizzle = 128>
 // CHECK-NEXT: warpspec.barrier.sync %[[BAR]]
-// SMEM: panel (chunk / 8) * 128 rows * 128 B + row * 128 B + ((chunk % 8) ^
-// (row % 8)) * 16 B, then + 1024 B (8 rows) per pass.
+// The tile is read back through tile.load (the swizzle and panels are the
+// lowering's: test/Conversion/WarpSpecToNVVM/tile-store-load.mlir): chunk
+// `chunk` of tile rows row, row + 8, ..., row + 56.
+// CHECK-NEXT: %[[V0:.*]] = warpspec.tile.load %[[TILE]][%{{.*}}, %[[TROW:.*]], %[[CHUNK:.*]]] : !warpspec.smem<128x128xbf16, slots = 1, align = 1024, swizzle = 128> -> vector<4xi32>
 // CHECK-NEXT: %c8_i32{{.*}} = arith.constant 8 : i32
-// CHECK-NEXT: %[[INPANEL:.*]] = arith.remui %[[CHUNK:.*]], %c8_i32{{.*}} : i32
-// CHECK-NEXT: %c7_i32 = arith.constant 7 : i32
-// CHECK-NEXT: %[[PHASE:.*]] = arith.andi %[[TROW:.*]], %c7_i32 : i32
-// CHECK-NEXT: %[[SW:.*]] = arith.xori %[[INPANEL]], %[[PHASE]] : i32
-// CHECK-NEXT: %c8_i32{{.*}} = arith.constant 8 : i32
-// CHECK-NEXT: %[[PANEL:.*]] = arith.divui %[[CHUNK]], %c8_i32{{.*}} : i32
-// CHECK-NEXT: %c16_i32{{.*}} = arith.constant 16 : i32
-// CHECK-NEXT: %[[SWB:.*]] = arith.muli %[[SW]], %c16_i32{{.*}} : i32
-// CHECK-NEXT: %c128_i32 = arith.constant 128 : i32
-// CHECK-NEXT: %[[ROWB:.*]] = arith.muli %[[TROW]], %c128_i32 : i32
-// CHECK-NEXT: %c16384_i32 = arith.constant 16384 : i32
-// CHECK-NEXT: %[[PANELB:.*]] = arith.muli %[[PANEL]], %c16384_i32 : i32
-// CHECK-NEXT: %[[A:.*]] = arith.addi %[[PANELB]], %[[ROWB]] : i32
-// CHECK-NEXT: %[[B:.*]] = arith.addi %[[A]], %[[SWB]] : i32
-// CHECK-NEXT: %[[SLOTP:.*]] = warpspec.smem.slot %[[TILE]]
-// CHECK-NEXT: %[[BASE:.*]] = llvm.getelementptr %[[SLOTP]][%[[B]]]
-// CHECK-NEXT: %[[P0:.*]] = llvm.getelementptr %[[BASE]][0]
-// CHECK-NEXT: %[[V0:.*]] = llvm.load %[[P0]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
-// CHECK-NEXT: %[[P1:.*]] = llvm.getelementptr %[[BASE]][1024]
-// CHECK: llvm.getelementptr %[[BASE]][7168]
-// CHECK-NEXT: llvm.load
+// CHECK-NEXT: %[[R1:.*]] = arith.addi %[[TROW]], %c8_i32{{.*}} : i32
+// CHECK-NEXT: warpspec.tile.load %[[TILE]][%{{.*}}, %[[R1]], %[[CHUNK]]]
+// CHECK-COUNT-6: warpspec.tile.load %[[TILE]]
 // All reads before the stores; each store only for a valid row.
 // CHECK-NEXT: scf.if %[[VALID]] {
 // CHECK-NEXT: llvm.store %[[V0]], %[[DST0]] {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>

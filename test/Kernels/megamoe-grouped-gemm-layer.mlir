@@ -21,12 +21,13 @@
 
 // The L1 GEMM has no runtime symbol; every TMA shape/stride is a literal
 // (M = 4096, E * N = 32768, D f32 rows of 4096 * 4 bytes, box 32 x 64).
+// L1: #map = affine_map<(d0) -> ((d0 floordiv 8) mod 2)>
 // L1: megamoe.runtime_symbols = []
 // L1-SAME: B_SCALE_INTERLEAVE = 8 : i64, DEVICE_M_BLOCKS = 1 : i64, {{.*}} MAX_M = 4096 : i64, {{.*}} OUT_BYTES = 4 : i64, STAGES = 4 : i64, STATIC_M = 4096 : i64
 // L1: warpspec.kernel @grouped_gemm_fp8(%arg0: {{.*}}megamoe.name = "a"{{.*}}global_shape = [4096, 4096], global_strides_bytes = [4096]
 // L1-SAME: megamoe.name = "b"{{.*}}global_shape = [4096, 32768], global_strides_bytes = [4096]
 // L1-SAME: megamoe.name = "a_scales"{{.*}}global_shape = [4096, 32], global_strides_bytes = [16384]
-// L1-SAME: %arg3: !warpspec.tma_desc<64x32xf32, swizzle = 128> {megamoe.name = "d", megamoe.tma = {box = [32, 64], dtype = "f32"{{.*}}global_shape = [4096, 4096], global_strides_bytes = [16384]{{.*}}swizzle = "128B"
+// L1-SAME: %arg3: !warpspec.tma_desc<64x32xf32, swizzle = 128> {megamoe.name = "d", megamoe.tma = {global_shape = [4096, 4096], global_strides_bytes = [16384]}
 // L1-SAME: %arg6: !llvm.ptr<1> {megamoe.name = "num_m_blocks"})
 // L1-SAME: megamoe.grid = ["min(num_sms, 1024)", 1, 1]
 // The block count: loaded once before the roles, clamped to [0, 4096 / 128].
@@ -37,30 +38,21 @@
 // L1-NEXT: %[[COUNT:.*]] = arith.maxsi %[[LO]], %[[C0]] : i32
 // L1: %[[D:.*]] = warpspec.smem.alloc "d_tiles" : !warpspec.smem<128x128xf32, slots = 1, align = 1024, swizzle = 128>
 // L1: warpspec.role "tma"
-// L1: arith.index_cast %[[COUNT]]
+// L1: warpspec.tile_loop ({{.*}}) m_blocks(%[[COUNT]]) n_blocks 32
 // L1: warpspec.role "math0"
-// L1: arith.index_cast %[[COUNT]]
+// L1: warpspec.tile_loop ({{.*}}) m_blocks(%[[COUNT]]) n_blocks 32
 // One 8-byte load of the (gate, up) scale pair: entry (tile row * 32 + k block).
 // L1: scf.for
 // L1: %[[GEP:.*]] = llvm.getelementptr %arg4[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, vector<2xf32>
 // L1-NEXT: %[[PAIR:.*]] = llvm.load %[[GEP]] {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
 // L1: %[[GATE:.*]] = llvm.extractelement %[[PAIR]][%{{.*}} : i32] : vector<2xf32>
 // L1: %[[UP:.*]] = llvm.extractelement %[[PAIR]][%{{.*}} : i32] : vector<2xf32>
-// L1: warpspec.acc.promote %{{.*}} into %{{.*}} b_scales %[[GATE]], %[[UP]] b_interleave 8
+// Gate/up rows interleaved by 8: column c uses scale (c / 8) % 2.
+// L1: warpspec.mma.block_scaled {{.*}} b_scales %[[GATE]], %[[UP]] b_scale_map #map into
 // L1: warpspec.acc.store %{{.*}} -> %[[D]]
-// Four 32-column panels of 128 rows x 128 B: math0's rows at 0, 16384, 32768, 49152.
-// L1: llvm.getelementptr %{{.*}}[0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
-// L1: warpspec.tma.store
-// L1: llvm.getelementptr %{{.*}}[16384]
-// L1: arith.constant 32 : i32
-// L1: warpspec.tma.store
-// L1: llvm.getelementptr %{{.*}}[32768]
-// L1: arith.constant 64 : i32
-// L1: warpspec.tma.store
-// L1: llvm.getelementptr %{{.*}}[49152]
-// L1: arith.constant 96 : i32
-// L1: warpspec.tma.store
-// L1-NOT: warpspec.tma.store %
+// One tile.store of the warpgroup's 64 rows (four 32-column f32 panels:
+// STORES1 below counts their TMA stores).
+// L1: warpspec.tile.store %[[D]][{{.*}}] rows 64 -> %arg3
 // L1: warpspec.role "math1"
 
 // PTX1: ld.global.b32
@@ -79,12 +71,12 @@
 
 // The L2 GEMM: BF16 output, one scale per 128x128 block, the same device count.
 // L2: megamoe.runtime_symbols = []
-// L2: megamoe.name = "d", megamoe.tma = {box = [64, 64], dtype = "bf16"{{.*}}global_shape = [4096, 4096], global_strides_bytes = [8192]
+// L2: megamoe.name = "d", megamoe.tma = {global_shape = [4096, 4096], global_strides_bytes = [8192]}
 // L2-SAME: %arg6: !llvm.ptr<1> {megamoe.name = "num_m_blocks"})
 // L2: llvm.load %arg6
 // L2: %[[SB:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> f32
-// L2: warpspec.acc.promote %{{.*}} b_scales %[[SB]] :
-// L2-NOT: b_interleave
+// L2: warpspec.mma.block_scaled {{.*}} b_scales %[[SB]] into
+// L2-NOT: b_scale_map
 
 // A device count with a launch-time M: M is still a runtime symbol, the grid
 // is every SM (the host does not know the count).

@@ -3,43 +3,48 @@
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128" | FileCheck %s --check-prefix=COOP
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=4 n=2048 k=256 max-m=1024 block-m=64 stages=3" | FileCheck %s --check-prefix=SINGLE
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="block-m=64 release-lag=0" | FileCheck %s --check-prefix=NOLAG
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128" | megamoe-opt --pass-pipeline='builtin.module(gpu.module(warpspec-plan-smem,convert-warpspec-to-nvvm))' | FileCheck %s --check-prefix=LOWER
 
 // COOP: gpu.module @grouped_gemm [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">]
 // COOP-SAME: megamoe.runtime_symbols = ["M", "num_m_blocks"]
 // COOP-SAME: megamoe.symbols = {BLOCK_M = 128 : i64, BLOCK_N = 128 : i64, B_SCALE_INTERLEAVE = 0 : i64, DEVICE_M_BLOCKS = 0 : i64, E = 8 : i64, K = 7168 : i64, MAX_M = 32768 : i64, N = 4096 : i64, OUT_BYTES = 2 : i64, STAGES = 5 : i64, STATIC_M = 0 : i64}
 // COOP: warpspec.kernel @grouped_gemm_fp8(
-// COOP-SAME: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128> {megamoe.name = "a", megamoe.tma = {box = [128, 128], dtype = "e4m3"{{.*}}global_shape = ["K", "M"], global_strides_bytes = ["K"]
+// The builder states only each descriptor's runtime shape; dtype, box and
+// swizzle come from its type (LOWER below).
+// COOP-SAME: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128> {megamoe.name = "a", megamoe.tma = {global_shape = ["K", "M"], global_strides_bytes = ["K"]}
 // COOP-SAME: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128> {megamoe.name = "b", megamoe.tma = {{{.*}}global_shape = ["K", "E * N"]
-// COOP-SAME: !warpspec.tma_desc<1x128xf32, swizzle = 0> {megamoe.name = "a_scales", megamoe.tma = {box = [128, 1], dtype = "f32"{{.*}}global_shape = ["M", "K / 128"], global_strides_bytes = ["M * 4"]
-// COOP-SAME: !warpspec.tma_desc<64x64xbf16, swizzle = 128> {megamoe.name = "d", megamoe.tma = {box = [64, 64], dtype = "bf16"{{.*}}global_shape = ["N", "M"], global_strides_bytes = ["N * 2"]{{.*}}swizzle = "128B"
+// COOP-SAME: !warpspec.tma_desc<1x128xf32, swizzle = 0> {megamoe.name = "a_scales", megamoe.tma = {global_shape = ["M", "K / 128"], global_strides_bytes = ["M * 4"]}
+// COOP-SAME: !warpspec.tma_desc<64x64xbf16, swizzle = 128> {megamoe.name = "d", megamoe.tma = {global_shape = ["N", "M"], global_strides_bytes = ["N * 2"]}
 // COOP-SAME: !llvm.ptr<1> {megamoe.name = "b_scales"}, %{{.*}}: !llvm.ptr<1> {megamoe.name = "block_expert"}, %{{.*}}: i32 {megamoe.name = "num_m_blocks"})
 // COOP-SAME: maxnreg = 168 : i32, megamoe.grid = ["min(num_sms, num_m_blocks * (N / 128))", 1, 1], threads = 384 : i32
+// The composition: the mainloop's ring (A, B, A scales), the epilogue tile,
+// one tile loop per role in the same order (raster of 8 n-blocks: one
+// expert's 4096 x 7168 weights exceed the L2 budget).
 // COOP-DAG: %[[A:.*]] = warpspec.smem.alloc "a_tiles" : !warpspec.smem<128x128xf8E4M3FN, slots = 5, align = 1024, swizzle = 128>
 // COOP-DAG: %[[B:.*]] = warpspec.smem.alloc "b_tiles" : !warpspec.smem<128x128xf8E4M3FN, slots = 5, align = 1024, swizzle = 128>
 // COOP-DAG: %[[SA:.*]] = warpspec.smem.alloc "a_scales" : !warpspec.smem<128xf32, slots = 5, align = 128>
-// COOP-DAG: %[[D:.*]] = warpspec.smem.alloc "d_tiles" : !warpspec.smem<128x128xbf16, slots = 1, align = 1024, swizzle = 128>
-// COOP: %[[P:.*]] = warpspec.pipeline.create "ab" producer_arrivals 4 consumer_arrivals 8 : !warpspec.pipeline<5>
+// COOP: %[[P:.*]] = warpspec.pipeline.create "ab" producer_arrivals 4 consumer_arrivals 8 buffers(%[[A]], %[[B]], %[[SA]] : {{.*}}) : !warpspec.pipeline<5>
+// COOP: %[[D:.*]] = warpspec.smem.alloc "d_tiles" : !warpspec.smem<128x128xbf16, slots = 1, align = 1024, swizzle = 128>
 // COOP: warpspec.named_barrier 1 roles ["math0"]
 // COOP: warpspec.named_barrier 2 roles ["math1"]
 // COOP: warpspec.role "tma" warps [0, 4) regs 40 {
-// COOP: scf.for
+// COOP: warpspec.tile_loop (%{{.*}}, %{{.*}}) m_blocks(%[[MB:.*]]) n_blocks 32 raster 8 {
 // COOP: scf.for %{{.*}} = %{{.*}} to %c56 step
 // COOP: %[[S:.*]] = warpspec.producer.acquire %[[P]]
+// Each warp commits its own copy; the ring derives the bytes (below).
 // COOP: warpspec.tma.load %arg0[%{{.*}}, %{{.*}}] -> %[[A]][%[[S]]], %[[P]]
-// COOP-NEXT: warpspec.producer.commit %[[P]][%[[S]]] tx_bytes 16384
+// COOP-NEXT: warpspec.producer.commit %[[P]][%[[S]]] :
 // COOP: warpspec.tma.load %arg2[%{{.*}}, %{{.*}}] -> %[[SA]][%[[S]]], %[[P]]
-// COOP-NEXT: warpspec.producer.commit %[[P]][%[[S]]] tx_bytes 512
+// COOP-NEXT: warpspec.producer.commit %[[P]][%[[S]]] :
 // COOP: warpspec.tma.load %arg1[%{{.*}}, %{{.*}}] -> %[[B]][%[[S]]], %[[P]]
-// COOP-NEXT: warpspec.producer.commit %[[P]][%[[S]]] tx_bytes 16384
+// COOP-NEXT: warpspec.producer.commit %[[P]][%[[S]]] :
 // COOP: warpspec.producer.commit %[[P]][%[[S]]] :
 // COOP: warpspec.role "math0" warps [4, 8) regs 232 mma {
+// COOP: warpspec.tile_loop (%{{.*}}, %{{.*}}) m_blocks(%[[MB]]) n_blocks 32 raster 8 {
 // COOP: %[[TOTAL:.*]]:2 = scf.for %[[KB:.*]] = {{.*}} iter_args(%[[ITER:.*]] = %{{.*}}, %[[PREV:.*]] = %{{.*}}) -> (!warpspec.acc<64x128xf32>, index)
 // COOP: %[[SB:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> f32
 // COOP: %[[CS:.*]] = warpspec.consumer.wait %[[P]]
-// COOP: %[[Z:.*]] = warpspec.acc.zero : !warpspec.acc<64x128xf32>
-// COOP: %[[PART:.*]] = warpspec.mma.sm90 %[[A]][%[[CS]], %[[ROW0:.*]]], %[[B]][%[[CS]]], %[[Z]]
-// COOP: %[[READY:.*]] = warpspec.mma.wait 0, %[[PART]]
-// COOP: warpspec.acc.promote %[[READY]] into %[[ITER]] a_scales %[[SA]][%[[CS]], %[[ROW0]]] b_scales %[[SB]]
+// COOP: warpspec.mma.block_scaled %[[A]], %[[B]] stage %[[CS]] row %[[ROW0:.*]] a_scales %[[SA]] b_scales %[[SB]] into %[[ITER]]
 // COOP: %[[NOTFIRST:.*]] = arith.cmpi ugt, %[[KB]]
 // COOP: scf.if %[[NOTFIRST]] {
 // COOP-NEXT: warpspec.consumer.release %[[P]][%[[PREV]]] reads_retired
@@ -50,35 +55,38 @@
 // COOP: warpspec.acc.store %[[TOTAL]]#0 -> %[[D]]
 // COOP: warpspec.fence.async_shared
 // COOP: warpspec.barrier.sync
-// The 128B-swizzled output tile is two 64-column panels of 128 rows: one TMA
-// store each, of this warpgroup's 64 rows (math0: offsets 0 and 128 * 128 B).
-// COOP: %[[SLOT:.*]] = warpspec.smem.slot %[[D]]
-// COOP: %[[SRC0:.*]] = llvm.getelementptr %[[SLOT]][0]
-// COOP: warpspec.tma.store %[[SRC0]] -> %arg3
-// COOP: %[[SRC1:.*]] = llvm.getelementptr %[[SLOT]][16384]
-// COOP: arith.addi %{{.*}}, %c64_i32
-// COOP: warpspec.tma.store %[[SRC1]] -> %arg3
+// COOP: warpspec.tile.store %[[D]][%{{.*}}, %c0{{.*}}] rows 64 -> %arg3[%{{.*}}, %{{.*}}]
 // COOP: warpspec.tma.store.wait pending 0
 // COOP: warpspec.role "math1" warps [8, 12) regs 232 mma {
-// COOP: warpspec.mma.sm90 %[[A]][%{{.*}}, %c64]
-// COOP: llvm.getelementptr %{{.*}}[8192] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
-// COOP: llvm.getelementptr %{{.*}}[24576] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// COOP: warpspec.mma.block_scaled %[[A]], %[[B]] stage %{{.*}} row %c64
+// COOP: warpspec.tile.store %[[D]][%{{.*}}, %c64{{.*}}] rows 64
 // COOP: warpspec.return
+
+// Lowered: the three commits expect the bytes of their copies (A 128 x 128
+// fp8, 128 f32 scales, B 128 x 128 fp8), warp 3 arrives without bytes; the
+// output tile is two 64-column panels of 128 rows, one TMA store each.
+// LOWER-LABEL: llvm.func @grouped_gemm_fp8
+// LOWER-SAME: megamoe.name = "a", megamoe.tma = {box = [128, 128], dtype = "e4m3"{{.*}}global_shape = ["K", "M"], global_strides_bytes = ["K"]
+// LOWER-SAME: megamoe.name = "a_scales", megamoe.tma = {box = [128, 1], dtype = "f32"{{.*}}global_shape = ["M", "K / 128"], global_strides_bytes = ["M * 4"]
+// LOWER-SAME: megamoe.name = "d", megamoe.tma = {box = [64, 64], dtype = "bf16"{{.*}}global_shape = ["N", "M"], global_strides_bytes = ["N * 2"]{{.*}}swizzle = "128B"
+// LOWER: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32
+// LOWER: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c512_i32
+// LOWER: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32
+// LOWER: nvvm.mbarrier.arrive %{{.*}} :
+// LOWER-COUNT-2: nvvm.cp.async.bulk.tensor.global.shared.cta
 
 // SINGLE: megamoe.symbols = {BLOCK_M = 64 : i64, BLOCK_N = 128 : i64, B_SCALE_INTERLEAVE = 0 : i64, DEVICE_M_BLOCKS = 0 : i64, E = 4 : i64, K = 256 : i64, MAX_M = 1024 : i64, N = 2048 : i64, OUT_BYTES = 2 : i64, STAGES = 3 : i64, STATIC_M = 0 : i64}
 // SINGLE: !warpspec.tma_desc<64x128xf8E4M3FN, swizzle = 128>
 // SINGLE-SAME: threads = 256 : i32
 // SINGLE: warpspec.smem.alloc "a_tiles" : !warpspec.smem<64x128xf8E4M3FN, slots = 3
-// SINGLE: warpspec.pipeline.create "ab" producer_arrivals 4 consumer_arrivals 4 : !warpspec.pipeline<3>
+// SINGLE: warpspec.pipeline.create "ab" producer_arrivals 4 consumer_arrivals 4 buffers({{.*}}) : !warpspec.pipeline<3>
 // SINGLE: warpspec.role "tma" warps [0, 4) regs 40
-// SINGLE: tx_bytes 8192
-// SINGLE: tx_bytes 256
-// SINGLE: tx_bytes 16384
+// SINGLE: warpspec.tile_loop ({{.*}}) m_blocks({{.*}}) n_blocks 16 raster 16 {
 // SINGLE: warpspec.role "math0" warps [4, 8) regs 232 mma
 // SINGLE-NOT: warpspec.role "math1"
 
 // release-lag=0: the stage goes back right after the promotion.
 // NOLAG: scf.for {{.*}} -> (!warpspec.acc<64x128xf32>) {
-// NOLAG: warpspec.acc.promote
+// NOLAG: warpspec.mma.block_scaled
 // NOLAG-NEXT: warpspec.consumer.release {{%[^ ]+\[%[^ ]+\]}} :
 // NOLAG-NEXT: scf.yield

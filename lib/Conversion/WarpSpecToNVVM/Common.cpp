@@ -93,6 +93,15 @@ Value warpspec::slotAddress(OpBuilder &b, Location loc, SmemType type,
   return smemOffset(b, loc, base, bytes);
 }
 
+/// Bits [4, 4+B) of the swizzle: bits [7, 7+B) of `off` (B = log2(S / 16)),
+/// moved down to be XORed into the 16-byte chunk index.
+Value warpspec::swizzleBits(OpBuilder &b, Location loc, Value off, unsigned swizzle) {
+  Value bits = arith::ShRUIOp::create(b, loc, off, i32Const(b, loc, 7));
+  bits =
+      arith::AndIOp::create(b, loc, bits, i32Const(b, loc, swizzle / 16 - 1));
+  return arith::ShLIOp::create(b, loc, bits, i32Const(b, loc, 4));
+}
+
 std::string warpspec::manifestDType(Type t) {
   if (isa<Float8E4M3FNType>(t))
     return "e4m3";

@@ -46,6 +46,12 @@ Value mbarrierAddress(OpBuilder &b, Location loc, Value base, unsigned stages,
 Value slotAddress(OpBuilder &b, Location loc, SmemType type, Value base,
                   Value stage, int64_t extraBytes = 0);
 
+/// Bits [4, 4+B) of the swizzle: bits [7, 7+B) of the byte offset `off`
+/// within a swizzled tile (B = log2(swizzle / 16)), moved down to be XORed
+/// into the 16-byte chunk index. The one definition of the 32/64/128-byte
+/// swizzle for every SMEM tile access of the lowering.
+Value swizzleBits(OpBuilder &b, Location loc, Value off, unsigned swizzle);
+
 /// Manifest name of an element type (e4m3, e5m2, bf16, f16, f32, u8, i32), or
 /// an empty string.
 std::string manifestDType(Type elementType);

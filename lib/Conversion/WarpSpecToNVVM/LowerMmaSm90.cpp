@@ -222,15 +222,6 @@ struct AccPromoteLowering : OpConversionPattern<AccPromoteOp> {
   }
 };
 
-/// Bits [4, 4+B) of the swizzle: bits [7, 7+B) of `off` (B = log2(S / 16)),
-/// moved down to be XORed into the 16-byte chunk index.
-Value swizzleBits(OpBuilder &b, Location loc, Value off, unsigned swizzle) {
-  Value bits = arith::ShRUIOp::create(b, loc, off, i32Const(b, loc, 7));
-  bits =
-      arith::AndIOp::create(b, loc, bits, i32Const(b, loc, swizzle / 16 - 1));
-  return arith::ShLIOp::create(b, loc, bits, i32Const(b, loc, 4));
-}
-
 /// Elements `i` and `i + 1` of the fragment as a 2-vector of `elt`.
 Value fragmentPair(OpBuilder &b, Location loc, Value acc, int64_t i, Type elt) {
   auto vecF32 = VectorType::get({2}, b.getF32Type());

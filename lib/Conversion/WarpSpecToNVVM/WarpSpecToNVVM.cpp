@@ -54,6 +54,18 @@ void declareDynamicSmem(gpu::GPUModuleOp module) {
                          /*alignment=*/1024, /*addrSpace=*/3);
 }
 
+/// Writes each producer.commit's derived transaction bytes into its
+/// `tx_bytes` while the copies it derives them from are still in the IR
+/// (the conversion below replaces them in an order it chooses).
+void materializeCommitBytes(gpu::GPUModuleOp module) {
+  module.walk([](ProducerCommitOp commit) {
+    if (commit.getTxBytes())
+      return;
+    if (int64_t bytes = commit.getExpectedTxBytes())
+      commit.setTxBytes(static_cast<uint32_t>(bytes));
+  });
+}
+
 struct ConvertWarpSpecToNVVMPass
     : mlir::megamoe::impl::ConvertWarpSpecToNVVMBase<
           ConvertWarpSpecToNVVMPass> {
@@ -63,6 +75,11 @@ struct ConvertWarpSpecToNVVMPass
       return;
     MLIRContext *ctx = &getContext();
     declareDynamicSmem(module);
+    materializeCommitBytes(module);
+    // Phase 0: the tile loop and the chip's form of the block-scaled MMA.
+    if (failed(expandTileLoops(module)) ||
+        failed(expandBlockScaledMmaSm90(module)))
+      return signalPassFailure();
     TypeConverter converter;
     populateWarpSpecTypeConversions(converter);
 
@@ -76,6 +93,7 @@ struct ConvertWarpSpecToNVVMPass
       populateWarpSpecAsyncCopyPatterns(converter, patterns);
       populateWarpSpecCounterPatterns(converter, patterns);
       populateWarpSpecMmaSm90Patterns(converter, patterns);
+      populateWarpSpecTilePatterns(converter, patterns);
       ConversionTarget target(*ctx);
       target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect,
                              arith::ArithDialect>();

@@ -1148,8 +1148,8 @@ warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, t
   warpspec.roles {
     warpspec.role "m" warps [0, 4) regs 128 mma {
       %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
-      // expected-error @+1 {{b_interleave needs the b_scales in pairs (one per interleaved half of a column block); got 3 b_scales}}
-      %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c0] b_scales %sb, %sb, %sb b_interleave 8 : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{b_scale_map sends column 24 to b_scales index 3, outside [0, 3)}}
+      %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c0] b_scales %sb, %sb, %sb b_scale_map affine_map<(c) -> ((c floordiv 8) mod 4)> : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
     }
   }
   warpspec.return
@@ -1163,8 +1163,8 @@ warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, t
   warpspec.roles {
     warpspec.role "m" warps [0, 4) regs 128 mma {
       %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
-      // expected-error @+1 {{b_interleave 4 must be a positive multiple of 8 (the accumulator fragment's column group)}}
-      %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c0] b_scales %sb, %sb b_interleave 4 : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{b_scale_map must be constant over each group of 8 columns (the accumulator fragment's column group); columns 0 and 4 get different scales}}
+      %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c0] b_scales %sb, %sb b_scale_map affine_map<(c) -> ((c floordiv 4) mod 2)> : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
     }
   }
   warpspec.return
@@ -1178,8 +1178,8 @@ warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, t
   warpspec.roles {
     warpspec.role "m" warps [0, 4) regs 128 mma {
       %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
-      // expected-error @+1 {{b_interleave 0 must be a positive multiple of 8 (the accumulator fragment's column group)}}
-      %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c0] b_scales %sb, %sb b_interleave 0 : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{b_scale_map must map one column to one index, (c) -> (i); got affine_map<(d0, d1) -> (d0)>}}
+      %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c0] b_scales %sb, %sb b_scale_map affine_map<(c, d) -> (c)> : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
     }
   }
   warpspec.return
@@ -1193,8 +1193,8 @@ warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, t
   warpspec.roles {
     warpspec.role "m" warps [0, 4) regs 128 mma {
       %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
-      // expected-error @+1 {{n = 128 columns cannot be split into 2 column blocks (one per b_scales pair) of a multiple of 2 * b_interleave = 48 columns}}
-      %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c0] b_scales %sb, %sb, %sb, %sb b_interleave 24 : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{n = 128 columns cannot be split evenly among 3 b_scales in groups of a multiple of 8 columns; give a b_scale_map}}
+      %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c0] b_scales %sb, %sb, %sb : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
     }
   }
   warpspec.return
@@ -1401,6 +1401,211 @@ warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads =
       %s = warpspec.consumer.wait %pipe : !warpspec.pipeline<4>
       // expected-error @+1 {{needs a stage from warpspec.producer.acquire, got one from warpspec.consumer.wait}}
       warpspec.producer.commit %pipe[%s] : !warpspec.pipeline<4>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+// Tile loops of one kernel must walk the same tiles.
+warpspec.kernel @k(%mb: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 256 : i32} {
+  warpspec.roles {
+    warpspec.role "p" warps [0, 4) regs 128 {
+      // expected-error @+1 {{walks another tile order than the tile loop at}}
+      warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 32 raster 8 {
+      }
+    }
+    warpspec.role "c" warps [4, 8) regs 128 {
+      warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 32 raster 4 {
+      }
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%mb: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  warpspec.roles {
+    warpspec.role "p" warps [0, 4) regs 128 {
+      // expected-error @+1 {{raster 3 must divide n_blocks 32 (a raster is a group of whole n-blocks)}}
+      warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 32 raster 3 {
+      }
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%mb: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  // expected-error @+1 {{must be inside a warpspec.role}}
+  warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 32 raster 8 {
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %d = warpspec.smem.alloc "d" : !warpspec.smem<64x64xbf16, slots = 1, align = 1024, swizzle = 128>
+  // expected-error @+1 {{view of 16384 B (1 slot(s) of 16384 B) does not fit in the 8192 B of its source}}
+  %v = warpspec.smem.view %d : !warpspec.smem<64x64xbf16, slots = 1, align = 1024, swizzle = 128> -> !warpspec.smem<64x64xf32, slots = 1, align = 1024>
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %d = warpspec.smem.alloc "d" : !warpspec.smem<64x64xbf16, slots = 1, align = 128>
+  // expected-error @+1 {{view asks for 1024-byte alignment but its source is only 128-byte aligned}}
+  %v = warpspec.smem.view %d : !warpspec.smem<64x64xbf16, slots = 1, align = 128> -> !warpspec.smem<64x64xbf16, slots = 1, align = 1024, swizzle = 128>
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>
+  // expected-error @+1 {{ring 'ab' has 4 stages but its buffer '!warpspec.smem<128x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>' has 2 slot(s); a ring buffer needs one slot per stage}}
+  %ring = warpspec.pipeline.create "ab" producer_arrivals 1 consumer_arrivals 1 buffers(%a : !warpspec.smem<128x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>) : !warpspec.pipeline<4>
+  warpspec.return
+}
+
+// -----
+
+!tile = !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!desc = !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>
+warpspec.kernel @k(%da: !desc) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 32 : i32} {
+  %a = warpspec.smem.alloc "a" : !tile
+  %b = warpspec.smem.alloc "b" : !tile
+  %ring = warpspec.pipeline.create "ab" producer_arrivals 1 consumer_arrivals 1 buffers(%a : !tile) : !warpspec.pipeline<4>
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "p" warps [0, 1) regs 128 {
+      %s = warpspec.producer.acquire %ring : !warpspec.pipeline<4>
+      // expected-error @+1 {{fills a buffer that is not one of ring 'ab''s buffers; list it in the ring's buffers(...)}}
+      warpspec.tma.load %da[%c0i, %c0i] -> %b[%s], %ring : !desc, !tile, !warpspec.pipeline<4>
+      warpspec.producer.commit %ring[%s] : !warpspec.pipeline<4>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!sfa = !warpspec.smem<128xf32, slots = 4, align = 128>
+warpspec.kernel @k(%src: !llvm.ptr<1>, %n: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 32 : i32} {
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %ring = warpspec.pipeline.create "s" producer_arrivals 1 consumer_arrivals 1 : !warpspec.pipeline<4>
+  warpspec.roles {
+    warpspec.role "p" warps [0, 1) regs 128 {
+      %s = warpspec.producer.acquire %ring : !warpspec.pipeline<4>
+      warpspec.bulk.copy %src, %n -> %sfa[%s], %ring : !sfa, !warpspec.pipeline<4>
+      // expected-error @+1 {{cannot derive the transaction bytes: a copy of this stage in the commit's block has a dynamic size; state them with tx_bytes}}
+      warpspec.producer.commit %ring[%s] : !warpspec.pipeline<4>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!tile = !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!btile = !warpspec.smem<64x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!sfa = !warpspec.smem<128xf32, slots = 4, align = 128>
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !tile
+  %b = warpspec.smem.alloc "b" : !btile
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{accumulator n = 128 does not match the B tile's 64 rows}}
+      %t = warpspec.mma.block_scaled %a, %b stage %c0 row %c0 a_scales %sfa b_scales %sb into %z : !tile, !btile, !sfa, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!tile = !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!sfa = !warpspec.smem<32xf32, slots = 4, align = 128>
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !tile
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{a_scales tile holds 32 scales, fewer than the accumulator's 64 rows}}
+      %t = warpspec.mma.block_scaled %a, %a stage %c0 row %c0 a_scales %sfa b_scales %sb into %z : !tile, !tile, !sfa, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!tile = !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!sfa = !warpspec.smem<128xf32, slots = 4, align = 128>
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !tile
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{is warpgroup-collective and must be in a role marked `mma`; role 'm' is not}}
+      %t = warpspec.mma.block_scaled %a, %a stage %c0 row %c0 a_scales %sfa b_scales %sb into %z : !tile, !tile, !sfa, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!dtile = !warpspec.smem<128x128xbf16, slots = 1, align = 1024, swizzle = 128>
+warpspec.kernel @k(%dd: !warpspec.tma_desc<32x64xbf16, swizzle = 128>, %c: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %d = warpspec.smem.alloc "d" : !dtile
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 {
+      // expected-error @+1 {{descriptor box must be [64, 64] (the stored rows x one column panel)}}
+      warpspec.tile.store %d[%c0, %c0] rows 64 -> %dd[%c, %c] : !dtile, !warpspec.tma_desc<32x64xbf16, swizzle = 128>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!dtile = !warpspec.smem<128x128xbf16, slots = 1, align = 1024, swizzle = 128>
+warpspec.kernel @k(%dd: !warpspec.tma_desc<64x64xbf16, swizzle = 0>, %c: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %d = warpspec.smem.alloc "d" : !dtile
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 {
+      // expected-error @+1 {{descriptor swizzle 0 does not match the tile's 128}}
+      warpspec.tile.store %d[%c0, %c0] rows 64 -> %dd[%c, %c] : !dtile, !warpspec.tma_desc<64x64xbf16, swizzle = 0>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!dtile = !warpspec.smem<128x128xbf16, slots = 1, align = 1024, swizzle = 128>
+warpspec.kernel @k(%c: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %d = warpspec.smem.alloc "d" : !dtile
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 {
+      // expected-error @+1 {{loads one 16-byte chunk; result type 'vector<2xi32>' has 8 bytes}}
+      %v = warpspec.tile.load %d[%c0, %c, %c] : !dtile -> vector<2xi32>
     }
   }
   warpspec.return

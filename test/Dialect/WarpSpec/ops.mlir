@@ -12,6 +12,7 @@
 !pipe = !warpspec.pipeline<4>
 !acc = !warpspec.acc<64x128xf32>
 
+// CHECK: #[[MAP:map[0-9]*]] = affine_map<(d0) -> ((d0 floordiv 8) mod 2)>
 // CHECK-LABEL: warpspec.kernel @all_sm90
 // CHECK-SAME: (%{{.*}}: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>, %{{.*}}: !warpspec.tma_desc<128xf32, swizzle = 0>, %{{.*}}: !warpspec.tma_desc<64x128xbf16, swizzle = 0>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: f32)
 // CHECK-SAME: attributes {chip = "sm_90a", cluster = array<i32: 1, 1, 1>, maxnreg = 168 : i32, smem_bytes = 0 : i64, threads = 384 : i32}
@@ -84,8 +85,8 @@ warpspec.kernel @all_sm90(%da: !desc, %dsf: !sfdesc, %dout: !odesc,
       %t = warpspec.acc.promote %r into %zero a_scales %sfa[%cs, %row] b_scales %sb : !sfa, !acc
       // CHECK: warpspec.acc.promote %{{.*}} into %{{.*}} a_scales %{{.*}}[%[[CS]], %{{.*}}] b_scales %{{.*}}, %{{.*}} :
       %t2 = warpspec.acc.promote %r into %t a_scales %sfa[%cs, %row] b_scales %sb, %sb : !sfa, !acc
-      // CHECK: warpspec.acc.promote %{{.*}} into %{{.*}} a_scales %{{.*}}[%[[CS]], %{{.*}}] b_scales %{{.*}}, %{{.*}} b_interleave 8 : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
-      %t3 = warpspec.acc.promote %r into %t2 a_scales %sfa[%cs, %row] b_scales %sb, %sb b_interleave 8 : !sfa, !acc
+      // CHECK: warpspec.acc.promote %{{.*}} into %{{.*}} a_scales %{{.*}}[%[[CS]], %{{.*}}] b_scales %{{.*}}, %{{.*}} b_scale_map #[[MAP]] : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
+      %t3 = warpspec.acc.promote %r into %t2 a_scales %sfa[%cs, %row] b_scales %sb, %sb b_scale_map affine_map<(c) -> ((c floordiv 8) mod 2)> : !sfa, !acc
       // CHECK: warpspec.consumer.release %[[P]][%[[CS]]] : !warpspec.pipeline<4>
       warpspec.consumer.release %ab[%cs] : !pipe
       // CHECK: warpspec.consumer.release %[[P]][%[[CS]]] reads_retired : !warpspec.pipeline<4>
@@ -172,6 +173,56 @@ warpspec.kernel @all_sm100(%flag: i1)
             !warpspec.tmem<128x256xf32>
     }
     warpspec.role "rest" warps [1, 8) regs 128 {
+    }
+  }
+  warpspec.return
+}
+
+// The arch-neutral tile ops: a ring, the persistent tile loop, the
+// block-scaled MMA, SMEM views and the epilogue tile store / load.
+!dtile = !warpspec.smem<128x128xbf16, slots = 1, align = 1024, swizzle = 128>
+!panel = !warpspec.tma_desc<64x64xbf16, swizzle = 128>
+// CHECK-LABEL: warpspec.kernel @tile_ops
+warpspec.kernel @tile_ops(%da: !desc, %dd: !panel, %mb: i32, %sb: f32)
+    attributes {chip = "sm_90a", maxnreg = 168 : i32, threads = 256 : i32} {
+  %a = warpspec.smem.alloc "a" : !tile
+  %b = warpspec.smem.alloc "b" : !tile
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %d = warpspec.smem.alloc "d" : !dtile
+  // CHECK: %[[F8:.*]] = warpspec.smem.view %{{.*}} : !warpspec.smem<128x128xbf16, slots = 1, align = 1024, swizzle = 128> -> !warpspec.smem<128x256xf8E4M3FN, slots = 1, align = 1024, swizzle = 128>
+  %f8 = warpspec.smem.view %d : !dtile -> !warpspec.smem<128x256xf8E4M3FN, slots = 1, align = 1024, swizzle = 128>
+  // CHECK: warpspec.smem.view %[[F8]] :
+  %f32 = warpspec.smem.view %f8 : !warpspec.smem<128x256xf8E4M3FN, slots = 1, align = 1024, swizzle = 128> -> !warpspec.smem<64x64xf32, slots = 2, align = 1024>
+  // CHECK: %[[R:.*]] = warpspec.pipeline.create "ab" producer_arrivals 4 consumer_arrivals 4 buffers(%{{.*}}, %{{.*}}, %{{.*}} : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.smem<128xf32, slots = 4, align = 128>) : !warpspec.pipeline<4>
+  %ring = warpspec.pipeline.create "ab" producer_arrivals 4 consumer_arrivals 4 buffers(%a, %b, %sfa : !tile, !tile, !sfa) : !pipe
+  %epi = warpspec.named_barrier 1 roles ["math"]
+  %c0 = arith.constant 0 : index
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "tma" warps [0, 4) regs 40 {
+      // CHECK: warpspec.tile_loop (%{{.*}}, %{{.*}}) m_blocks(%{{.*}}) n_blocks 32 raster 8 {
+      warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 32 raster 8 {
+        %s = warpspec.producer.acquire %ring : !pipe
+        warpspec.tma.load %da[%c0i, %c0i] -> %a[%s], %ring : !desc, !tile, !pipe
+        // CHECK: warpspec.producer.commit %{{.*}}[%{{.*}}] : !warpspec.pipeline<4>
+        warpspec.producer.commit %ring[%s] : !pipe
+      }
+    }
+    warpspec.role "math" warps [4, 8) regs 232 mma {
+      warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 32 raster 8 {
+        %z = warpspec.acc.zero : !acc
+        %s = warpspec.consumer.wait %ring : !pipe
+        // CHECK: warpspec.mma.block_scaled %{{.*}}, %{{.*}} stage %{{.*}} row %{{.*}} a_scales %{{.*}} b_scales %{{.*}} into %{{.*}} : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
+        %t = warpspec.mma.block_scaled %a, %b stage %s row %c0 a_scales %sfa b_scales %sb into %z : !tile, !tile, !sfa, !acc
+        // CHECK: warpspec.mma.block_scaled {{.*}} b_scales %{{.*}}, %{{.*}} b_scale_map #[[MAP]] into
+        %t2 = warpspec.mma.block_scaled %a, %b stage %s row %c0 a_scales %sfa b_scales %sb, %sb b_scale_map affine_map<(c) -> ((c floordiv 8) mod 2)> into %t : !tile, !tile, !sfa, !acc
+        warpspec.consumer.release %ring[%s] : !pipe
+        warpspec.acc.store %t2 -> %d[%c0, %c0] : !acc, !dtile
+        // CHECK: warpspec.tile.store %{{.*}}[%{{.*}}, %{{.*}}] rows 64 -> %{{.*}}[%{{.*}}, %{{.*}}] : !warpspec.smem<128x128xbf16, slots = 1, align = 1024, swizzle = 128>, !warpspec.tma_desc<64x64xbf16, swizzle = 128>
+        warpspec.tile.store %d[%c0, %c0] rows 64 -> %dd[%c0i, %c0i] : !dtile, !panel
+        // CHECK: warpspec.tile.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : !warpspec.smem<128x128xbf16, slots = 1, align = 1024, swizzle = 128> -> vector<4xi32>
+        %v = warpspec.tile.load %d[%c0, %c0i, %c0i] : !dtile -> vector<4xi32>
+      }
     }
   }
   warpspec.return

@@ -45,6 +45,19 @@ void populateWarpSpecCounterPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
 void populateWarpSpecMmaSm90Patterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
+/// The arch-neutral tile ops whose lowering is plain data movement:
+/// smem.view (the source's address), tile.store (one TMA store per column
+/// panel), tile.load (one swizzled 16-byte load).
+void populateWarpSpecTilePatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns);
+
+/// Phase 0, before the conversion: warpspec.tile_loop becomes an scf.for over
+/// the CTA's tiles, and each warpspec.mma.block_scaled becomes the chip's
+/// sequence of warpspec ops (sm_90a: mma.sm90 + mma.wait + acc.promote).
+/// Fails with a diagnostic on a chip that has no block-scaled lowering.
+LogicalResult expandTileLoops(gpu::GPUModuleOp module);
+LogicalResult expandBlockScaledMmaSm90(gpu::GPUModuleOp module);
+
 /// Phase 2: warpspec.kernel -> llvm.func, warpspec.return -> llvm.return,
 /// warpspec.roles -> warp-index dispatch with setmaxnreg per warpgroup.
 void populateWarpSpecKernelPatterns(const TypeConverter &converter,

@@ -73,34 +73,6 @@ LogicalResult verifyRowOffset(Operation *op, Value row, int64_t m, int64_t rows,
 // SM90
 //===----------------------------------------------------------------------===//
 
-LogicalResult MmaSm90Op::verify() {
-  if (failed(verifyInsideRole(*this)) ||
-      failed(verifyChip(*this, "sm_90", "sm_90a")))
-    return failure();
-  SmemType a = getA().getType(), b = getB().getType();
-  FailureOr<Operand> opA = getMmaOperand(*this, "A", a, getAMajor());
-  FailureOr<Operand> opB = getMmaOperand(*this, "B", b, getBMajor());
-  if (failed(opA) || failed(opB))
-    return failure();
-  if (opA->k != opB->k)
-    return emitOpError("A has K = ") << opA->k << " but B has K = " << opB->k;
-  if (failed(verifyOperandTypes(*this, a, b, opA->k)))
-    return failure();
-  AccType acc = getAcc().getType();
-  if (opB->rows != acc.getN())
-    return emitOpError("accumulator n = ")
-           << acc.getN() << " does not match the B tile's " << opB->rows
-           << " rows";
-  if (opA->rows % acc.getM() != 0)
-    return emitOpError("A tile has ") << opA->rows << " rows; a multiple of "
-                                      << acc.getM() << " is needed";
-  if (failed(verifyRowOffset(*this, getARow(), acc.getM(), opA->rows, "A")) ||
-      failed(verifyStageForBuffer(*this, getAStage(), a)) ||
-      failed(verifyStageForBuffer(*this, getBStage(), b)))
-    return failure();
-  return success();
-}
-
 LogicalResult MmaWaitOp::inferReturnTypes(
     MLIRContext *, std::optional<Location>, ValueRange operands, DictionaryAttr,
     OpaqueProperties, RegionRange, SmallVectorImpl<Type> &inferredReturnTypes) {
@@ -118,53 +90,124 @@ LogicalResult MmaWaitOp::verify() {
   return success();
 }
 
-LogicalResult AccPromoteOp::verify() {
-  SmemType scales = getAScales().getType();
-  AccType acc = getTotal().getType();
+namespace {
+/// The b-scale index of accumulator column `column`: `map(column)`, or the
+/// even split of the n columns among nb scales.
+int64_t bScaleIndex(std::optional<AffineMap> map, int64_t n, int64_t nb,
+                    int64_t column) {
+  if (!map)
+    return column / (n / nb);
+  SmallVector<int64_t, 4> result = map->compose(ArrayRef<int64_t>{column});
+  return result.size() == 1 ? result[0] : -1;
+}
+
+/// Rules shared by every op that promotes a block-scaled product: a per-row
+/// f32 a_scales tile covering the accumulator's rows, and b_scales whose
+/// column map is constant over each 8-column group and in range.
+LogicalResult verifyBlockScales(Operation *op, SmemType scales, Value row,
+                                Value stage, AccType acc, int64_t nb,
+                                std::optional<AffineMap> map) {
   if (scales.getShape().size() != 1 || !scales.getElementType().isF32())
-    return emitOpError("a_scales must be a buffer of 1-d f32 tiles, got ")
+    return op->emitOpError("a_scales must be a buffer of 1-d f32 tiles, got ")
            << scales;
   if (scales.getShape()[0] < acc.getM())
-    return emitOpError("a_scales tile holds ")
+    return op->emitOpError("a_scales tile holds ")
            << scales.getShape()[0] << " scales, fewer than the accumulator's "
            << acc.getM() << " rows";
   int64_t n = acc.getN();
-  int64_t nb = static_cast<int64_t>(getBScales().size());
-  if (std::optional<int64_t> g = getBInterleave()) {
-    if (nb == 0 || nb % 2 != 0)
-      return emitOpError("b_interleave needs the b_scales in pairs (one per "
-                         "interleaved half of a column block); got ")
-             << nb << " b_scales";
-    if (*g <= 0 || *g % 8 != 0)
-      return emitOpError("b_interleave ")
-             << *g
-             << " must be a positive multiple of 8 (the accumulator "
-                "fragment's column group)";
-    if (n % (nb / 2) != 0 || (n / (nb / 2)) % (2 * *g) != 0)
-      return emitOpError("n = ")
-             << n << " columns cannot be split into " << nb / 2
-             << " column blocks (one per b_scales pair) of a multiple of 2 * "
-                "b_interleave = "
-             << 2 * *g << " columns";
-  } else if (nb == 0 || n % nb != 0 || (n / nb) % 8 != 0) {
-    return emitOpError("n = ")
+  if (nb == 0)
+    return op->emitOpError("needs at least one b_scales value");
+  if (map) {
+    if (map->getNumDims() != 1 || map->getNumSymbols() != 0 ||
+        map->getNumResults() != 1)
+      return op->emitOpError("b_scale_map must map one column to one index, "
+                             "(c) -> (i); got ")
+             << AffineMapAttr::get(*map);
+    for (int64_t c = 0; c < n; ++c) {
+      int64_t i = bScaleIndex(map, n, nb, c);
+      if (i < 0 || i >= nb)
+        return op->emitOpError("b_scale_map sends column ")
+               << c << " to b_scales index " << i << ", outside [0, " << nb
+               << ")";
+      if (i != bScaleIndex(map, n, nb, c / 8 * 8))
+        return op->emitOpError("b_scale_map must be constant over each group "
+                               "of 8 columns (the accumulator fragment's "
+                               "column group); columns ")
+               << c / 8 * 8 << " and " << c << " get different scales";
+    }
+  } else if (n % nb != 0 || (n / nb) % 8 != 0) {
+    return op->emitOpError("n = ")
            << n << " columns cannot be split evenly among " << nb
-           << " b_scales in groups of a multiple of 8 columns";
+           << " b_scales in groups of a multiple of 8 columns; give a "
+              "b_scale_map";
   }
-  if (failed(verifyRowOffset(*this, getRow(), acc.getM(), scales.getShape()[0],
+  if (failed(verifyRowOffset(op, row, acc.getM(), scales.getShape()[0],
                              "a_scales")))
     return failure();
-  return verifyStageForBuffer(*this, getStage(), scales);
+  return verifyStageForBuffer(op, stage, scales);
+}
+
+/// Rules shared by every SMEM-operand MMA: A [M, K] and B [n, K] tiles of
+/// one element type, K-major fp8, the accumulator's n = B rows, A rows a
+/// multiple of m, a row offset in range, stages from matching pipelines.
+LogicalResult verifyMmaOperands(Operation *op, SmemType a, Value aStage,
+                                Value aRow, Major aMajor, SmemType b,
+                                Value bStage, Major bMajor, AccType acc) {
+  FailureOr<Operand> opA = getMmaOperand(op, "A", a, aMajor);
+  FailureOr<Operand> opB = getMmaOperand(op, "B", b, bMajor);
+  if (failed(opA) || failed(opB))
+    return failure();
+  if (opA->k != opB->k)
+    return op->emitOpError("A has K = ")
+           << opA->k << " but B has K = " << opB->k;
+  if (failed(verifyOperandTypes(op, a, b, opA->k)))
+    return failure();
+  if (opB->rows != acc.getN())
+    return op->emitOpError("accumulator n = ")
+           << acc.getN() << " does not match the B tile's " << opB->rows
+           << " rows";
+  if (opA->rows % acc.getM() != 0)
+    return op->emitOpError("A tile has ")
+           << opA->rows << " rows; a multiple of " << acc.getM()
+           << " is needed";
+  if (failed(verifyRowOffset(op, aRow, acc.getM(), opA->rows, "A")) ||
+      failed(verifyStageForBuffer(op, aStage, a)) ||
+      failed(verifyStageForBuffer(op, bStage, b)))
+    return failure();
+  return success();
+}
+} // namespace
+
+LogicalResult MmaSm90Op::verify() {
+  if (failed(verifyInsideRole(*this)) ||
+      failed(verifyChip(*this, "sm_90", "sm_90a")))
+    return failure();
+  return verifyMmaOperands(*this, getA().getType(), getAStage(), getARow(),
+                           getAMajor(), getB().getType(), getBStage(),
+                           getBMajor(), getAcc().getType());
+}
+
+LogicalResult AccPromoteOp::verify() {
+  return verifyBlockScales(*this, getAScales().getType(), getRow(), getStage(),
+                           getTotal().getType(), getBScales().size(),
+                           getBScaleMap());
 }
 
 int64_t AccPromoteOp::getBScaleIndex(int64_t column) {
-  int64_t n = getTotal().getType().getN();
-  int64_t nb = static_cast<int64_t>(getBScales().size());
-  if (std::optional<int64_t> g = getBInterleave()) {
-    int64_t blockCols = 2 * n / nb;
-    return 2 * (column / blockCols) + (column / *g) % 2;
-  }
-  return column / (n / nb);
+  return bScaleIndex(getBScaleMap(), getTotal().getType().getN(),
+                     getBScales().size(), column);
+}
+
+LogicalResult MmaBlockScaledOp::verify() {
+  if (failed(verifyInsideRole(*this)))
+    return failure();
+  AccType acc = getTotal().getType();
+  if (failed(verifyMmaOperands(*this, getA().getType(), getStage(), getRow(),
+                               Major::k, getB().getType(), getStage(),
+                               Major::k, acc)))
+    return failure();
+  return verifyBlockScales(*this, getAScales().getType(), getRow(), getStage(),
+                           acc, getBScales().size(), getBScaleMap());
 }
 
 LogicalResult AccStoreOp::verify() {

@@ -244,7 +244,7 @@ LogicalResult RoleOp::verifyRegions() {
   if (getMma())
     return success();
   WalkResult result = getBody().walk([&](Operation *op) {
-    if (isa<MmaSm90Op, MmaWaitOp, AccStoreOp>(op)) {
+    if (isa<MmaSm90Op, MmaWaitOp, AccStoreOp, MmaBlockScaledOp>(op)) {
       op->emitOpError("is warpgroup-collective and must be in a role marked "
                       "`mma`; role '")
           << getName() << "' is not";
@@ -391,10 +391,35 @@ LogicalResult PipelineCreateOp::verify() {
            << " warp(s); each warp arrives once";
   };
   if (failed(check("producer", "commit", getProducerArrivals(),
-                   arrivingWarps<ProducerCommitOp>(getResult()))))
+                   arrivingWarps<ProducerCommitOp>(getResult()))) ||
+      failed(check("consumer", "release", getConsumerArrivals(),
+                   arrivingWarps<ConsumerReleaseOp>(getResult()))))
     return failure();
-  return check("consumer", "release", getConsumerArrivals(),
-               arrivingWarps<ConsumerReleaseOp>(getResult()));
+  // A ring: its buffers are the stages' slots, and only they are filled
+  // through it.
+  unsigned stages = getType().getStages();
+  for (Value buffer : getBuffers()) {
+    auto type = cast<SmemType>(buffer.getType());
+    if (type.getSlots() != stages)
+      return emitOpError("ring '")
+             << getName() << "' has " << stages << " stages but its buffer "
+             << type << " has " << type.getSlots()
+             << " slot(s); a ring buffer needs one slot per stage";
+  }
+  if (getBuffers().empty())
+    return success();
+  llvm::SmallPtrSet<Value, 4> ring(getBuffers().begin(), getBuffers().end());
+  for (Operation *user : getResult().getUsers()) {
+    Value filled;
+    if (auto load = dyn_cast<TmaLoadOp>(user))
+      filled = load.getBuffer();
+    else if (auto copy = dyn_cast<BulkCopyOp>(user))
+      filled = copy.getBuffer();
+    if (filled && !ring.contains(filled))
+      return user->emitOpError("fills a buffer that is not one of ring '")
+             << getName() << "''s buffers; list it in the ring's buffers(...)";
+  }
+  return success();
 }
 
 LogicalResult ProducerAcquireOp::verify() { return verifyInsideRole(*this); }
@@ -411,9 +436,12 @@ LogicalResult ConsumerReleaseOp::verify() {
 namespace {
 constexpr int64_t kMaxTxBytes = (1 << 20) - 1;
 
-/// Bytes per stage of the distinct buffers that copies fill through `pipe`.
+/// Bytes per stage of the distinct buffers that copies fill through `pipe`
+/// (the ring's buffers when it lists them).
 int64_t bytesFilledPerStage(Value pipe) {
   llvm::SetVector<Value> buffers;
+  if (auto ring = pipe.getDefiningOp<PipelineCreateOp>())
+    buffers.insert(ring.getBuffers().begin(), ring.getBuffers().end());
   for (Operation *user : pipe.getUsers()) {
     if (auto load = dyn_cast<TmaLoadOp>(user))
       buffers.insert(load.getBuffer());
@@ -447,14 +475,47 @@ std::optional<int64_t> bytesOfStageCopies(Value stage, Block *block) {
   }
   return bytes;
 }
+
+/// Bytes the copies of `stage` that sit in `block` deliver (copies elsewhere
+/// belong to other warps' commits), or nullopt when one of them has a
+/// dynamic size.
+std::optional<int64_t> bytesOfStageCopiesInBlock(Value stage, Block *block) {
+  int64_t bytes = 0;
+  for (Operation *user : stage.getUsers()) {
+    if (user->getBlock() != block)
+      continue;
+    if (auto load = dyn_cast<TmaLoadOp>(user); load && load.getStage() == stage)
+      bytes += load.getDesc().getType().getBoxBytes();
+    else if (auto copy = dyn_cast<BulkCopyOp>(user);
+             copy && copy.getStage() == stage) {
+      std::optional<int64_t> copyBytes = getConstantIntValue(copy.getBytes());
+      if (!copyBytes)
+        return std::nullopt;
+      bytes += *copyBytes;
+    }
+  }
+  return bytes;
+}
 } // namespace
+
+int64_t ProducerCommitOp::getExpectedTxBytes() {
+  if (std::optional<uint32_t> tx = getTxBytes())
+    return *tx;
+  return bytesOfStageCopiesInBlock(getStage(), (*this)->getBlock())
+      .value_or(0);
+}
 
 LogicalResult ProducerCommitOp::verify() {
   if (failed(verifyInsideRole(*this)) ||
       failed(verifyStageSource(*this, getStage(), getPipeline(),
                                /*wantProducer=*/true)))
     return failure();
-  int64_t tx = getTxBytes().value_or(0);
+  if (!getTxBytes() &&
+      !bytesOfStageCopiesInBlock(getStage(), (*this)->getBlock()))
+    return emitOpError("cannot derive the transaction bytes: a copy of this "
+                       "stage in the commit's block has a dynamic size; state "
+                       "them with tx_bytes");
+  int64_t tx = getExpectedTxBytes();
   if (tx > kMaxTxBytes)
     return emitOpError("tx_bytes ")
            << tx << " exceeds the mbarrier transaction limit of "
@@ -467,7 +528,7 @@ LogicalResult ProducerCommitOp::verify() {
   if (getStage().getDefiningOp<ProducerAcquireOp>()) {
     std::optional<int64_t> delivered =
         bytesOfStageCopies(getStage(), (*this)->getBlock());
-    if (delivered && *delivered > 0 && *delivered != tx)
+    if (getTxBytes() && delivered && *delivered > 0 && *delivered != tx)
       return emitOpError("tx_bytes ")
              << tx << " does not match the " << *delivered
              << " B that the copies of this stage deliver";

@@ -299,18 +299,30 @@ def WarpSpec_PipelineCreateOp : WarpSpec_Op<"pipeline.create", [
     arrive once per executing warp. The verifier checks the counts against
     the warps of the roles that commit / release the pipeline.
 
+    With `buffers(...)` the pipeline is a ring: the listed SMEM buffers are
+    its stages' slots (each must have one slot per stage), and every copy
+    completing on the pipeline must fill one of them. The per-stage bytes
+    that bound `producer.commit`'s transaction count then come from the
+    ring's buffers.
+
     ```mlir
     %ab = warpspec.pipeline.create "ab" producer_arrivals 1 consumer_arrivals 8 : !warpspec.pipeline<4>
+    %ring = warpspec.pipeline.create "ab" producer_arrivals 4 consumer_arrivals 8
+        buffers(%a, %b : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>,
+                         !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>)
+        : !warpspec.pipeline<4>
     ```
   }];
   let arguments = (ins StrAttr:$name,
                        ConfinedAttr<I32Attr, [IntPositive]>:$producer_arrivals,
                        ConfinedAttr<I32Attr, [IntPositive]>:$consumer_arrivals,
+                       Variadic<WarpSpec_SmemType>:$buffers,
                        OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$offset);
   let results = (outs WarpSpec_PipelineType:$result);
   let assemblyFormat = [{
     $name `producer_arrivals` $producer_arrivals `consumer_arrivals`
-    $consumer_arrivals (`offset` $offset^)? attr-dict `:` qualified(type($result))
+    $consumer_arrivals (`buffers` `(` $buffers^ `:` qualified(type($buffers)) `)`)?
+    (`offset` $offset^)? attr-dict `:` qualified(type($result))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -342,17 +354,22 @@ def WarpSpec_ProducerAcquireOp : WarpSpec_Op<"producer.acquire"> {
 def WarpSpec_ProducerCommitOp : WarpSpec_Op<"producer.commit"> {
   let summary = "mark a stage as filled (arrive on full[stage], expecting tx bytes)";
   let description = [{
-    One arrival per executing warp (lane 0) on `full[stage]`. With
-    `tx_bytes N` it is `mbarrier.arrive.expect_tx`: the phase additionally
-    waits for N bytes of asynchronous copies (`tma.load`, `bulk.copy`)
-    completing on that stage; the copies may be issued before or after the
-    commit. Release semantics at CTA scope for the warp's prior generic
+    One arrival per executing warp (lane 0) on `full[stage]`. The phase
+    additionally waits for the bytes of the asynchronous copies (`tma.load`,
+    `bulk.copy` of a constant size) into this stage that sit in the same
+    block as the commit: the expected transaction count is derived from
+    those copies (`mbarrier.arrive.expect_tx` of their bytes; a plain arrive
+    when there are none), so a kernel never writes it by hand and cannot get
+    it wrong. Release semantics at CTA scope for the warp's prior generic
     shared-memory writes (for plain `st.shared` producers).
 
-    `tx_bytes` must be below 2^20 and, when the stage's copies are visible in
-    the same block, equal to the bytes they move.
+    `tx_bytes N` states the count explicitly, for copies the op cannot see
+    (in another block, or of a dynamic size); it must be below 2^20 and,
+    when the stage's copies are visible in the same block, equal to the
+    bytes they move.
 
     ```mlir
+    warpspec.producer.commit %ab[%s] : !warpspec.pipeline<4>
     warpspec.producer.commit %ab[%s] tx_bytes 32768 : !warpspec.pipeline<4>
     ```
   }];
@@ -362,6 +379,11 @@ def WarpSpec_ProducerCommitOp : WarpSpec_Op<"producer.commit"> {
     $pipeline `[` $stage `]` (`tx_bytes` $tx_bytes^)? attr-dict `:` qualified(type($pipeline))
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The transaction bytes the commit expects: `tx_bytes`, else the bytes
+    /// of the stage's copies in the commit's block (0 if none).
+    int64_t getExpectedTxBytes();
+  }];
 }
 
 def WarpSpec_ConsumerWaitOp : WarpSpec_Op<"consumer.wait"> {
@@ -749,31 +771,28 @@ def WarpSpec_AccPromoteOp : WarpSpec_Op<"acc.promote", [
     Reads SMEM through the generic proxy: the slot must be full
     (`warpspec.consumer.wait`).
 
-    With `b_interleave g`, the `nb` scales come in pairs, one pair per
-    column block of `w = 2 n / nb` contiguous columns, and inside a block
-    the columns alternate between the pair's two scales every `g` columns:
-    column `c` uses `b_scales[2 * (c / w) + (c / g) % 2]`. This is the
-    layout of a gate/up-interleaved SwiGLU weight (rows interleaved by `g`),
-    whose 128-row blocks mix two 128x128 scale blocks (gate and up).
-    `g` is a multiple of 8 (the accumulator fragment's column group) and `w`
-    a multiple of `2 g`.
+    With `b_scale_map`, column `c` uses `b_scales[map(c)]` instead: an
+    affine map `(c) -> (i)` constant over each group of 8 columns (the
+    fragment's column group) with results in `[0, nb)`, e.g.
+    `affine_map<(c) -> ((c floordiv 8) mod 2)>` alternates two scales every
+    8 columns (a weight whose rows interleave two scale blocks).
 
     ```mlir
     %t1 = warpspec.acc.promote %r into %t0 a_scales %sfa[%s, %row] b_scales %sb
         : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
     %t2 = warpspec.acc.promote %r into %t1 a_scales %sfa[%s, %row]
-        b_scales %gate, %up b_interleave 8
+        b_scales %s0, %s1 b_scale_map affine_map<(c) -> ((c floordiv 8) mod 2)>
         : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
     ```
   }];
   let arguments = (ins WarpSpec_AccType:$partial, WarpSpec_AccType:$total,
                        WarpSpec_SmemType:$a_scales, Index:$stage, Index:$row,
                        Variadic<F32>:$b_scales,
-                       OptionalAttr<I64Attr>:$b_interleave);
+                       OptionalAttr<AffineMapAttr>:$b_scale_map);
   let results = (outs WarpSpec_AccType:$result);
   let assemblyFormat = [{
     $partial `into` $total `a_scales` $a_scales `[` $stage `,` $row `]`
-    `b_scales` $b_scales (`b_interleave` $b_interleave^)? attr-dict `:`
+    `b_scales` $b_scales (`b_scale_map` $b_scale_map^)? attr-dict `:`
     qualified(type($a_scales)) `,` qualified(type($total))
   }];
   let extraClassDeclaration = [{
@@ -805,6 +824,8 @@ def WarpSpec_AccStoreOp : WarpSpec_Op<"acc.store"> {
   }];
   let hasVerifier = 1;
 }
+
+include "megamoe/Dialect/WarpSpec/IR/WarpSpecTileOps.td"
 
 //===----------------------------------------------------------------------===//
 // Tile MMA (SM100: TMEM accumulators) -- ODS and verifier only for now

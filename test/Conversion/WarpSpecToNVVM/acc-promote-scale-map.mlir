@@ -3,9 +3,10 @@
 // RUN: %ptxas -arch=sm_90a %t/k.ptx -o %t/k.again.cubin
 // REQUIRES: ptxas
 
-// acc.promote with b_interleave 8 and four b_scales (two pairs) over 64
-// columns: column blocks of 2 * 64 / 4 = 32 columns, whose 8-column groups
-// alternate between the pair's scales: groups 0..7 use scales 0 1 0 1 2 3 2 3.
+// acc.promote with a b_scale_map over four b_scales and 64 columns: two
+// column blocks of 32 columns, each alternating every 8 columns between its
+// pair of scales (a gate/up-interleaved weight): groups 0..7 use scales
+// 0 1 0 1 2 3 2 3.
 // The thread's two rows (sa0, sa1) make one product per (row, scale); element
 // i of the fragment (group i / 4, row half (i % 4) / 2) takes its product.
 
@@ -57,7 +58,7 @@ warpspec.kernel @interleaved(%b0: f32, %b1: f32, %b2: f32, %b3: f32)
   warpspec.roles {
     warpspec.role "math" warps [0, 4) regs 168 mma {
       %z = warpspec.acc.zero : !acc
-      %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c0] b_scales %b0, %b1, %b2, %b3 b_interleave 8 : !sfa, !acc
+      %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c0] b_scales %b0, %b1, %b2, %b3 b_scale_map affine_map<(c) -> ((c floordiv 32) * 2 + (c floordiv 8) mod 2)> : !sfa, !acc
       warpspec.acc.store %t -> %out[%c0, %c0] : !acc, !out
     }
   }

@@ -1,0 +1,211 @@
+//===- WarpSpecTileOps.td - arch-neutral tile-level ops ----*- tablegen -*-===//
+//
+// The ops the collectives (lib/Kernels/Collectives) compose kernels from: the
+// persistent tile loop every role walks, SMEM views, the block-scaled MMA on
+// an opaque accumulator, and the epilogue's tile store / load. None of them
+// names a chip: the lowering picks wgmma + registers (SM90) or tcgen05 + TMEM
+// (SM100), and owns the swizzle and fragment layouts.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MEGAMOE_DIALECT_WARPSPEC_WARPSPECTILEOPS_TD
+#define MEGAMOE_DIALECT_WARPSPEC_WARPSPECTILEOPS_TD
+
+//===----------------------------------------------------------------------===//
+// Persistent tile loop
+//===----------------------------------------------------------------------===//
+
+def WarpSpec_TileLoopOp : WarpSpec_Op<"tile_loop", [SingleBlock, NoTerminator]> {
+  let summary = "the persistent tile loop that every role of a kernel walks";
+  let description = [{
+    Runs the body once per tile of an `m_blocks x n_blocks` grid of output
+    tiles that this CTA owns: tiles `t = blockIdx.x, blockIdx.x + gridDim.x,
+    ...` below `m_blocks * n_blocks`, with the block arguments bound to the
+    tile's m-block and n-block (index). Tiles are ordered in rasters of
+    `raster` n-blocks: raster `g = t / (m_blocks * raster)` holds n-blocks
+    `[g * raster, (g + 1) * raster)`, m-blocks within a raster, n-blocks
+    fastest; so the CTAs that run at once share `raster` B tiles and
+    `gridDim / raster` A tiles in L2. `raster = n_blocks` is the m-major
+    order.
+
+    Every role of a kernel that uses a tile loop must walk the same tiles in
+    the same order (a producer that skipped a tile would deadlock its
+    consumers): the verifier requires all tile loops of a kernel to have the
+    same `m_blocks` value, `n_blocks` and `raster`. `m_blocks` is read once;
+    a negative value runs no tile.
+
+    ```mlir
+    warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 32 raster 8 {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins I32:$m_blocks,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$n_blocks,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$raster);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Value getMBlock() { return getBody().getArgument(0); }
+    ::mlir::Value getNBlock() { return getBody().getArgument(1); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// SMEM views
+//===----------------------------------------------------------------------===//
+
+def WarpSpec_SmemViewOp : WarpSpec_Op<"smem.view", [Pure]> {
+  let summary = "see one shared-memory allocation with another type";
+  let description = [{
+    The same bytes as `source`, seen as a buffer of another element type,
+    shape, slot count or swizzle: phases of a kernel that never use the
+    buffer at the same time share one allocation (e.g. an epilogue tile of
+    FP8 rows in one phase and BF16 rows in the next). The view starts at the
+    source's first byte, so it must fit inside the source
+    (`slots x slot stride` bytes) and ask for no more alignment than the
+    source has. The source is a `warpspec.smem.alloc` or another view. The
+    kernel orders the phases (a barrier between the last use of one view
+    and the first of the next); the op itself moves no data.
+
+    ```mlir
+    %bf16 = warpspec.smem.view %tiles
+        : !warpspec.smem<128x256xf8E4M3FN, slots = 1, align = 1024, swizzle = 128>
+        -> !warpspec.smem<128x128xbf16, slots = 1, align = 1024, swizzle = 128>
+    ```
+  }];
+  let arguments = (ins WarpSpec_SmemType:$source);
+  let results = (outs WarpSpec_SmemType:$result);
+  let assemblyFormat = [{
+    $source attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The allocation this view (through any chain of views) starts at.
+    SmemAllocOp getAllocation();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Block-scaled MMA
+//===----------------------------------------------------------------------===//
+
+def WarpSpec_MmaBlockScaledOp : WarpSpec_Op<"mma.block_scaled", [
+    AllTypesMatch<["total", "result"]>]> {
+  let summary = "total += (A x B^T) * a_scale[row] * b_scale[col]: one K block of a block-scaled GEMM";
+  let description = [{
+    Collective over the MMA group of an `mma` role (on SM90 a warpgroup).
+    For the K block held in slot `stage` of the tiles `a` (rows
+    `[row, row + m)` of a `[M, K]` tile) and `b` (an `[n, K]` tile), the
+    same stage of the ring feeding all three operands:
+    `result[r, c] = total[r, c] + (A B^T)[r, c] * a_scales[row + r] *
+    b_scales[map(c)]`, where `a_scales` is slot `stage` of an f32 buffer of
+    per-row scales and `map` is `b_scale_map` (default: the `n` columns
+    split evenly among the `b_scales`, `c floordiv (n / nb)`). This is the
+    recipe of FP8 GEMMs with per-(row, K block) activation scales and
+    per-(column block, K block) weight scales: the product of one K block
+    is formed at full precision, then promoted.
+
+    When the result is available, the op's reads of the stage (A, B and the
+    A scales) are complete: the stage may be released (with
+    `reads_retired` once a later op consumed the result).
+
+    `b_scale_map` is an affine map `(c) -> (i)` from an accumulator column to
+    an index into `b_scales`. It must be constant over each group of 8
+    columns (the finest column granularity of an accumulator fragment) and
+    stay in `[0, nb)`; e.g. `affine_map<(c) -> ((c floordiv 8) mod 2)>`
+    alternates two scales every 8 columns.
+
+    The accumulator is opaque: where it lives is the lowering's choice (SM90:
+    wgmma with a fresh register accumulator per K block, `wgmma.wait_group 0`
+    and the promotion FMAs on CUDA cores).
+
+    ```mlir
+    %t1 = warpspec.mma.block_scaled %a, %b stage %s row %row a_scales %sfa
+        b_scales %sb into %t0
+        : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>,
+          !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>,
+          !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
+    ```
+  }];
+  // `total` precedes the variadic `b_scales` so that the result type is
+  // inferred from it at a fixed operand position.
+  let arguments = (ins WarpSpec_SmemType:$a, Index:$stage, Index:$row,
+                       WarpSpec_SmemType:$b, WarpSpec_SmemType:$a_scales,
+                       WarpSpec_AccType:$total, Variadic<F32>:$b_scales,
+                       OptionalAttr<AffineMapAttr>:$b_scale_map);
+  let results = (outs WarpSpec_AccType:$result);
+  let assemblyFormat = [{
+    $a `,` $b `stage` $stage `row` $row `a_scales` $a_scales
+    `b_scales` $b_scales (`b_scale_map` $b_scale_map^)? `into` $total attr-dict
+    `:` qualified(type($a)) `,` qualified(type($b)) `,`
+    qualified(type($a_scales)) `,` qualified(type($total))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Epilogue tiles
+//===----------------------------------------------------------------------===//
+
+def WarpSpec_TileStoreOp : WarpSpec_Op<"tile.store"> {
+  let summary = "TMA store of rows of an SMEM tile, panel by panel";
+  let description = [{
+    Issued once per executing warp (lane 0): stores rows `[row, row + rows)`
+    of slot `stage` of the 2-D tile `buffer` to global memory through `desc`,
+    the tile's column 0 landing at element coordinates `(col, m)`
+    (innermost first). A swizzled tile whose rows are wider than the swizzle
+    span is laid out as column panels of one swizzle span each (the layout
+    `warpspec.acc.store` writes); the op issues one TMA store per panel at
+    column `col + p * panel columns`, each followed by
+    `cp.async.bulk.commit_group`. The panel layout is the lowering's: the
+    caller never computes a panel address.
+
+    The descriptor's box must be `[rows, panel columns]` of the tile's
+    element type and swizzle. Generic-proxy writes of the tile must be made
+    visible first (`warpspec.fence.async_shared` and a barrier among the
+    writers); wait with `warpspec.tma.store.wait`.
+
+    ```mlir
+    warpspec.tile.store %d[%c0, %row] rows 64 -> %desc[%n0, %m0]
+        : !warpspec.smem<128x128xbf16, slots = 1, align = 1024, swizzle = 128>,
+          !warpspec.tma_desc<64x64xbf16, swizzle = 128>
+    ```
+  }];
+  let arguments = (ins WarpSpec_SmemType:$buffer, Index:$stage, Index:$row,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$rows,
+                       WarpSpec_TmaDescType:$desc, I32:$col, I32:$m);
+  let assemblyFormat = [{
+    $buffer `[` $stage `,` $row `]` `rows` $rows `->` $desc `[` $col `,` $m `]`
+    attr-dict `:` qualified(type($buffer)) `,` qualified(type($desc))
+  }];
+  let hasVerifier = 1;
+}
+
+def WarpSpec_TileLoadOp : WarpSpec_Op<"tile.load"> {
+  let summary = "load one 16-byte chunk of a row of an SMEM tile";
+  let description = [{
+    Per thread: the 16 bytes at byte column `16 * chunk` of row `row` of
+    slot `stage` of the 2-D tile `buffer`, read through the tile's swizzle
+    and column panels (the layout `warpspec.acc.store` writes), so an
+    epilogue can read a tile back row by row without knowing the layout.
+    `row` and `chunk` are i32; out-of-range values are undefined behaviour
+    (the caller bounds them). A generic-proxy read: a barrier must order the
+    tile's writers before it.
+
+    ```mlir
+    %v = warpspec.tile.load %d[%c0, %r, %chunk]
+        : !warpspec.smem<128x128xbf16, slots = 1, align = 1024, swizzle = 128> -> vector<4xi32>
+    ```
+  }];
+  let arguments = (ins WarpSpec_SmemType:$buffer, Index:$stage, I32:$row,
+                       I32:$chunk);
+  let results = (outs AnyVectorOfNonZeroRank:$result);
+  let assemblyFormat = [{
+    $buffer `[` $stage `,` $row `,` $chunk `]` attr-dict `:`
+    qualified(type($buffer)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // MEGAMOE_DIALECT_WARPSPEC_WARPSPECTILEOPS_TD

@@ -1,0 +1,196 @@
+//===- LowerTiles.cpp - tile loop, SMEM views, epilogue tile store/load ---===//
+//
+// The layouts here are the ones `acc.store` writes (LowerMmaSm90.cpp): a
+// swizzled 2-D tile whose rows are wider than the swizzle span S is a row of
+// column panels of [rows, S bytes]; inside a panel the 16-byte chunk index is
+// XORed with swizzleBits of the byte offset. Unswizzled tiles are one panel of
+// plain rows.
+//
+//===----------------------------------------------------------------------===//
+#include "Common.h"
+#include "megamoe/Conversion/WarpSpecToNVVM/WarpSpecToNVVM.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::warpspec;
+
+namespace {
+
+/// The panel geometry of a 2-D tile buffer (verified by the ops).
+struct Panels {
+  int64_t rows;       // rows of the tile
+  int64_t pitch;      // bytes between rows inside a panel
+  int64_t panelBytes; // bytes between column panels
+  int64_t columns;    // elements per panel row
+  unsigned swizzle;
+};
+
+Panels panelsOf(SmemType tile) {
+  int64_t eb = (tile.getElementType().getIntOrFloatBitWidth() + 7) / 8;
+  Panels p;
+  p.rows = tile.getShape()[0];
+  p.swizzle = tile.getSwizzle();
+  p.pitch = p.swizzle ? p.swizzle : tile.getShape()[1] * eb;
+  p.panelBytes = p.rows * p.pitch;
+  p.columns = p.pitch / eb;
+  return p;
+}
+
+struct SmemViewLowering : OpConversionPattern<SmemViewOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SmemViewOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // A view starts at its source's first byte.
+    rewriter.replaceOp(op, adaptor.getSource());
+    return success();
+  }
+};
+
+/// One TMA store (+ commit_group) per column panel of rows [row, row +
+/// rows), each issued by lane 0 of the executing warp.
+struct TileStoreLowering : OpConversionPattern<TileStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TileStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmemType tile = op.getBuffer().getType();
+    Panels p = panelsOf(tile);
+    int64_t eb = (tile.getElementType().getIntOrFloatBitWidth() + 7) / 8;
+    int64_t numPanels = tile.getShape()[1] * eb / p.pitch;
+    Value slot = slotAddress(rewriter, loc, tile, adaptor.getBuffer(),
+                             adaptor.getStage());
+    Value rowBytes =
+        arith::MulIOp::create(rewriter, loc, toI32(rewriter, loc, adaptor.getRow()),
+                              i32Const(rewriter, loc, p.pitch));
+    for (int64_t panel = 0; panel < numPanels; ++panel) {
+      Value bytes = arith::AddIOp::create(
+          rewriter, loc, rowBytes, i32Const(rewriter, loc, panel * p.panelBytes));
+      Value src = smemOffset(rewriter, loc, slot, bytes);
+      Value col = adaptor.getCol();
+      if (panel)
+        col = arith::AddIOp::create(rewriter, loc, col,
+                                    i32Const(rewriter, loc, panel * p.columns));
+      Value m = adaptor.getM();
+      buildIf(rewriter, loc, isLaneZero(rewriter, loc),
+              [&](OpBuilder &b, Location l) {
+                NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+                    b, l, adaptor.getDesc(), src, ValueRange{col, m}, Value(),
+                    NVVM::TMAStoreMode::TILE, Value());
+                NVVM::CpAsyncBulkCommitGroupOp::create(b, l);
+              });
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The chunk at byte column 16 * chunk of `row`: panel chunk / (S / 16),
+/// in-panel offset row * S + 16 * (chunk % (S / 16)), swizzled.
+struct TileLoadLowering : OpConversionPattern<TileLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TileLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmemType tile = op.getBuffer().getType();
+    Panels p = panelsOf(tile);
+    int64_t chunksPerPanel = p.pitch / 16;
+    Value chunk = adaptor.getChunk();
+    // The swizzle repeats every 8 rows (one 1024-byte atom for every span),
+    // so `row = base + c` with a constant c that is a multiple of 8 is the
+    // address of `base` plus c rows: an epilogue walking a tile in steps of 8
+    // rows computes the swizzle once.
+    Value row = adaptor.getRow();
+    int64_t atomRows = 0;
+    if (auto add = op.getRow().getDefiningOp<arith::AddIOp>())
+      if (std::optional<int64_t> c = getConstantIntValue(add.getRhs()))
+        if (*c % 8 == 0) {
+          row = add.getLhs();
+          atomRows = *c;
+        }
+    Value inPanel = chunk, panel;
+    if (p.swizzle) {
+      inPanel = arith::RemUIOp::create(rewriter, loc, chunk,
+                                       i32Const(rewriter, loc, chunksPerPanel));
+      panel = arith::DivUIOp::create(rewriter, loc, chunk,
+                                     i32Const(rewriter, loc, chunksPerPanel));
+    }
+    Value off = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(rewriter, loc, row,
+                              i32Const(rewriter, loc, p.pitch)),
+        arith::MulIOp::create(rewriter, loc, inPanel,
+                              i32Const(rewriter, loc, 16)));
+    if (p.swizzle) {
+      off = arith::XOrIOp::create(rewriter, loc, off,
+                                  swizzleBits(rewriter, loc, off, p.swizzle));
+      off = arith::AddIOp::create(
+          rewriter, loc, off,
+          arith::MulIOp::create(rewriter, loc, panel,
+                                i32Const(rewriter, loc, p.panelBytes)));
+    }
+    Value slot = slotAddress(rewriter, loc, tile, adaptor.getBuffer(),
+                             adaptor.getStage());
+    Value addr = smemOffset(rewriter, loc, slot, off);
+    addr = smemOffset(rewriter, loc, addr, atomRows * p.pitch);
+    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, op.getResult().getType(),
+                                              addr, /*alignment=*/16);
+    return success();
+  }
+};
+
+} // namespace
+
+void warpspec::populateWarpSpecTilePatterns(const TypeConverter &converter,
+                                            RewritePatternSet &patterns) {
+  patterns.add<SmemViewLowering, TileStoreLowering, TileLoadLowering>(
+      converter, patterns.getContext());
+}
+
+/// tiles t = blockIdx.x, blockIdx.x + gridDim.x, ... below m_blocks *
+/// n_blocks; raster g = t / (m_blocks * R), i = t % (m_blocks * R), m-block
+/// i / R, n-block g * R + i % R.
+LogicalResult warpspec::expandTileLoops(gpu::GPUModuleOp module) {
+  SmallVector<TileLoopOp> loops;
+  module.walk([&](TileLoopOp op) { loops.push_back(op); });
+  for (TileLoopOp op : loops) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    auto index = [&](Value v) {
+      return arith::IndexCastOp::create(b, loc, b.getIndexType(), v)
+          .getResult();
+    };
+    auto c = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    Value first = index(NVVM::BlockIdXOp::create(b, loc, b.getI32Type()));
+    Value step = index(NVVM::GridDimXOp::create(b, loc, b.getI32Type()));
+    Value mBlocks = index(op.getMBlocks());
+    Value numTiles = arith::MulIOp::create(b, loc, mBlocks, c(op.getNBlocks()));
+    Value tilesPerRaster =
+        arith::MulIOp::create(b, loc, mBlocks, c(op.getRaster()));
+    auto loop = scf::ForOp::create(b, loc, first, numTiles, step);
+    b.setInsertionPointToStart(loop.getBody());
+    Value tile = loop.getInductionVar();
+    Value r = c(op.getRaster());
+    Value raster = arith::DivUIOp::create(b, loc, tile, tilesPerRaster);
+    Value inRaster = arith::RemUIOp::create(b, loc, tile, tilesPerRaster);
+    Value mBlock = arith::DivUIOp::create(b, loc, inRaster, r);
+    Value nBlock = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, raster, r),
+        arith::RemUIOp::create(b, loc, inRaster, r));
+    Block &body = op.getBody().front();
+    body.getArgument(0).replaceAllUsesWith(mBlock);
+    body.getArgument(1).replaceAllUsesWith(nBlock);
+    Block *target = loop.getBody();
+    target->getOperations().splice(std::prev(target->end()),
+                                   body.getOperations());
+    op.erase();
+  }
+  return success();
+}

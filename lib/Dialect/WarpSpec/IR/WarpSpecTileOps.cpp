@@ -1,0 +1,189 @@
+//===- WarpSpecTileOps.cpp - tile loop, SMEM views, epilogue tiles --------===//
+#include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
+
+#include "WarpSpecVerifyUtils.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace mlir::warpspec;
+using namespace mlir::warpspec::checks;
+
+//===----------------------------------------------------------------------===//
+// tile_loop
+//===----------------------------------------------------------------------===//
+
+// warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 32 raster 8 { ... }
+ParseResult TileLoopOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::Argument, 2> args;
+  OpAsmParser::UnresolvedOperand mBlocks;
+  int64_t nBlocks = 0, raster = 0;
+  if (parser.parseArgumentList(args, OpAsmParser::Delimiter::Paren) ||
+      parser.parseKeyword("m_blocks") || parser.parseLParen() ||
+      parser.parseOperand(mBlocks) || parser.parseRParen() ||
+      parser.parseKeyword("n_blocks") || parser.parseInteger(nBlocks) ||
+      parser.parseKeyword("raster") || parser.parseInteger(raster))
+    return failure();
+  if (args.size() != 2)
+    return parser.emitError(parser.getCurrentLocation(),
+                            "expects two block arguments (m-block, n-block)");
+  Builder &b = parser.getBuilder();
+  for (OpAsmParser::Argument &arg : args)
+    arg.type = b.getIndexType();
+  if (parser.resolveOperand(mBlocks, b.getI32Type(), result.operands))
+    return failure();
+  result.addAttribute(getNBlocksAttrName(result.name),
+                      b.getI64IntegerAttr(nBlocks));
+  result.addAttribute(getRasterAttrName(result.name),
+                      b.getI64IntegerAttr(raster));
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, args) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  if (body->empty())
+    body->emplaceBlock();
+  return success();
+}
+
+void TileLoopOp::print(OpAsmPrinter &p) {
+  p << " (" << getMBlock() << ", " << getNBlock() << ") m_blocks("
+    << getMBlocks() << ") n_blocks " << getNBlocks() << " raster "
+    << getRaster() << " ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {getNBlocksAttrName(), getRasterAttrName()});
+}
+
+LogicalResult TileLoopOp::verify() {
+  if (failed(verifyInsideRole(*this)))
+    return failure();
+  Block &body = getBody().front();
+  if (body.getNumArguments() != 2 ||
+      !llvm::all_of(body.getArgumentTypes(),
+                    [](Type t) { return t.isIndex(); }))
+    return emitOpError("body must take two index arguments (m-block, "
+                       "n-block)");
+  int64_t n = getNBlocks(), raster = getRaster();
+  if (raster > n || n % raster != 0)
+    return emitOpError("raster ")
+           << raster << " must divide n_blocks " << n
+           << " (a raster is a group of whole n-blocks)";
+  // Every role walks the same tiles: a role that skipped one would leave its
+  // partners waiting on a pipeline stage forever.
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (!kernel)
+    return success();
+  WalkResult walk = kernel.walk([&](TileLoopOp other) {
+    if (other == *this)
+      return WalkResult::advance();
+    if (other.getMBlocks() != getMBlocks() ||
+        other.getNBlocks() != getNBlocks() ||
+        other.getRaster() != getRaster()) {
+      emitOpError("walks another tile order than the tile loop at ")
+          << other.getLoc()
+          << ": every role of a kernel must walk the same tiles (same "
+             "m_blocks value, n_blocks and raster)";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// smem.view
+//===----------------------------------------------------------------------===//
+
+SmemAllocOp SmemViewOp::getAllocation() {
+  Value source = getSource();
+  while (auto view = source.getDefiningOp<SmemViewOp>())
+    source = view.getSource();
+  return source.getDefiningOp<SmemAllocOp>();
+}
+
+LogicalResult SmemViewOp::verify() {
+  SmemType source = getSource().getType(), view = getResult().getType();
+  if (!getAllocation())
+    return emitOpError("source must be a warpspec.smem.alloc or another "
+                       "view of one");
+  int64_t sourceBytes = source.getSlots() * source.getSlotStride();
+  int64_t viewBytes = view.getSlots() * view.getSlotStride();
+  if (viewBytes > sourceBytes)
+    return emitOpError("view of ")
+           << viewBytes << " B (" << view.getSlots() << " slot(s) of "
+           << view.getSlotStride() << " B) does not fit in the " << sourceBytes
+           << " B of its source";
+  if (source.getAlign() % view.getAlign() != 0)
+    return emitOpError("view asks for ")
+           << view.getAlign() << "-byte alignment but its source is only "
+           << source.getAlign() << "-byte aligned";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// tile.store / tile.load
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A 2-D epilogue tile and its column panels (one swizzle span of bytes, or
+/// the whole row when unswizzled).
+struct PanelShape {
+  int64_t rows, rowBytes, panelColumns;
+};
+
+FailureOr<PanelShape> getPanelShape(Operation *op, SmemType tile) {
+  if (tile.getShape().size() != 2)
+    return op->emitOpError("tile must be 2-d [rows, columns], got ") << tile;
+  int64_t eb = elementBytes(tile.getElementType());
+  PanelShape p;
+  p.rows = tile.getShape()[0];
+  p.rowBytes = tile.getShape()[1] * eb;
+  int64_t sw = tile.getSwizzle();
+  if (sw && p.rowBytes % sw != 0)
+    return op->emitOpError("tile rows span ")
+           << p.rowBytes << " B, not a multiple of the swizzle span " << sw;
+  p.panelColumns = (sw ? sw : p.rowBytes) / eb;
+  return p;
+}
+} // namespace
+
+LogicalResult TileStoreOp::verify() {
+  if (failed(verifyInsideRole(*this)))
+    return failure();
+  SmemType tile = getBuffer().getType();
+  FailureOr<PanelShape> p = getPanelShape(*this, tile);
+  if (failed(p))
+    return failure();
+  TmaDescType desc = getDesc().getType();
+  if (desc.getElementType() != tile.getElementType())
+    return emitOpError("descriptor element type ")
+           << desc.getElementType() << " does not match the tile's "
+           << tile.getElementType();
+  if (desc.getSwizzle() != tile.getSwizzle())
+    return emitOpError("descriptor swizzle ")
+           << desc.getSwizzle() << " does not match the tile's "
+           << tile.getSwizzle();
+  ArrayRef<int64_t> box = desc.getBox();
+  if (box.size() != 2 || box[0] != getRows() || box[1] != p->panelColumns)
+    return emitOpError("descriptor box must be [")
+           << getRows() << ", " << p->panelColumns
+           << "] (the stored rows x one column panel)";
+  if (getRows() > p->rows)
+    return emitOpError("stores ")
+           << getRows() << " rows of a tile of " << p->rows;
+  return verifyStageForBuffer(*this, getStage(), tile);
+}
+
+LogicalResult TileLoadOp::verify() {
+  SmemType tile = getBuffer().getType();
+  if (failed(getPanelShape(*this, tile)))
+    return failure();
+  auto type = cast<VectorType>(getResult().getType());
+  int64_t bytes =
+      type.getNumElements() * elementBytes(type.getElementType());
+  if (bytes != 16)
+    return emitOpError("loads one 16-byte chunk; result type ")
+           << type << " has " << bytes << " bytes";
+  return verifyStageForBuffer(*this, getStage(), tile);
+}

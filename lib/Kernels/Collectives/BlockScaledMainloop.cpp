@@ -1,0 +1,161 @@
+//===- BlockScaledMainloop.cpp - the FP8 block-scaled GEMM mainloop -------===//
+#include "BlockScaledMainloop.h"
+
+#include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace megamoe::collectives;
+namespace ws = mlir::warpspec;
+
+namespace {
+Value constIndex(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+Value constI32(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 32);
+}
+Value toI32(OpBuilder &b, Location loc, Value index) {
+  return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
+}
+
+/// The weight scales of one (tile, K block): entry `index` of `sfb`, one
+/// float or, with two scales per tile, one 8-byte load of the pair.
+SmallVector<Value, 2> loadWeightScales(OpBuilder &b, Location loc,
+                                       const MainloopConfig &c, Value sfb,
+                                       Value index) {
+  auto f32 = b.getF32Type();
+  auto ptrTy = LLVM::LLVMPointerType::get(b.getContext(), 1);
+  if (c.bScalesPerTile == 1) {
+    Value addr = LLVM::GEPOp::create(b, loc, ptrTy, f32, sfb, ValueRange{index});
+    return {LLVM::LoadOp::create(b, loc, f32, addr)};
+  }
+  auto vecTy = VectorType::get({c.bScalesPerTile}, f32);
+  Value addr = LLVM::GEPOp::create(b, loc, ptrTy, vecTy, sfb, ValueRange{index});
+  Value all = LLVM::LoadOp::create(b, loc, vecTy, addr,
+                                   /*alignment=*/4 * c.bScalesPerTile);
+  SmallVector<Value, 2> out;
+  for (int64_t i = 0; i < c.bScalesPerTile; ++i)
+    out.push_back(
+        LLVM::ExtractElementOp::create(b, loc, all, constI32(b, loc, i)));
+  return out;
+}
+} // namespace
+
+BlockScaledMainloop BlockScaledMainloop::create(OpBuilder &b, Location loc,
+                                                const MainloopConfig &c) {
+  MLIRContext *ctx = b.getContext();
+  Type fp8 = b.getType<Float8E4M3FNType>();
+  unsigned st = static_cast<unsigned>(c.stages);
+  BlockScaledMainloop m;
+  m.cfg = c;
+  // 128B-swizzled K-major tiles (one swizzle atom of BLOCK_K fp8 per row),
+  // 1024-byte aligned so every slot starts on a swizzle atom.
+  m.aTiles = ws::SmemAllocOp::create(
+      b, loc, ws::SmemType::get(ctx, {c.blockM, c.blockK}, fp8, st, 1024, 128),
+      "a_tiles", IntegerAttr());
+  m.bTiles = ws::SmemAllocOp::create(
+      b, loc, ws::SmemType::get(ctx, {c.blockN, c.blockK}, fp8, st, 1024, 128),
+      "b_tiles", IntegerAttr());
+  m.aScales = ws::SmemAllocOp::create(
+      b, loc, ws::SmemType::get(ctx, {c.blockM}, b.getF32Type(), st, 128, 0),
+      "a_scales", IntegerAttr());
+  m.ring = ws::PipelineCreateOp::create(
+      b, loc, ws::PipelineType::get(ctx, st), "ab",
+      static_cast<uint32_t>(c.producerWarps),
+      static_cast<uint32_t>(c.consumerWarps),
+      ValueRange{m.aTiles, m.bTiles, m.aScales}, IntegerAttr());
+  return m;
+}
+
+Type BlockScaledMainloop::accumulatorType(MLIRContext *ctx) const {
+  return ws::AccType::get(ctx, 64, cfg.blockN, Float32Type::get(ctx));
+}
+
+void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
+                                      const TileOperands &t) const {
+  auto isWarp = [&](OpBuilder &ob, int64_t w) -> Value {
+    return arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::eq, warp,
+                                 constIndex(ob, loc, w));
+  };
+  scf::ForOp::create(
+      b, loc, constIndex(b, loc, 0), constIndex(b, loc, cfg.kBlocks),
+      constIndex(b, loc, 1), ValueRange{},
+      [&](OpBuilder &kb, Location l, Value kBlock, ValueRange) {
+        Value kb32 = toI32(kb, l, kBlock);
+        Value k0 = arith::MulIOp::create(kb, l, kb32,
+                                         constI32(kb, l, cfg.blockK));
+        Value stage = ws::ProducerAcquireOp::create(kb, l, ring);
+        // One branch per warp: its copy and its commit, whose transaction
+        // bytes the ring derives from that copy.
+        auto loadAndCommit = [&](OpBuilder &ob, Value desc, ValueRange coords,
+                                 Value buffer) {
+          ws::TmaLoadOp::create(ob, l, desc, coords, buffer, stage, ring,
+                                IntegerAttr());
+          ws::ProducerCommitOp::create(ob, l, ring, stage, IntegerAttr());
+        };
+        auto ifA = scf::IfOp::create(kb, l, isWarp(kb, 0), true);
+        OpBuilder ab = ifA.getThenBodyBuilder();
+        loadAndCommit(ab, t.aDesc, ValueRange{k0, t.aRow}, aTiles);
+        OpBuilder ea = ifA.getElseBodyBuilder();
+        auto ifS = scf::IfOp::create(ea, l, isWarp(ea, 1), true);
+        OpBuilder sb = ifS.getThenBodyBuilder();
+        loadAndCommit(sb, t.aScalesDesc, ValueRange{t.aRow, kb32}, aScales);
+        OpBuilder es = ifS.getElseBodyBuilder();
+        auto ifB = scf::IfOp::create(es, l, isWarp(es, 2), true);
+        OpBuilder bb = ifB.getThenBodyBuilder();
+        loadAndCommit(bb, t.bDesc, ValueRange{k0, t.bRow}, bTiles);
+        OpBuilder eb = ifB.getElseBodyBuilder();
+        ws::ProducerCommitOp::create(eb, l, ring, stage, IntegerAttr());
+        scf::YieldOp::create(kb, l);
+      });
+}
+
+Value BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
+                                       Value bScales, Value bScalesRow) const {
+  Type accType = accumulatorType(b.getContext());
+  Value zero = ws::AccZeroOp::create(b, loc, accType);
+  AffineMapAttr scaleMap;
+  if (cfg.bScaleMap)
+    scaleMap = AffineMapAttr::get(*cfg.bScaleMap);
+  // With release lag 1 a stage is handed back one K block later, after the
+  // next stage's MMA consumed the previous total: its scale reads are then
+  // retired, so the release needs no async-proxy fence (`reads_retired`).
+  // With release lag 0 the release right after the MMA keeps the fence.
+  bool lag = cfg.releaseLag == 1;
+  SmallVector<Value> inits = {zero};
+  if (lag)
+    inits.push_back(constIndex(b, loc, 0));
+  auto kLoop = scf::ForOp::create(
+      b, loc, constIndex(b, loc, 0), constIndex(b, loc, cfg.kBlocks),
+      constIndex(b, loc, 1), inits,
+      [&](OpBuilder &kb, Location l, Value kBlock, ValueRange iter) {
+        // The weight scales are read before waiting so their latency hides
+        // behind the TMA wait.
+        SmallVector<Value, 2> sb = loadWeightScales(
+            kb, l, cfg, bScales,
+            arith::AddIOp::create(kb, l, bScalesRow, toI32(kb, l, kBlock)));
+        Value stage = ws::ConsumerWaitOp::create(kb, l, ring);
+        Value total = ws::MmaBlockScaledOp::create(
+            kb, l, aTiles, stage, row, bTiles, aScales, iter[0], sb, scaleMap);
+        if (!lag) {
+          ws::ConsumerReleaseOp::create(kb, l, ring, stage);
+          scf::YieldOp::create(kb, l, ValueRange{total});
+          return;
+        }
+        Value notFirst = arith::CmpIOp::create(
+            kb, l, arith::CmpIPredicate::ugt, kBlock, constIndex(kb, l, 0));
+        auto releaseIf = scf::IfOp::create(kb, l, notFirst, false);
+        OpBuilder rb = releaseIf.getThenBodyBuilder();
+        ws::ConsumerReleaseOp::create(rb, l, ring, iter[1],
+                                      /*reads_retired=*/true);
+        scf::YieldOp::create(kb, l, ValueRange{total, stage});
+      });
+  if (lag)
+    ws::ConsumerReleaseOp::create(b, loc, ring, kLoop.getResult(1),
+                                  /*reads_retired=*/true);
+  return kLoop.getResult(0);
+}

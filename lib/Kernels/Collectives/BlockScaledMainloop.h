@@ -1,0 +1,82 @@
+//===- BlockScaledMainloop.h - the FP8 block-scaled GEMM mainloop -*- C++ -*-===//
+//
+// Part of the collectives (docs/Collectives.md): the mainloop knows the
+// operands and the SMEM ring between the TMA producer and the MMA consumers,
+// and nothing of the tile order or of the output. Per K block of BLOCK_K:
+//   producer (one warpgroup, 4 warps): warp 0 loads the A tile, warp 1 its
+//     BLOCK_M activation scales, warp 2 the B tile, each committing its own
+//     copies (the ring derives the transaction bytes); warp 3 only arrives,
+//     so every warp of the warpgroup (one setmaxnreg) is in the protocol.
+//   consumer (each math warpgroup, rows [row, row + 64) of the tile): reads
+//     the tile's weight scales from global, waits for the stage, one
+//     warpspec.mma.block_scaled into the running total, and hands the stage
+//     back (one K block late with release lag 1, so that the promotion's
+//     scale reads are retired and need no proxy fence).
+//
+//===----------------------------------------------------------------------===//
+#ifndef MEGAMOE_LIB_KERNELS_COLLECTIVES_BLOCKSCALEDMAINLOOP_H
+#define MEGAMOE_LIB_KERNELS_COLLECTIVES_BLOCKSCALEDMAINLOOP_H
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Builders.h"
+
+#include <optional>
+
+namespace megamoe::collectives {
+
+/// What the mainloop is built for (from the kernel plan).
+struct MainloopConfig {
+  int64_t blockM = 128, blockN = 128, blockK = 128;
+  int64_t kBlocks = 1; // K / BLOCK_K
+  int64_t stages = 2;
+  /// When a consumer hands a stage back: 0 = after its MMA, 1 = one K block
+  /// later.
+  int64_t releaseLag = 1;
+  int64_t producerWarps = 4;
+  int64_t consumerWarps = 8; // 4 per math warpgroup
+  /// Weight scales per (tile, K block), contiguous in global memory: 1, or 2
+  /// with `bScaleMap` saying which column uses which.
+  int64_t bScalesPerTile = 1;
+  std::optional<mlir::AffineMap> bScaleMap;
+};
+
+/// Where one tile's operands are: TMA descriptors of A [M, K], its scales
+/// [K / BLOCK_K, M] and B [rows, K], and the tile's first A and B rows (i32).
+struct TileOperands {
+  mlir::Value aDesc, aScalesDesc, bDesc;
+  mlir::Value aRow, bRow;
+};
+
+class BlockScaledMainloop {
+public:
+  /// Declares the ring (A tiles, B tiles, A scales; one slot per stage) and
+  /// its pipeline in the kernel body (outside the roles).
+  static BlockScaledMainloop create(mlir::OpBuilder &b, mlir::Location loc,
+                                    const MainloopConfig &config);
+
+  /// The producer's work for one tile (in the TMA role; `warp` is the
+  /// role's warp index).
+  void produceTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value warp,
+                   const TileOperands &tile) const;
+
+  /// One math warpgroup's work for one tile: rows [row, row + 64) (index)
+  /// over every K block; the weight scales of K block k are entries
+  /// `bScalesRow + k` (i32, in units of bScalesPerTile floats) of
+  /// `bScales` (global f32). Returns the FP32 accumulator.
+  mlir::Value consumeTile(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value row, mlir::Value bScales,
+                          mlir::Value bScalesRow) const;
+
+  /// The accumulator of one math warpgroup (64 rows x BLOCK_N).
+  mlir::Type accumulatorType(mlir::MLIRContext *ctx) const;
+
+  const MainloopConfig &config() const { return cfg; }
+
+private:
+  MainloopConfig cfg;
+  mlir::Value aTiles, bTiles, aScales, ring;
+};
+
+} // namespace megamoe::collectives
+
+#endif // MEGAMOE_LIB_KERNELS_COLLECTIVES_BLOCKSCALEDMAINLOOP_H

@@ -1,0 +1,197 @@
+//===- Epilogues.cpp - what a GEMM does with a finished tile --------------===//
+#include "Epilogues.h"
+#include "../MoeElementwiseIR.h"
+
+#include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <cassert>
+
+using namespace mlir;
+using namespace megamoe::collectives;
+namespace ws = mlir::warpspec;
+namespace ewir = megamoe::ewir;
+
+namespace {
+constexpr int64_t kWarpgroupRows = 64;
+/// The SMEM tile's column panels are one 128-byte swizzle span wide.
+constexpr int64_t kPanelBytes = 128;
+
+Value constIndex(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+Value constI32(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 32);
+}
+Value toI32(OpBuilder &b, Location loc, Value index) {
+  return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
+}
+/// block * size as an i32.
+Value scaled(OpBuilder &b, Location loc, Value block, int64_t size) {
+  return toI32(b, loc,
+               arith::MulIOp::create(b, loc, block, constIndex(b, loc, size)));
+}
+} // namespace
+
+Value EpilogueTile::allocate(OpBuilder &b, Location loc, int64_t blockM,
+                             int64_t blockN, Type element) {
+  // 128B-swizzled (conflict-free acc.store), hence 1024-byte aligned.
+  return ws::SmemAllocOp::create(
+      b, loc,
+      ws::SmemType::get(b.getContext(), {blockM, blockN}, element, 1, 1024,
+                        kPanelBytes),
+      "d_tiles", IntegerAttr());
+}
+
+void megamoe::collectives::storeTileWithTma(OpBuilder &b, Location loc,
+                                            const EpilogueTile &e, Value total,
+                                            Value desc, const TilePosition &at,
+                                            Value isStorer) {
+  Value row = constIndex(b, loc, kWarpgroupRows * e.warpgroup);
+  Value zeroStage = constIndex(b, loc, 0);
+  // The previous tile's TMA store must have read the SMEM tile before it is
+  // overwritten.
+  auto waitIf = scf::IfOp::create(b, loc, isStorer, false);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(waitIf.thenBlock());
+    ws::TmaStoreWaitOp::create(b, loc, 0u, true);
+  }
+  ws::BarrierSyncOp::create(b, loc, e.barrier);
+  ws::AccStoreOp::create(b, loc, total, e.tile, zeroStage, row);
+  ws::FenceAsyncSharedOp::create(b, loc);
+  ws::BarrierSyncOp::create(b, loc, e.barrier);
+  auto storeIf = scf::IfOp::create(b, loc, isStorer, false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(storeIf.thenBlock());
+  Value m0 = toI32(
+      b, loc,
+      arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, at.mBlock,
+                                constIndex(b, loc, at.blockM)),
+          row));
+  Value n0 = scaled(b, loc, at.nBlock, at.blockN);
+  ws::TileStoreOp::create(b, loc, e.tile, zeroStage, row, kWarpgroupRows, desc,
+                          n0, m0);
+}
+
+void megamoe::collectives::drainTileStores(OpBuilder &b, Location loc,
+                                           Value isStorer) {
+  auto drainIf = scf::IfOp::create(b, loc, isStorer, false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(drainIf.thenBlock());
+  ws::TmaStoreWaitOp::create(b, loc, 0u, false);
+}
+
+namespace {
+/// The destination of one of a thread's rows in the combine scatter.
+struct ScatterTarget {
+  Value valid; // i1: rank in [0, R), token in [0, T), slot in [0, K')
+  Value dst;   // the chunk's 16 bytes in the source rank's combine row
+};
+} // namespace
+
+/// Thread t of the warpgroup copies 16-byte chunk t % 16 of rows t / 16 + 8 p
+/// (p = 0..7). The sources are read before the barrier (they do not depend
+/// on the GEMM), and all SMEM reads are issued before the stores so that
+/// eight NVLink writes per thread are in flight. The leading barrier of the
+/// next tile keeps acc.store from overwriting rows still being read.
+void megamoe::collectives::scatterTileToPeers(OpBuilder &b, Location loc,
+                                              const EpilogueTile &e,
+                                              Value total,
+                                              const CombineScatter &c,
+                                              const TilePosition &at) {
+  constexpr int64_t kChunkBytes = 16, kThreads = 128;
+  const int64_t chunksPerRow = at.blockN * 2 / kChunkBytes;
+  const int64_t rowsPerPass = kThreads / chunksPerRow;
+  const int64_t passes = kWarpgroupRows / rowsPerPass;
+  assert(kThreads % chunksPerRow == 0 && kWarpgroupRows % rowsPerPass == 0 &&
+         "scatter needs BLOCK_N = 128");
+  Type i32 = b.getI32Type(), v4i32 = ewir::vector16BytesType(b);
+  auto globalPtr = ewir::globalPtrType(b);
+  Value zeroStage = constIndex(b, loc, 0);
+
+  // This thread's chunk and first row (tile rows, i32).
+  Value warp = toI32(b, loc, ws::RoleWarpIdOp::create(b, loc));
+  Value tid = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, warp, constI32(b, loc, 32)),
+      NVVM::LaneIdOp::create(b, loc, i32));
+  Value chunk =
+      arith::RemUIOp::create(b, loc, tid, constI32(b, loc, chunksPerRow));
+  Value tileRow = arith::AddIOp::create(
+      b, loc, constI32(b, loc, kWarpgroupRows * e.warpgroup),
+      arith::DivUIOp::create(b, loc, tid, constI32(b, loc, chunksPerRow)));
+
+  // Sources: pool_source[row] = (rank, token, slot); -1 on padding rows.
+  Value poolRow0 =
+      arith::AddIOp::create(b, loc, scaled(b, loc, at.mBlock, at.blockM),
+                            tileRow);
+  Value colBytes = ewir::toI64(
+      b, loc,
+      arith::AddIOp::create(
+          b, loc, scaled(b, loc, at.nBlock, at.blockN * 2),
+          arith::MulIOp::create(b, loc, chunk, constI32(b, loc, kChunkBytes))));
+  Value zero = constI32(b, loc, 0);
+  SmallVector<ScatterTarget> targets;
+  for (int64_t p = 0; p < passes; ++p) {
+    Value poolRow = arith::AddIOp::create(b, loc, poolRow0,
+                                          constI32(b, loc, p * rowsPerPass));
+    Value source = ewir::elementPtr(b, loc, c.poolSource,
+                                    ewir::toI64(b, loc, poolRow), 3 * 4);
+    Value rank = ewir::load(b, loc, i32, source, 4);
+    Value token = ewir::load(
+        b, loc, i32,
+        ewir::byteOffset(b, loc, source, ewir::i64Const(b, loc, 4)), 4);
+    Value slot = ewir::load(
+        b, loc, i32,
+        ewir::byteOffset(b, loc, source, ewir::i64Const(b, loc, 8)), 4);
+    Value valid = arith::AndIOp::create(
+        b, loc,
+        arith::AndIOp::create(
+            b, loc, ewir::inRange(b, loc, rank, zero, constI32(b, loc, c.ranks)),
+            ewir::inRange(b, loc, token, zero, constI32(b, loc, c.tokens))),
+        ewir::inRange(b, loc, slot, zero, constI32(b, loc, c.topk)));
+    // Invalid rows are not stored; their rank/token/slot become 0 so that
+    // the peer-table read stays in bounds.
+    auto safe = [&](Value v) {
+      return arith::SelectOp::create(b, loc, valid, v, zero).getResult();
+    };
+    Value remote = ws::PeerPtrOp::create(b, loc, globalPtr, c.combine,
+                                         safe(rank), c.peerOffsets);
+    Value combineRow = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, ewir::toI64(b, loc, safe(slot)),
+                              ewir::i64Const(b, loc, c.tokens)),
+        ewir::toI64(b, loc, safe(token)));
+    Value dst = ewir::byteOffset(
+        b, loc, ewir::elementPtr(b, loc, remote, combineRow, c.n * 2),
+        colBytes);
+    targets.push_back({valid, dst});
+  }
+
+  ws::BarrierSyncOp::create(b, loc, e.barrier);
+  ws::AccStoreOp::create(b, loc, total, e.tile, zeroStage,
+                         constIndex(b, loc, kWarpgroupRows * e.warpgroup));
+  // stmatrix and the reads below are both generic proxy: no fence.
+  ws::BarrierSyncOp::create(b, loc, e.barrier);
+
+  SmallVector<Value> data;
+  for (int64_t p = 0; p < passes; ++p) {
+    Value row = p ? arith::AddIOp::create(b, loc, tileRow,
+                                          constI32(b, loc, p * rowsPerPass))
+                        .getResult()
+                  : tileRow;
+    data.push_back(
+        ws::TileLoadOp::create(b, loc, v4i32, e.tile, zeroStage, row, chunk));
+  }
+  for (int64_t p = 0; p < passes; ++p) {
+    auto ifValid = scf::IfOp::create(b, loc, targets[p].valid, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifValid.thenBlock());
+    ewir::store(b, loc, data[p], targets[p].dst, kChunkBytes);
+  }
+}

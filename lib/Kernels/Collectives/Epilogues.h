@@ -1,0 +1,74 @@
+//===- Epilogues.h - what a GEMM does with a finished tile -----*- C++ -*-===//
+//
+// Part of the collectives (docs/Collectives.md): an epilogue knows the output
+// and nothing of the mainloop that produced the accumulator or of the tile
+// order. Each works on one math warpgroup's rows [64 wg, 64 wg + 64) of the
+// tile and an SMEM tile of [BLOCK_M, BLOCK_N] (128B-swizzled; its panel and
+// swizzle layout belongs to the lowering of acc.store / tile.store /
+// tile.load).
+//
+//===----------------------------------------------------------------------===//
+#ifndef MEGAMOE_LIB_KERNELS_COLLECTIVES_EPILOGUES_H
+#define MEGAMOE_LIB_KERNELS_COLLECTIVES_EPILOGUES_H
+
+#include "mlir/IR/Builders.h"
+
+namespace megamoe::collectives {
+
+/// The SMEM tile a warpgroup's epilogue works in and the named barrier of
+/// that warpgroup.
+struct EpilogueTile {
+  mlir::Value tile;    // !warpspec.smem<BLOCK_M x BLOCK_N x T, 1 slot>
+  mlir::Value barrier; // the warpgroup's named barrier
+  int64_t warpgroup = 0;
+
+  /// Declares the [blockM, blockN] tile of `element` (bf16 or f32).
+  static mlir::Value allocate(mlir::OpBuilder &b, mlir::Location loc,
+                              int64_t blockM, int64_t blockN,
+                              mlir::Type element);
+};
+
+/// Where a tile sits in the output: its m-block and n-block (index) and
+/// the tile shape.
+struct TilePosition {
+  mlir::Value mBlock, nBlock;
+  int64_t blockM = 128, blockN = 128;
+};
+
+/// TMA-store epilogue: the accumulator into the warpgroup's rows of the
+/// tile (converted to the tile's element type), then one TMA store of those
+/// rows to `desc` at the tile's position, issued by the threads where
+/// `isStorer` (warp 0 of the warpgroup). Waits for the previous tile's store
+/// to have read the SMEM tile first.
+void storeTileWithTma(mlir::OpBuilder &b, mlir::Location loc,
+                      const EpilogueTile &e, mlir::Value total,
+                      mlir::Value desc, const TilePosition &at,
+                      mlir::Value isStorer);
+
+/// After the last tile: the TMA stores still in flight complete before the
+/// CTA exits.
+void drainTileStores(mlir::OpBuilder &b, mlir::Location loc,
+                     mlir::Value isStorer);
+
+/// The combine scatter's destination: every pool row's source (rank, token,
+/// slot) in `poolSource` (i32 [rows, 3], rank < 0 = padding), and the
+/// combine buffer [topk, tokens, n] bf16 of each rank, reached through
+/// `peerOffsets` (warpspec.peer.ptr).
+struct CombineScatter {
+  mlir::Value poolSource, combine, peerOffsets;
+  int64_t ranks = 1, tokens = 1, topk = 1, n = 1;
+};
+
+/// Combine-scatter epilogue (BF16, BLOCK_N = 128): the accumulator into the
+/// warpgroup's rows of the tile, then each valid row's BLOCK_N columns
+/// straight into its source rank's combine[slot][token][n0 ...] with 16-byte
+/// stores (padding rows and out-of-range sources are skipped), so the NVLink
+/// traffic of the combine overlaps the GEMM. The tile's pool rows are its
+/// m-block's rows.
+void scatterTileToPeers(mlir::OpBuilder &b, mlir::Location loc,
+                        const EpilogueTile &e, mlir::Value total,
+                        const CombineScatter &dst, const TilePosition &at);
+
+} // namespace megamoe::collectives
+
+#endif // MEGAMOE_LIB_KERNELS_COLLECTIVES_EPILOGUES_H
