@@ -62,9 +62,9 @@ void buildLayerGemm(OpBuilder &b, Location loc, const mk::MoeKernelContext &ctx,
       *llvm::find_if(ctx.plan.variants, [&](const cfg::Variant &x) {
         return x.blockM == ctx.blockM;
       });
-  mk::GroupedGemmConfig g = mk::GroupedGemmConfig::fromProblem(
-      cfg::layerGemmProblem(c, ctx.plan, v,
-                            l1 ? cfg::LayerGemm::L1 : cfg::LayerGemm::L2));
+  mk::GroupedGemmConfig g =
+      mk::GroupedGemmConfig::fromProblem(cfg::layerGemmProblem(
+          c, ctx.plan, v, l1 ? cfg::LayerGemm::L1 : cfg::LayerGemm::L2));
   mk::GroupedGemmBinds binds;
   binds.a = l1 ? "region:l1_pool" : "region:l2_pool";
   binds.aScales = l1 ? "region:l1_pool_sf" : "region:l2_pool_sf";
