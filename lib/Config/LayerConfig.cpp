@@ -82,16 +82,6 @@ std::vector<std::string> validate(const LayerConfig &c) {
   return errors;
 }
 
-const char *toString(Chip chip) {
-  switch (chip) {
-  case Chip::SM90a:
-    return "sm_90a";
-  case Chip::SM100a:
-    return "sm_100a";
-  }
-  return "?";
-}
-
 const char *toString(DType type) {
   switch (type) {
   case DType::E4M3:
@@ -110,14 +100,6 @@ const char *toString(Activation activation) {
     return "swiglu";
   }
   return "?";
-}
-
-std::optional<Chip> parseChip(std::string_view text) {
-  if (text == "sm_90a")
-    return Chip::SM90a;
-  if (text == "sm_100a")
-    return Chip::SM100a;
-  return std::nullopt;
 }
 
 std::optional<DType> parseDType(std::string_view text) {

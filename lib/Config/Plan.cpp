@@ -1,55 +1,19 @@
-//===- Plan.cpp - choosing and checking a kernel plan
-//----------------------===//
+//===- Plan.cpp - choosing a layer plan (its rules: PlanRules.cpp) --------===//
 #include "megamoe/Config/Plan.h"
 #include "megamoe/Config/Heuristics.h"
 
+#include "RangeCheck.h"
+
 #include <algorithm>
 #include <optional>
-#include <sstream>
 
 namespace megamoe::config {
 
-namespace {
-
-template <typename... Parts> std::string cat(const Parts &...parts) {
-  std::ostringstream os;
-  (os << ... << parts);
-  return os.str();
-}
-
-std::string describe(const Variant &v) {
-  return cat("variant BLOCK_M ", v.blockM, " (tokens/rank ", v.minTokens, "..",
-             v.maxTokens, ")");
-}
-
-bool isRegisterTarget(int64_t r) { return r >= 24 && r <= 256 && r % 8 == 0; }
-
-// Bounds that keep every size computation far from int64 overflow; real
-// values are much smaller (the fit checks then say what is wrong).
-constexpr int64_t kMaxTile = 4096, kMaxStages = 1024, kMaxCount = 1 << 20;
-
-/// "what (value) must be between lo and hi", or nothing.
-std::optional<std::string> outOfRange(const char *what, int64_t value,
-                                      int64_t lo, int64_t hi) {
-  if (value >= lo && value <= hi)
-    return std::nullopt;
-  return cat(what, " (", value, ") must be between ", lo, " and ", hi);
-}
-
-/// Range errors of the sizes that feed shared-memory and layout arithmetic.
-std::vector<std::string> rangeErrors(const Variant &v) {
-  std::vector<std::string> errors;
-  for (auto e : {outOfRange("BLOCK_M", v.blockM, 1, kMaxTile),
-                 outOfRange("L1 BLOCK_N", v.l1BlockN, 1, kMaxTile),
-                 outOfRange("L2 BLOCK_N", v.l2BlockN, 1, kMaxTile),
-                 outOfRange("BLOCK_K", v.blockK, 1, kMaxTile),
-                 outOfRange("stages", v.stages, 0, kMaxStages)})
-    if (e)
-      errors.push_back(*e);
-  return errors;
-}
-
-} // namespace
+using detail::cat;
+using detail::kMaxCount;
+using detail::kMaxStages;
+using detail::kMaxTile;
+using detail::outOfRange;
 
 int64_t Variant::activeMathWarpgroups() const {
   return mathMode == MathMode::Single ? 1 : 2;
@@ -61,87 +25,18 @@ int64_t Variant::l2WarpgroupN() const {
   return mathMode == MathMode::CooperativeN ? l2BlockN / 2 : l2BlockN;
 }
 
-/// The grouped-GEMM tile rules of one unfused variant, each broken one
-/// reported through `fail`.
-template <typename Fail>
-static void checkUnfusedVariant(const Variant &v, Fail &&fail) {
-  bool tileOk = (v.blockM == 128 && v.mathMode == MathMode::CooperativeM) ||
-                (v.blockM == 64 && v.mathMode == MathMode::Single);
-  if (!tileOk)
-    fail(cat("the unfused schedule's grouped GEMMs use BLOCK_M 128 on two "
-             "warpgroups (cooperative-m) or BLOCK_M 64 on one (single); got "
-             "BLOCK_M ",
-             v.blockM, " ", toString(v.mathMode)));
-  if (v.l1BlockN != 128 || v.l2BlockN != 128 || v.blockK != 128)
-    fail(cat("the unfused schedule's grouped GEMMs use BLOCK_N 128 and "
-             "BLOCK_K 128 (one 128x128 weight-scale block per tile); got L1 "
-             "BLOCK_N ",
-             v.l1BlockN, ", L2 BLOCK_N ", v.l2BlockN, ", BLOCK_K ", v.blockK));
-  if (v.stages != 0 && (v.stages < 2 || v.stages > 8))
-    fail(cat("stages (", v.stages,
-             ") must be 0 (as many as fit) or between 2 and 8"));
-}
-
-/// The unfused schedule (docs/UnfusedSchedule.md) runs one kernel per stage:
-/// its GEMMs are the generated grouped GEMM (BLOCK_M 64 on one math
-/// warpgroup or 128 on two, BLOCK_N 128, BLOCK_K 128), its pool has the
-/// worst-case size (nothing implements the ring's flow control across
-/// kernels) and the grouped GEMM picks its own stage count (stages 0 = as
-/// many as fit). Its variants (one or two BLOCK_M buckets by token count)
-/// record the tiles; the fused role layout does not apply.
-static std::vector<std::string> validateUnfusedPlan(const LayerConfig &c,
-                                                    const Plan &p) {
-  std::vector<std::string> errors;
-  auto fail = [&](std::string message) {
-    errors.push_back(std::move(message));
-  };
-  if (p.chip != Chip::SM90a)
-    fail(cat("the unfused schedule is built for sm_90a only, not ",
-             toString(p.chip)));
-  if (c.recipe.requantBlock != 128)
-    fail(cat("the unfused schedule requantizes per 128 channels only (its L2 "
-             "grouped GEMM promotes one activation scale per 128-K block); "
-             "the recipe asks for ",
-             c.recipe.requantBlock));
-  if (p.requantBlock != c.recipe.requantBlock)
-    fail(cat("the plan requantizes per ", p.requantBlock,
-             " channels but the recipe says ", c.recipe.requantBlock));
-  int64_t chipSMs = defaultNumSMs(c.chip);
-  if (p.numSMs < 1 || p.numSMs > chipSMs)
-    fail(cat("number of SMs (", p.numSMs, ") must be between 1 and the ",
-             chipSMs, " SMs of ", toString(c.chip)));
-  if (p.variants.empty() || p.variants.size() > 2) {
-    fail(cat("the unfused schedule has one or two variants (BLOCK_M 64 and/or "
-             "128), got ",
-             p.variants.size()));
-    return errors;
-  }
-  int64_t expectNext = 0, maxBlockM = 0;
-  for (const Variant &v : p.variants) {
-    if (v.minTokens != expectNext || v.maxTokens < v.minTokens ||
-        v.maxTokens > c.maxTokensPerRank)
-      fail(cat("the unfused variants must cover 0..", c.maxTokensPerRank,
-               " tokens per rank in ascending, contiguous ranges; one covers ",
-               v.minTokens, "..", v.maxTokens));
-    expectNext = v.maxTokens + 1;
-    maxBlockM = std::max(maxBlockM, v.blockM);
-    checkUnfusedVariant(v, fail);
-  }
-  if (expectNext != c.maxTokensPerRank + 1)
-    fail(cat("the unfused variants end at ", expectNext - 1,
-             " tokens per rank, not T = ", c.maxTokensPerRank));
-  int64_t worst = worstCasePoolTokens(c, maxBlockM);
-  if (p.poolTokens != worst)
-    fail(cat("the unfused schedule needs the worst-case pool of ", worst,
-             " rows (no ring flow control between its kernels); got ",
-             p.poolTokens));
-  return errors;
-}
-
+// The unfused schedule (docs/UnfusedSchedule.md) runs one kernel per stage:
+// its GEMMs are the generated grouped GEMM (BLOCK_M 64 on one math
+// warpgroup or 128 on two, BLOCK_N 128, BLOCK_K 128), its pool has the
+// worst-case size (nothing implements the ring's flow control across
+// kernels) and the grouped GEMM picks its own stage count (stages 0 = as
+// many as fit). Its variants (one or two BLOCK_M buckets by token count)
+// record the tiles; the fused role layout does not apply. Its rules are in
+// PlanRules.cpp.
 static std::vector<std::string>
 makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
   plan.roles = RoleLayout();
-  plan.entryRegisters = entryRegisters(plan.roles.threads);
+  plan.entryRegisters = entryRegisters(c.chip, plan.roles.threads);
   plan.requantBlock = c.recipe.requantBlock;
   // One variant per BLOCK_M a call can want: 64-row tiles for the token
   // counts where an expert expects at most 64 rows, 128 above (both
@@ -168,8 +63,9 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
     v.blockK = o.blockK.value_or(128);
     v.stages = o.stages.value_or(0);
     v.expertsPerWave = c.localExperts();
-    v.registers = {GroupedGemmRegisters::kProducer, GroupedGemmRegisters::kMath,
-                   0};
+    // The grouped GEMM's setmaxnreg targets (ChipLimits).
+    ChipLimits limits = chipLimits(c.chip);
+    v.registers = {limits.producerRegisters, limits.mathRegisters, 0};
     plan.variants.push_back(v);
     next = maxTokens + 1;
   }
@@ -221,7 +117,7 @@ std::vector<std::string> makePlan(const LayerConfig &c, const PlanOverrides &o,
   if (plan.schedule == Schedule::Unfused)
     return makeUnfusedPlan(c, o, plan);
   plan.roles = RoleLayout();
-  plan.entryRegisters = entryRegisters(plan.roles.threads);
+  plan.entryRegisters = entryRegisters(c.chip, plan.roles.threads);
   plan.requantBlock = c.recipe.requantBlock;
 
   // One variant per BLOCK_M bucket that a call with 0..T tokens can reach;
@@ -277,164 +173,6 @@ std::vector<std::string> makePlan(const LayerConfig &c, const PlanOverrides &o,
         expertsPerWave(c, v, v.maxTokens, plan.numSMs, plan.poolTokens));
   }
   return validatePlan(c, plan);
-}
-
-std::vector<std::string> validatePlan(const LayerConfig &c, const Plan &p) {
-  std::vector<std::string> errors = validate(c);
-  if (!errors.empty())
-    return errors;
-  if (p.schedule == Schedule::Unfused)
-    return validateUnfusedPlan(c, p);
-  auto fail = [&](std::string message) {
-    errors.push_back(std::move(message));
-  };
-
-  if (p.chip != c.chip)
-    fail(cat("the plan is for ", toString(p.chip), " but the layer targets ",
-             toString(c.chip)));
-  int64_t chipSMs = defaultNumSMs(c.chip);
-  if (p.numSMs < 1 || p.numSMs > chipSMs)
-    fail(cat("number of SMs (", p.numSMs, ") must be between 1 and the ",
-             chipSMs, " SMs of ", toString(c.chip),
-             ": the persistent grid needs every CTA resident"));
-  RoleLayout roles;
-  if (p.roles.threads != roles.threads ||
-      p.roles.dispatchWarpBegin != roles.dispatchWarpBegin ||
-      p.roles.dispatchWarpEnd != roles.dispatchWarpEnd ||
-      p.roles.tmaAWarp != roles.tmaAWarp ||
-      p.roles.tmaBWarp != roles.tmaBWarp ||
-      p.roles.mathWarpgroupBegin != roles.mathWarpgroupBegin ||
-      p.roles.mathWarpgroupEnd != roles.mathWarpgroupEnd)
-    fail("the role layout must be the SM90 kernel's: 384 threads, warps 0-1 "
-         "dispatch, warp 2 TMA-A, warp 3 TMA-B, warpgroups 1-2 math");
-  if (p.entryRegisters != entryRegisters(p.roles.threads))
-    fail(cat("entry registers (", p.entryRegisters, ") must be ",
-             entryRegisters(p.roles.threads), " for ", p.roles.threads,
-             " threads at one CTA per SM"));
-  if (p.requantBlock != c.recipe.requantBlock)
-    fail(cat("the plan requantizes per ", p.requantBlock,
-             " channels but the recipe says ", c.recipe.requantBlock));
-
-  if (p.variants.empty()) {
-    fail("the plan has no kernel variant");
-    return errors;
-  }
-  int64_t maxBlockM = 0;
-  int64_t expectNext = 0;
-  for (const Variant &v : p.variants) {
-    std::string who = describe(v);
-    if (v.minTokens != expectNext || v.maxTokens < v.minTokens ||
-        v.maxTokens > c.maxTokensPerRank)
-      fail(cat(who, ": token ranges must be contiguous from 0 to T = ",
-               c.maxTokensPerRank, " (expected to start at ", expectNext, ")"));
-    expectNext = std::min(v.maxTokens, c.maxTokensPerRank) + 1;
-    std::vector<std::string> ranges = rangeErrors(v);
-    for (const std::string &e : ranges)
-      fail(cat(who, ": ", e));
-    if (!ranges.empty())
-      continue;
-
-    if (v.blockM != 32 && v.blockM != 64 && v.blockM != 128) {
-      fail(cat(who, ": BLOCK_M must be 32, 64 or 128 (wgmma is m64 per "
-                    "warpgroup)"));
-      continue;
-    }
-    maxBlockM = std::max(maxBlockM, v.blockM);
-    if (v.mathMode == MathMode::CooperativeM && v.blockM != 128)
-      fail(cat(who,
-               ": cooperative-m splits 128 rows between two warpgroups; "
-               "BLOCK_M ",
-               v.blockM, " needs cooperative-n or single"));
-    if (v.mathMode != MathMode::CooperativeM && v.blockM == 128)
-      fail(cat(who,
-               ": BLOCK_M 128 needs both warpgroups on rows "
-               "(cooperative-m); ",
-               toString(v.mathMode), " covers 64 rows"));
-    if (v.blockK != 128 && v.blockK != 256)
-      fail(cat(who, ": BLOCK_K (", v.blockK,
-               ") must be 128 or 256, whole 128-wide weight-scale blocks"));
-
-    int64_t group = 2 * c.recipe.requantBlock;
-    if (v.l1BlockN <= 0 || v.l1BlockN % group != 0 ||
-        (2 * c.intermediate) % v.l1BlockN != 0)
-      fail(cat(who, ": L1 BLOCK_N (", v.l1BlockN, ") must be a multiple of ",
-               group, " (whole per-", c.recipe.requantBlock,
-               " requantization groups of gate/up-interleaved rows) that "
-               "divides 2 x intermediate (",
-               2 * c.intermediate, ")"));
-    if (v.l2BlockN <= 0 || v.l2BlockN % 64 != 0 || c.hidden % v.l2BlockN != 0)
-      fail(cat(who, ": L2 BLOCK_N (", v.l2BlockN,
-               ") must be a multiple of 64 that divides hidden (", c.hidden,
-               ")"));
-    for (int64_t n : {v.l1WarpgroupN(), v.l2WarpgroupN()})
-      if (n > 256 || n % 8 != 0)
-        fail(cat(who, ": a warpgroup's wgmma N (", n,
-                 ") must be a multiple of 8 up to 256"));
-
-    const RegisterBudget &r = v.registers;
-    if (!isRegisterTarget(r.producer) || !isRegisterTarget(r.math) ||
-        !isRegisterTarget(r.idle))
-      fail(cat(who, ": register targets (producer ", r.producer, ", math ",
-               r.math, ", idle ", r.idle,
-               ") must be multiples of 8 in [24, 256] (setmaxnreg)"));
-    int64_t wgN = std::max(v.l1WarpgroupN(), v.l2WarpgroupN());
-    int64_t need = mathRegistersNeeded(wgN);
-    if (r.math < need)
-      fail(cat(who, ": a math thread holds a 64x", wgN,
-               " FP32 tile twice (accumulator + promotion) = ", wgN,
-               " registers plus ~", kMathWorkingRegisters,
-               " working registers = ", need, ", over the math budget of ",
-               r.math,
-               "; narrow BLOCK_N, use two warpgroups on N (cooperative-n), "
-               "or raise math-registers"));
-    int64_t active = v.activeMathWarpgroups();
-    int64_t sum = 128 * (r.producer + active * r.math + (2 - active) * r.idle);
-    if (sum > kRegistersPerSM)
-      fail(cat(who, ": registers 128 x (", r.producer, " + ", active, " x ",
-               r.math, (active == 1 ? cat(" + ", r.idle) : std::string()),
-               ") = ", sum, " exceed the ", kRegistersPerSM, " of an SM"));
-
-    SharedMemoryUsage u = sharedMemoryUsage(c, p.roles, v);
-    if (v.stages < 2)
-      fail(cat(who, ": ", v.stages,
-               " pipeline stage(s); at least 2 are needed to overlap TMA "
-               "with wgmma (a stage is ",
-               u.perStage, " B, the fixed regions ", u.fixed, " B)"));
-    if (u.total > kMaxSharedMemoryPerBlock)
-      fail(cat(who, ": ", v.stages, " stages need ", u.total,
-               " B of shared memory (fixed ", u.fixed, " + ", v.stages, " x ",
-               u.perStage, " per stage + barriers); the limit is ",
-               kMaxSharedMemoryPerBlock, " B (at most ",
-               maxStagesThatFit(c, p.roles, v), " stages fit)"));
-    else if (v.smemBytes != u.total)
-      fail(cat(who, ": smem bytes (", v.smemBytes,
-               ") disagree with the layout of its tiles and stages (", u.total,
-               ")"));
-    // The combine reduce runs after the last tile and reuses the dispatch
-    // and GEMM shared memory.
-    int64_t reusable = u.fixed + v.stages * (u.stageA + u.stageB);
-    if (u.combineStaging > reusable)
-      fail(cat(who, ": the combine staging (", u.combineStaging,
-               " B) must fit in the shared memory it reuses (", reusable,
-               " B)"));
-    if (v.expertsPerWave < 1 || v.expertsPerWave > c.localExperts())
-      fail(cat(who, ": experts per wave (", v.expertsPerWave,
-               ") must be between 1 and the ", c.localExperts(),
-               " experts of a rank"));
-  }
-  if (expectNext != c.maxTokensPerRank + 1)
-    fail(cat("the variants must cover 0..", c.maxTokensPerRank,
-             " tokens per rank; they end at ", expectNext - 1));
-
-  // (Without a valid variant there is no BLOCK_M to size the pool by.)
-  int64_t worst = worstCasePoolTokens(c, maxBlockM);
-  if (maxBlockM > 0 &&
-      (p.poolTokens < maxBlockM || p.poolTokens % kPoolAlignment != 0 ||
-       p.poolTokens > worst))
-    fail(cat("pool tokens (", p.poolTokens, ") must be a positive multiple of ",
-             kPoolAlignment, " holding at least one ", maxBlockM,
-             "-row pool block and at most the worst case (", worst, ")"));
-  return errors;
 }
 
 const Variant *selectVariant(const Plan &plan, int64_t numTokens) {

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "megamoe/Config/Heuristics.h"
+#include "megamoe/Config/SmemModel.h"
 
 #include <algorithm>
 
@@ -62,7 +63,21 @@ SharedMemoryUsage sharedMemoryUsage(const LayerConfig &c,
   // double-buffers one BF16 row chunk of at most 4 KiB in the stage memory.
   u.combineStaging = mathWarps * 2 * pullChunkBytes(2 * c.hidden);
 
-  u.total = alignUp(u.fixed + v.stages * u.perStage + u.otherBarriers, 128);
+  // Laid out by the one SMEM rule (SmemModel.h): the fixed regions, then the
+  // ring (A, B, scales, full/empty barriers; each slot size keeps the next
+  // region aligned), then the other barriers; the total rounded to 128 B.
+  u.regions = {
+      {"expert_counts", u.expertCounts, 1, kTileAlignment},
+      {"pull_buffers", u.pullBuffers, 1, kTileAlignment},
+      {"staging", u.staging, 1, kTileAlignment},
+      {"amax_exchange", u.amaxExchange, 1, kTileAlignment},
+      {"stage_a", u.stageA, v.stages, kTileAlignment, /*perStage=*/true},
+      {"stage_b", u.stageB, v.stages, kTileAlignment, /*perStage=*/true},
+      {"stage_scales", u.stageScales, v.stages, 128, /*perStage=*/true},
+      {"stage_barriers", u.stageBarriers, v.stages, kMbarrierBytes,
+       /*perStage=*/true},
+      {"other_barriers", u.otherBarriers, 1, kMbarrierBytes}};
+  u.total = layoutSmem(u.regions, 128);
   return u;
 }
 
@@ -71,14 +86,15 @@ int64_t maxStagesThatFit(const LayerConfig &c, const RoleLayout &roles,
   Variant probe = v;
   probe.stages = 0;
   SharedMemoryUsage u = sharedMemoryUsage(c, roles, probe);
-  int64_t room = kMaxSharedMemoryPerBlock - u.total;
+  int64_t limit = chipLimits(c.chip).smemPerBlock;
+  int64_t room = limit - u.total;
   if (room < 0 || u.perStage <= 0)
     return 0;
   int64_t stages = room / u.perStage;
   // Rounding of the total to 128 B may cost the last stage.
   while (stages > 0) {
     probe.stages = stages;
-    if (sharedMemoryUsage(c, roles, probe).total <= kMaxSharedMemoryPerBlock)
+    if (sharedMemoryUsage(c, roles, probe).total <= limit)
       break;
     --stages;
   }

@@ -1,32 +1,68 @@
 //===- GroupedGemmConfig.cpp - shapes and resources of the grouped GEMM ---===//
+//
+// The shape rules of the options live here; every resource (registers,
+// stages, shared memory) comes from the kernel plan of lib/Config.
+//
+//===----------------------------------------------------------------------===//
 #include "megamoe/Kernels/GroupedGemm.h"
 
-#include <algorithm>
-
 using namespace megamoe;
+namespace cfg = megamoe::config;
+
+cfg::GemmProblem GroupedGemmConfig::problem() const {
+  cfg::GemmProblem p;
+  p.chip = cfg::parseChip(chip).value_or(cfg::Chip::SM90a);
+  p.experts = experts;
+  p.n = n;
+  p.k = k;
+  p.maxM = maxM;
+  p.staticM = staticM;
+  p.blockM = blockM;
+  p.blockN = blockN;
+  p.stages = stages;
+  p.releaseLag = releaseLag;
+  p.out = outType == "f32" ? cfg::DType::F32 : cfg::DType::BF16;
+  p.bScaleInterleave = bScaleInterleave;
+  p.deviceMBlocks = deviceMBlocks;
+  p.combineScatter = combineScatter;
+  p.combineTokens = combineTokens;
+  p.combineTopk = combineTopk;
+  p.combineRanks = combineRanks;
+  return p;
+}
+
+GroupedGemmConfig GroupedGemmConfig::fromProblem(const cfg::GemmProblem &p) {
+  GroupedGemmConfig c;
+  c.chip = cfg::toString(p.chip);
+  c.experts = p.experts;
+  c.n = p.n;
+  c.k = p.k;
+  c.maxM = p.maxM;
+  c.staticM = p.staticM;
+  c.blockM = p.blockM;
+  c.blockN = p.blockN;
+  c.stages = p.stages;
+  c.releaseLag = p.releaseLag;
+  c.outType = p.out == cfg::DType::F32 ? "f32" : "bf16";
+  c.bScaleInterleave = p.bScaleInterleave;
+  c.deviceMBlocks = p.deviceMBlocks;
+  c.combineScatter = p.combineScatter;
+  c.combineTokens = p.combineTokens;
+  c.combineTopk = p.combineTopk;
+  c.combineRanks = p.combineRanks;
+  return c;
+}
+
+cfg::KernelPlan GroupedGemmConfig::plan() const {
+  return cfg::planGroupedGemmKernel(problem());
+}
 
 int64_t GroupedGemmConfig::entryRegisterCap() const {
-  return std::min<int64_t>(255, 65536 / numThreads()) / 8 * 8;
+  return plan().entryRegisters;
 }
-
-int64_t GroupedGemmConfig::stageBytes() const {
-  // fp8 tiles are 1 byte per element; the A scales are BLOCK_M floats, padded
-  // to 128 B so the next stage's tiles keep their alignment.
-  int64_t scaleBytes = (blockM * 4 + 127) / 128 * 128;
-  return blockM * kBlockK + blockN * kBlockK + scaleBytes;
-}
-
-int64_t GroupedGemmConfig::fixedBytes() const {
-  // One 64 x BLOCK_N BF16 tile per math warpgroup, 1024 B of alignment slack
-  // for the 128B-swizzled tiles and 1024 B for the mbarriers.
-  return numMathWarpgroups() * 64 * blockN * outBytes() + 2048;
-}
-
-int64_t GroupedGemmConfig::resolvedStages() const {
-  if (stages > 0)
-    return stages;
-  return std::clamp<int64_t>((kSmemLimit - fixedBytes()) / stageBytes(), 1, 8);
-}
+int64_t GroupedGemmConfig::stageBytes() const { return plan().stageBytes(); }
+int64_t GroupedGemmConfig::fixedBytes() const { return plan().fixedBytes(); }
+int64_t GroupedGemmConfig::resolvedStages() const { return plan().stages; }
 
 static std::string str(int64_t v) { return std::to_string(v); }
 
@@ -91,16 +127,12 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
       return "combine-tokens, combine-topk and combine-ranks must stay below "
              "2^31 (compared with i32 pool_source entries)";
   }
-  if (c.stages < 0 || c.stages > 8)
-    return "stages must be in [1, 8] (or 0 for automatic), got " +
-           str(c.stages);
-  int64_t total = c.fixedBytes() + c.resolvedStages() * c.stageBytes();
-  if (total > GroupedGemmConfig::kSmemLimit)
-    return str(c.resolvedStages()) + " stages of " + str(c.stageBytes()) +
-           " B plus " + str(c.fixedBytes()) + " B need " + str(total) +
-           " B of shared memory, more than the " +
-           str(GroupedGemmConfig::kSmemLimit) + " B an SM90 block can have";
-  if (c.resolvedStages() < 2)
-    return "fewer than 2 pipeline stages fit in shared memory";
+  if (c.stages < 0 || c.stages > cfg::kGroupedGemmMaxStages)
+    return "stages must be in [1, " + str(cfg::kGroupedGemmMaxStages) +
+           "] (or 0 for automatic), got " + str(c.stages);
+  // The resources: what the kernel plan needs against the chip's limits.
+  std::vector<std::string> errors = cfg::validateKernelPlan(c.plan());
+  if (!errors.empty())
+    return errors.front();
   return std::nullopt;
 }

@@ -22,7 +22,7 @@
 // N: error: megamoe-grouped-gemm: n must be a positive multiple of block-n 128, got 200
 // BM: error: megamoe-grouped-gemm: block-m must be 128 (two math warpgroups) or 64 (one), got 96
 // MAXM: error: megamoe-grouped-gemm: max-m must be a positive multiple of block-m 128, got 100
-// SMEM: error: megamoe-grouped-gemm: 8 stages of 33280 B plus 34816 B need 301056 B of shared memory, more than the 232448 B an SM90 block can have
+// SMEM: error: megamoe-grouped-gemm: 8 stages of 33280 B plus 34816 B need 301056 B of shared memory, more than the 232448 B an sm_90a block can have
 // CHIP: error: megamoe-grouped-gemm: the grouped GEMM is built for sm_90a only (wgmma, setmaxnreg); got chip 'sm_100a'
 // E: error: megamoe-grouped-gemm: experts must be >= 1, got 0
 // LAG: error: megamoe-grouped-gemm: release-lag must be 0 or 1, got 2
@@ -32,7 +32,7 @@
 // STATICNEG: error: megamoe-grouped-gemm: static-m must be 0 (M given at launch) or a positive multiple of block-m 128, got -128
 // STATICBIG: error: megamoe-grouped-gemm: experts * n and max-m (or static-m) must stay below 2^31 (TMA coordinates)
 // The FP32 output tiles (64 KiB) leave room for 4 stages, not 5.
-// SMEMF32: error: megamoe-grouped-gemm: 5 stages of 33280 B plus 67584 B need 233984 B of shared memory, more than the 232448 B an SM90 block can have
+// SMEMF32: error: megamoe-grouped-gemm: 5 stages of 33280 B plus 67584 B need 233984 B of shared memory, more than the 232448 B an sm_90a block can have
 // SCATTERF32: error: megamoe-grouped-gemm: combine-scatter needs out-type bf16 (the combine buffer holds bf16 rows), got 'f32'
 // SCATTERM: error: megamoe-grouped-gemm: combine-scatter needs static-m > 0 (pool_source has one entry per pool row of a compile-time pool)
 // SCATTERSHAPE: error: megamoe-grouped-gemm: combine-scatter needs combine-tokens, combine-topk and combine-ranks >= 1 (the combine buffer [topk, tokens, n] and the rank count), got 0, 2, 2

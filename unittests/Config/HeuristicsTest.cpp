@@ -49,8 +49,9 @@ TEST(Heuristics, TileWidths) {
 }
 
 TEST(Heuristics, Registers) {
-  EXPECT_EQ(entryRegisters(384), 168); // 65536 / 384 = 170.67 -> 168
-  EXPECT_EQ(entryRegisters(128), 255 / 8 * 8);
+  EXPECT_EQ(entryRegisters(Chip::SM90a, 384),
+            168); // 65536 / 384 = 170.67 -> 168
+  EXPECT_EQ(entryRegisters(Chip::SM90a, 128), 255 / 8 * 8);
   EXPECT_EQ(mathRegistersNeeded(128), 192);
   EXPECT_EQ(mathRegistersNeeded(256), 320);
   RegisterBudget r = defaultRegisters();

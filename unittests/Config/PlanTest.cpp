@@ -44,7 +44,7 @@ TEST(Plan, EveryAnchorShapeHasAValidPlan) {
           EXPECT_EQ(p.variants.front().minTokens, 0);
           EXPECT_EQ(p.variants.back().maxTokens, T);
           for (const Variant &v : p.variants) {
-            EXPECT_LE(v.smemBytes, kMaxSharedMemoryPerBlock);
+            EXPECT_LE(v.smemBytes, chipLimits(Chip::SM90a).smemPerBlock);
             EXPECT_GE(v.stages, 2);
           }
         }

@@ -11,6 +11,7 @@
 #define MEGAMOE_CONFIG_HEURISTICS_H
 
 #include "megamoe/Config/Plan.h"
+#include "megamoe/Config/SmemModel.h"
 
 namespace megamoe::config {
 
@@ -48,8 +49,9 @@ int64_t defaultNumSMs(Chip chip);
 /// Default setmaxnreg targets.
 RegisterBudget defaultRegisters();
 
-/// Registers per thread at launch for `threads` threads at one CTA per SM.
-int64_t entryRegisters(int64_t threads);
+/// Registers per thread at launch for `threads` threads at one CTA per SM of
+/// `chip`.
+int64_t entryRegisters(Chip chip, int64_t threads);
 
 /// Registers a math thread needs for a 64 x `warpgroupN` FP32 tile held twice
 /// (wgmma accumulator + promoted sum) plus the estimated working set.
@@ -71,14 +73,23 @@ struct SharedMemoryUsage {
   int64_t otherBarriers = 0;  // dispatch pull + combine double-buffer
   int64_t combineStaging = 0; // reuses fixed + stage memory after L2
   int64_t total = 0;          // at variant.stages
+  /// The regions above as laid out (layoutSmem), combine staging excepted.
+  std::vector<SmemRegionPlan> regions;
 };
 SharedMemoryUsage sharedMemoryUsage(const LayerConfig &config,
                                     const RoleLayout &roles,
                                     const Variant &variant);
 
-/// Most pipeline stages that fit kMaxSharedMemoryPerBlock (may be < 2).
+/// Most pipeline stages that fit the chip's shared memory per block (may be
+/// < 2).
 int64_t maxStagesThatFit(const LayerConfig &config, const RoleLayout &roles,
                          const Variant &variant);
+
+/// N blocks per raster group of a grouped GEMM's tile order (m-blocks within
+/// a group, n-blocks fastest): all N blocks (m-major) unless one expert's
+/// weights crowd the L2, then 8, 4 or 2 (the largest that divides them), or
+/// 1.
+int64_t gemmRasterGroupN(int64_t n, int64_t k, int64_t blockN);
 
 /// Pool rows are allocated in multiples of every BLOCK_M (32, 64, 128).
 constexpr int64_t kPoolAlignment = 128;

@@ -8,6 +8,8 @@
 #ifndef MEGAMOE_CONFIG_LAYERCONFIG_H
 #define MEGAMOE_CONFIG_LAYERCONFIG_H
 
+#include "megamoe/Config/Chip.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,9 +17,6 @@
 #include <vector>
 
 namespace megamoe::config {
-
-/// The GPU the kernel is generated for.
-enum class Chip { SM90a, SM100a };
 
 /// Element types of the tensors the layer reads and writes.
 enum class DType { E4M3, BF16, F32 };
@@ -64,10 +63,8 @@ constexpr int64_t kMaxExperts = 4096;
 /// offending values; empty when the layer is valid.
 std::vector<std::string> validate(const LayerConfig &config);
 
-const char *toString(Chip chip);
 const char *toString(DType type);
 const char *toString(Activation activation);
-std::optional<Chip> parseChip(std::string_view text);
 std::optional<DType> parseDType(std::string_view text);
 std::optional<Activation> parseActivation(std::string_view text);
 

@@ -94,25 +94,19 @@ struct PlanOverrides {
   std::optional<int64_t> poolTokens;
 };
 
-/// setmaxnreg targets of the generated grouped GEMM's roles.
-struct GroupedGemmRegisters {
-  static constexpr int64_t kProducer = 40;
-  static constexpr int64_t kMath = 232;
-};
-
-/// The hardware limits the plan must fit (per CTA at one CTA per SM).
-constexpr int64_t kMaxSharedMemoryPerBlock = 232448; // H200 / B200 opt-in
-constexpr int64_t kRegistersPerSM = 65536;
-
 /// Chooses a plan for `config` (which must be valid) with `overrides` applied.
 /// Returns every reason the result cannot work (an override that does not fit
 /// SMEM or registers, an unsupported chip); `plan` is filled either way.
 std::vector<std::string> makePlan(const LayerConfig &config,
                                   const PlanOverrides &overrides, Plan &plan);
 
-/// Every rule `plan` breaks for `config` (fit, alignment, bucket coverage).
+/// Every rule `plan` breaks for `config` (fit, alignment, bucket coverage),
+/// from the one rule table of PlanRules.cpp.
 std::vector<std::string> validatePlan(const LayerConfig &config,
                                       const Plan &plan);
+
+/// The names of the rules validatePlan checks for `schedule`, in order.
+std::vector<std::string> planRuleNames(Schedule schedule);
 
 /// The variant a call with `numTokens` tokens on this rank runs; nullptr when
 /// no variant covers numTokens (more than T, or a plan without variants).

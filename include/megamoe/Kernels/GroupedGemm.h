@@ -67,6 +67,8 @@
 #ifndef MEGAMOE_KERNELS_GROUPEDGEMM_H
 #define MEGAMOE_KERNELS_GROUPEDGEMM_H
 
+#include "megamoe/Config/KernelPlan.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -111,12 +113,22 @@ struct GroupedGemmConfig {
   int64_t combineTopk = 0;
   int64_t combineRanks = 0;
 
-  static constexpr int64_t kBlockK = 128;
-  /// Registers of the TMA role and of the math roles (setmaxnreg targets).
-  static constexpr int64_t kProducerRegs = 40;
-  static constexpr int64_t kMathRegs = 232;
-  /// Per-block dynamic shared memory on SM90 (H100/H200).
-  static constexpr int64_t kSmemLimit = 232448;
+  static constexpr int64_t kBlockK = config::kGroupedGemmBlockK;
+  /// The setmaxnreg targets of the roles (ChipLimits of sm_90a). Kept until
+  /// the builder reads KernelPlan::roles instead.
+  static constexpr int64_t kProducerRegs =
+      config::chipLimits(config::Chip::SM90a).producerRegisters;
+  static constexpr int64_t kMathRegs =
+      config::chipLimits(config::Chip::SM90a).mathRegisters;
+
+  /// The same problem in lib/Config's terms (chip and out type parsed; an
+  /// unknown chip or out type reads as sm_90a / bf16: verify first).
+  config::GemmProblem problem() const;
+  /// The kernel plan of this config: roles, registers, stages, raster
+  /// group and shared memory (config::planGroupedGemmKernel).
+  config::KernelPlan plan() const;
+  /// The config of `problem` (the inverse of problem()).
+  static GroupedGemmConfig fromProblem(const config::GemmProblem &problem);
 
   int64_t numMathWarpgroups() const { return blockM / 64; }
   /// Bytes of one D element (2 for bf16, 4 for f32).
@@ -124,8 +136,8 @@ struct GroupedGemmConfig {
   /// The largest M the kernel is launched with (staticM, or maxM).
   int64_t rowCapacity() const { return staticM > 0 ? staticM : maxM; }
   int64_t numThreads() const { return 128 * (1 + numMathWarpgroups()); }
-  /// The register cap at entry: what 65536 registers allow for the block,
-  /// rounded down to a multiple of 8 (setmaxnreg needs a cap at entry).
+  // Thin wrappers over plan(), until the builder reads the KernelPlan:
+  /// The register cap at entry (KernelPlan::entryRegisters).
   int64_t entryRegisterCap() const;
   /// Bytes of one pipeline stage: the A tile, the B tile and BLOCK_M A scales.
   int64_t stageBytes() const;

@@ -74,3 +74,57 @@ warpspec.kernel @sm100_over() attributes {chip = "sm_100a", maxnreg = 128 : i32,
   %big = warpspec.smem.alloc "big" : !warpspec.smem<228x1024xi8, slots = 1, align = 1024>
   warpspec.return
 }
+
+// -----
+
+// A kernel plan's reservation (warpspec.planned_smem_bytes, set by the
+// builder from KernelPlan::smemBytes) that the layout fits: planned as is.
+// CHECK-LABEL: warpspec.kernel @within_plan
+// CHECK-SAME: smem_bytes = 2064 : i64
+// CHECK-SAME: warpspec.planned_smem_bytes = 4096 : i64
+warpspec.kernel @within_plan() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32, warpspec.planned_smem_bytes = 4096 : i64} {
+  %t = warpspec.smem.alloc "t" : !warpspec.smem<1024xi8, slots = 2, align = 1024>
+  %pipe = warpspec.pipeline.create "pipe" producer_arrivals 1 consumer_arrivals 1 : !warpspec.pipeline<1>
+  warpspec.return
+}
+
+// -----
+
+// Exactly the reservation fits.
+// CHECK-LABEL: warpspec.kernel @at_plan
+// CHECK-SAME: smem_bytes = 2064 : i64
+warpspec.kernel @at_plan() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32, warpspec.planned_smem_bytes = 2064 : i64} {
+  %t = warpspec.smem.alloc "t" : !warpspec.smem<1024xi8, slots = 2, align = 1024>
+  %pipe = warpspec.pipeline.create "pipe" producer_arrivals 1 consumer_arrivals 1 : !warpspec.pipeline<1>
+  warpspec.return
+}
+
+// -----
+
+// The buffers outgrow the plan (here the ring has one more slot than the
+// plan's stages): an error listing every object.
+// expected-error @+1 {{shared-memory plan of kernel @over_plan needs 3088 B, more than the 2064 B its kernel plan reserves ('warpspec.planned_smem_bytes'): the builder's buffers and the plan's SMEM regions disagree}}
+warpspec.kernel @over_plan() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32, warpspec.planned_smem_bytes = 2064 : i64} {
+  // expected-note @+1 {{'t': 3072 B at offset 0}}
+  %t = warpspec.smem.alloc "t" : !warpspec.smem<1024xi8, slots = 3, align = 1024>
+  // expected-note @+1 {{'pipe': 16 B at offset 3072}}
+  %pipe = warpspec.pipeline.create "pipe" producer_arrivals 1 consumer_arrivals 1 : !warpspec.pipeline<1>
+  warpspec.return
+}
+
+// -----
+
+// A plan that reserves more than the chip has is wrong however small the
+// layout.
+// expected-error @+1 {{the kernel plan of @plan_over_chip reserves 300000 B of shared memory, more than the 232448 B per-block limit}}
+warpspec.kernel @plan_over_chip() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32, warpspec.planned_smem_bytes = 300000 : i64} {
+  %t = warpspec.smem.alloc "t" : !warpspec.smem<1024xi8, slots = 1, align = 1024>
+  warpspec.return
+}
+
+// -----
+
+// expected-error @+1 {{'warpspec.planned_smem_bytes' must be a non-negative integer (bytes), got "big"}}
+warpspec.kernel @bad_plan_attr() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32, warpspec.planned_smem_bytes = "big"} {
+  warpspec.return
+}

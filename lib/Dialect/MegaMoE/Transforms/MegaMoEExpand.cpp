@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "megamoe/Config/BufferLayout.h"
+#include "megamoe/Config/KernelPlan.h"
 #include "megamoe/Config/Print.h"
 #include "megamoe/Conversion/ManifestNames.h"
 #include "megamoe/Dialect/MegaMoE/Transforms/Passes.h"
@@ -48,11 +49,12 @@ struct Stage {
   bool perVariant = false;
 };
 
-/// The grouped GEMM of one MoE layer GEMM: BLOCK_M = the pool block, the
-/// number of m blocks read from pool_info[0] (written by moe_layout), static
-/// pool-sized shapes, every parameter bound to a region or a forward input.
-/// The L2 GEMM scatters its rows to the source ranks' combine buffers from
-/// its epilogue (combineScatter), so its NVLink traffic overlaps the GEMM.
+/// The grouped GEMM of one MoE layer GEMM: its problem comes from the plan
+/// (config::layerGemmProblem: BLOCK_M = the pool block, the number of m
+/// blocks read from pool_info[0], static pool-sized shapes; the L2 GEMM
+/// scatters its rows to the source ranks' combine buffers from its epilogue,
+/// so its NVLink traffic overlaps the GEMM); here every parameter is bound
+/// to a region or a forward input.
 void buildLayerGemm(OpBuilder &b, Location loc, const mk::MoeKernelContext &ctx,
                     bool l1) {
   const cfg::LayerConfig &c = ctx.config;
@@ -60,22 +62,9 @@ void buildLayerGemm(OpBuilder &b, Location loc, const mk::MoeKernelContext &ctx,
       *llvm::find_if(ctx.plan.variants, [&](const cfg::Variant &x) {
         return x.blockM == ctx.blockM;
       });
-  mk::GroupedGemmConfig g;
-  g.experts = c.localExperts();
-  g.n = l1 ? 2 * c.intermediate : c.hidden;
-  g.k = l1 ? c.hidden : c.intermediate;
-  g.blockM = v.blockM;
-  g.blockN = l1 ? v.l1BlockN : v.l2BlockN;
-  g.stages = v.stages;
-  g.chip = cfg::toString(c.chip);
-  g.outType = l1 ? "f32" : "bf16";
-  g.bScaleInterleave = l1 ? 8 : 0;
-  g.deviceMBlocks = true;
-  g.staticM = ctx.plan.poolTokens;
-  g.combineScatter = !l1;
-  g.combineTokens = c.maxTokensPerRank;
-  g.combineTopk = c.topk;
-  g.combineRanks = c.ranks;
+  mk::GroupedGemmConfig g =
+      mk::GroupedGemmConfig::fromProblem(cfg::layerGemmProblem(
+          c, ctx.plan, v, l1 ? cfg::LayerGemm::L1 : cfg::LayerGemm::L2));
   mk::GroupedGemmBinds binds;
   binds.a = l1 ? "region:l1_pool" : "region:l2_pool";
   binds.aScales = l1 ? "region:l1_pool_sf" : "region:l2_pool_sf";

@@ -20,10 +20,19 @@ void WarpSpecDialect::initialize() {
       >();
 }
 
+std::optional<::megamoe::config::ChipLimits>
+mlir::warpspec::getChipLimits(StringRef chip) {
+  using ::megamoe::config::Chip;
+  // Any sm_90 / sm_100 variant has the limits of its family (the kernels
+  // themselves need the "a" features: wgmma, setmaxnreg).
+  if (chip.starts_with("sm_90"))
+    return ::megamoe::config::chipLimits(Chip::SM90a);
+  if (chip.starts_with("sm_100"))
+    return ::megamoe::config::chipLimits(Chip::SM100a);
+  return std::nullopt;
+}
+
 int64_t mlir::warpspec::getSmemLimit(StringRef chip) {
-  // H100/H200 (sm_90a) and B200 (sm_100a) both allow 227 KiB of dynamic
-  // shared memory per block once cudaFuncSetAttribute raised the cap.
-  if (chip.starts_with("sm_90") || chip.starts_with("sm_100"))
-    return kMaxSmemBytesSm90;
-  return 0;
+  std::optional<::megamoe::config::ChipLimits> limits = getChipLimits(chip);
+  return limits ? limits->smemPerBlock : 0;
 }

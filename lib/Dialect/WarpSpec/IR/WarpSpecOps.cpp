@@ -71,14 +71,17 @@ LogicalResult KernelOp::verify() {
     return emitOpError("expects maxnreg to be a multiple of 8 in [24, 256], "
                        "got ")
            << maxnreg;
-  if (threads * maxnreg > kRegistersPerSM)
-    return emitOpError("launch needs threads x maxnreg = ")
-           << threads << " x " << maxnreg << " = " << threads * maxnreg
-           << " registers, more than the " << kRegistersPerSM << " of an SM";
-  int64_t limit = getSmemLimit(getChip());
-  if (limit == 0)
+  std::optional<::megamoe::config::ChipLimits> limits =
+      getChipLimits(getChip());
+  if (!limits)
     return emitOpError("unsupported chip \"")
            << getChip() << "\"; expected sm_90a or sm_100a";
+  if (threads * maxnreg > limits->registersPerSM)
+    return emitOpError("launch needs threads x maxnreg = ")
+           << threads << " x " << maxnreg << " = " << threads * maxnreg
+           << " registers, more than the " << limits->registersPerSM
+           << " of an SM";
+  int64_t limit = limits->smemPerBlock;
   if (std::optional<ArrayRef<int32_t>> cluster = getCluster()) {
     if (cluster->size() != 3 ||
         llvm::any_of(*cluster, [](int32_t d) { return d < 1; }))
@@ -215,10 +218,13 @@ LogicalResult RolesOp::verifyRegions() {
   int64_t total = 0;
   for (int64_t regs : registersPerWarp(kernel, roles))
     total += 32 * regs;
-  if (total > kRegistersPerSM)
+  // (An unknown chip is the kernel verifier's error.)
+  std::optional<::megamoe::config::ChipLimits> limits =
+      getChipLimits(kernel.getChip());
+  if (limits && total > limits->registersPerSM)
     return emitOpError("register budget of the roles is ")
            << total << " registers (sum over warps of regs x 32), more than "
-           << "the " << kRegistersPerSM << " of an SM at one CTA per SM";
+           << "the " << limits->registersPerSM << " of an SM at one CTA per SM";
   return success();
 }
 

@@ -1,9 +1,10 @@
 //===- PlanSmem.cpp - static shared-memory plan of warpspec kernels -------===//
 #include "megamoe/Dialect/WarpSpec/Transforms/Passes.h"
 
+#include "megamoe/Config/SmemModel.h"
+
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Support/MathExtras.h"
 
 namespace mlir::warpspec {
 #define GEN_PASS_DEF_WARPSPECPLANSMEM
@@ -34,19 +35,28 @@ mlir::warpspec::computeSmemPlan(KernelOp kernel,
   llvm::stable_sort(buffers, [](SmemAllocOp a, SmemAllocOp b) {
     return a.getType().getAlign() > b.getType().getAlign();
   });
-  int64_t end = 0;
+  // Placed by the one layout rule of lib/Config (SmemModel.h), which the
+  // kernel plans that size these kernels use as well.
+  std::vector<::megamoe::config::SmemRegionPlan> regions;
+  SmallVector<Operation *> ops;
+  SmallVector<StringRef> names;
   for (SmemAllocOp alloc : buffers) {
     SmemType type = alloc.getType();
-    int64_t offset = llvm::alignTo(end, type.getAlign());
-    entries.push_back({alloc, alloc.getName(), offset, type.getTotalBytes()});
-    end = offset + type.getTotalBytes();
+    regions.push_back({alloc.getName().str(), type.getTotalBytes(), 1,
+                       static_cast<int64_t>(type.getAlign())});
+    ops.push_back(alloc);
+    names.push_back(alloc.getName());
   }
   for (PipelineCreateOp pipe : pipelines) {
-    int64_t offset = llvm::alignTo(end, kMbarrierAlign);
-    entries.push_back({pipe, pipe.getName(), offset, pipe.getBarrierBytes()});
-    end = offset + pipe.getBarrierBytes();
+    regions.push_back(
+        {pipe.getName().str(), pipe.getBarrierBytes(), 1, kMbarrierAlign});
+    ops.push_back(pipe);
+    names.push_back(pipe.getName());
   }
-  return end;
+  int64_t total = ::megamoe::config::layoutSmem(regions);
+  for (auto [op, name, region] : llvm::zip_equal(ops, names, regions))
+    entries.push_back({op, name, region.offset, region.bytes()});
+  return total;
 }
 
 namespace {
@@ -66,6 +76,12 @@ struct PlanSmemPass
   LogicalResult planKernel(KernelOp kernel) {
     SmallVector<SmemPlanEntry> entries;
     int64_t total = computeSmemPlan(kernel, entries);
+    auto listEntries = [&](InFlightDiagnostic &diag) {
+      for (const SmemPlanEntry &e : entries)
+        diag.attachNote(e.op->getLoc())
+            << "'" << e.name << "': " << e.bytes << " B at offset " << e.offset;
+    };
+    // The chip's limit (config::ChipLimits), unless the option overrides it.
     int64_t limit =
         smemLimit > 0 ? int64_t(smemLimit) : getSmemLimit(kernel.getChip());
     if (total > limit) {
@@ -74,10 +90,32 @@ struct PlanSmemPass
                                 << kernel.getSymName() << " needs " << total
                                 << " B, more than the " << limit
                                 << " B per-block limit";
-      for (const SmemPlanEntry &e : entries)
-        diag.attachNote(e.op->getLoc())
-            << "'" << e.name << "': " << e.bytes << " B at offset " << e.offset;
+      listEntries(diag);
       return failure();
+    }
+    // The builder's kernel plan: the layout must fit what it reserved.
+    if (Attribute attr = kernel->getAttr(kPlannedSmemBytesAttrName)) {
+      auto planned = dyn_cast<IntegerAttr>(attr);
+      if (!planned || planned.getValue().isNegative())
+        return kernel.emitError()
+               << "'" << kPlannedSmemBytesAttrName
+               << "' must be a non-negative integer (bytes), got " << attr;
+      if (planned.getInt() > limit)
+        return kernel.emitError()
+               << "the kernel plan of @" << kernel.getSymName() << " reserves "
+               << planned.getInt() << " B of shared memory, more than the "
+               << limit << " B per-block limit";
+      if (total > planned.getInt()) {
+        InFlightDiagnostic diag =
+            kernel.emitError()
+            << "shared-memory plan of kernel @" << kernel.getSymName()
+            << " needs " << total << " B, more than the " << planned.getInt()
+            << " B its kernel plan reserves ('" << kPlannedSmemBytesAttrName
+            << "'): the builder's buffers and the plan's SMEM regions "
+               "disagree";
+        listEntries(diag);
+        return failure();
+      }
     }
     Builder builder(kernel.getContext());
     for (const SmemPlanEntry &e : entries)

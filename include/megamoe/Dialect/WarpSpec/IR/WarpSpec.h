@@ -2,6 +2,8 @@
 #ifndef MEGAMOE_DIALECT_WARPSPEC_IR_WARPSPEC_H
 #define MEGAMOE_DIALECT_WARPSPEC_IR_WARPSPEC_H
 
+#include "megamoe/Config/Chip.h"
+
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -14,6 +16,8 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <optional>
+
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpecOpsDialect.h.inc"
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpecOpsEnums.h.inc"
 
@@ -25,13 +29,19 @@
 
 namespace mlir::warpspec {
 
-/// Registers per SM (and the most one CTA may use) on SM90 and SM100.
-constexpr int64_t kRegistersPerSM = 65536;
-/// Dynamic shared memory one CTA may use on SM90 (H100/H200) and SM100.
-constexpr int64_t kMaxSmemBytesSm90 = 232448;
+/// The limits (megamoe/Config/Chip.h) of the chip a kernel names: sm_90*
+/// or sm_100*; nullopt for any other.
+std::optional<::megamoe::config::ChipLimits>
+getChipLimits(llvm::StringRef chip);
 
 /// The per-block dynamic shared-memory limit of `chip`, or 0 if unknown.
 int64_t getSmemLimit(llvm::StringRef chip);
+
+/// Discardable kernel attribute: the shared memory (bytes) the kernel's plan
+/// reserves (config::KernelPlan::smemBytes), set by the builder;
+/// warpspec-plan-smem fails when its layout needs more.
+inline constexpr llvm::StringLiteral kPlannedSmemBytesAttrName =
+    "warpspec.planned_smem_bytes";
 
 } // namespace mlir::warpspec
 

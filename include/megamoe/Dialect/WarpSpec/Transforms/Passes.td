@@ -22,9 +22,17 @@ def WarpSpecPlanSmem : Pass<"warpspec-plan-smem"> {
     shared-memory base aligned to the largest buffer alignment; the lowering
     declares the extern buffer with that alignment.
 
+    The placement rule is lib/Config's `layoutSmem` (SmemModel.h), the one
+    the kernel plans size their shared memory with.
+
     Fails with a diagnostic listing every object when the total exceeds the
-    per-block limit of the kernel's chip (232,448 B on sm_90a and sm_100a)
-    or the `smem-limit` option when it is set.
+    per-block limit of the kernel's chip (`config::ChipLimits`: 232,448 B on
+    sm_90a and sm_100a) or the `smem-limit` option when it is set. A kernel
+    whose builder recorded its plan's shared memory in the discardable
+    attribute `warpspec.planned_smem_bytes` (`config::KernelPlan::smemBytes`)
+    must also fit it: a layout larger than the plan means the builder's
+    buffers and the plan's SMEM regions disagree, and is an error that lists
+    every object.
 
     ```
     megamoe-opt --warpspec-plan-smem in.mlir

@@ -1,0 +1,111 @@
+//===- KernelPlan.h - what a kernel builder reads ---------------*- C++ -*-===//
+//
+// A KernelPlan is everything about one warp-specialized kernel that is a
+// choice or a resource: launch shape, roles and their setmaxnreg targets,
+// tiles, pipeline depth, tile order and the shared-memory regions with their
+// total. lib/Config computes it from a GemmProblem (the shape and options of
+// one grouped GEMM); the builders only read it, and `warpspec-plan-smem`
+// checks that the IR's layout fits the plan's smemBytes. Plain C++17.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MEGAMOE_CONFIG_KERNELPLAN_H
+#define MEGAMOE_CONFIG_KERNELPLAN_H
+
+#include "megamoe/Config/Chip.h"
+#include "megamoe/Config/LayerConfig.h"
+#include "megamoe/Config/SmemModel.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace megamoe::config {
+
+struct Plan;
+struct Variant;
+
+/// K per pipeline stage of the grouped GEMM: one 128-wide scale block.
+constexpr int64_t kGroupedGemmBlockK = 128;
+/// The deepest pipeline the grouped GEMM is built with.
+constexpr int64_t kGroupedGemmMaxStages = 8;
+
+/// One grouped GEMM: D[M, N] = A[M, K] x B[expert(m), N, K]^T, FP8 block
+/// scaled (include/megamoe/Kernels/GroupedGemm.h says what each option does).
+/// Only given values, nothing derived.
+struct GemmProblem {
+  Chip chip = Chip::SM90a;
+  int64_t experts = 8;
+  int64_t n = 4096;
+  int64_t k = 7168;
+  int64_t maxM = 32768; // largest launch-time M when staticM = 0
+  int64_t staticM = 0;  // > 0: M is this literal
+  int64_t blockM = 128;
+  int64_t blockN = 128;
+  int64_t stages = 0; // 0: as many as fit (at most kGroupedGemmMaxStages)
+  int64_t releaseLag = 1;
+  DType out = DType::BF16; // BF16 or F32
+  int64_t bScaleInterleave = 0;
+  bool deviceMBlocks = false;
+  bool combineScatter = false;
+  int64_t combineTokens = 0, combineTopk = 0, combineRanks = 0;
+
+  /// The largest M the kernel is launched with (staticM, or maxM).
+  int64_t rowCapacity() const { return staticM > 0 ? staticM : maxM; }
+  /// Bytes of one D element.
+  int64_t outBytes() const { return out == DType::F32 ? 4 : 2; }
+};
+
+/// A warp role: warps [warpBegin, warpEnd) with a setmaxnreg target.
+struct RolePlan {
+  std::string name;
+  int64_t warpBegin = 0, warpEnd = 0;
+  int64_t registers = 0;
+  bool mma = false; // issues the MMAs (a math warpgroup)
+};
+
+struct KernelPlan {
+  Chip chip = Chip::SM90a;
+  int64_t threads = 0;
+  int64_t entryRegisters = 0; // .maxnreg at launch
+  std::vector<RolePlan> roles;
+  int64_t blockM = 0, blockN = 0, blockK = 0;
+  int64_t stages = 0;
+  int64_t releaseLag = 0;
+  int64_t rasterGroupN = 0;         // N blocks per raster group (L2 reuse)
+  std::vector<SmemRegionPlan> smem; // laid out by layoutSmem
+  int64_t smemBytes = 0;            // their total
+
+  /// Bytes of one pipeline stage (the per-stage regions' slots).
+  int64_t stageBytes() const;
+  /// Bytes outside the pipeline ring.
+  int64_t fixedBytes() const;
+  /// Math warpgroups (roles with mma).
+  int64_t mathWarpgroups() const;
+};
+
+/// The plan of the grouped GEMM `problem` (whose shape must have passed
+/// verifyGroupedGemmConfig): 128 x (1 + BLOCK_M / 64) threads, role "tma"
+/// (warps 0-3) and one "math<i>" warpgroup per 64 rows, the most stages
+/// that fit when problem.stages is 0, the L2 raster group of
+/// gemmRasterGroupN.
+KernelPlan planGroupedGemmKernel(const GemmProblem &problem);
+
+/// Every resource rule `plan` breaks on its chip (shared memory, stages,
+/// register targets and budget), each as a sentence; empty when it fits.
+std::vector<std::string> validateKernelPlan(const KernelPlan &plan);
+
+/// The two grouped GEMMs of a layer.
+enum class LayerGemm { L1, L2 };
+
+/// The grouped GEMM of `gemm` for `variant` of `plan`
+/// (docs/UnfusedSchedule.md): L1 has N = 2 x intermediate (gate/up rows
+/// interleaved by 8, two weight scales per 128-row block), K = hidden and F32
+/// out; L2 has N = hidden, K = intermediate and scatters its BF16 rows to the
+/// source ranks' combine buffers. Both tile by the variant, take M = the pool's
+/// rows (static) and read their m-block count from device memory.
+GemmProblem layerGemmProblem(const LayerConfig &config, const Plan &plan,
+                             const Variant &variant, LayerGemm gemm);
+
+} // namespace megamoe::config
+
+#endif // MEGAMOE_CONFIG_KERNELPLAN_H

@@ -1,0 +1,127 @@
+//===- KernelPlan.cpp - the grouped GEMM's kernel plan --------------------===//
+#include "megamoe/Config/KernelPlan.h"
+#include "megamoe/Config/Heuristics.h"
+
+#include "RangeCheck.h"
+
+#include <algorithm>
+
+namespace megamoe::config {
+
+using detail::cat;
+
+namespace {
+
+int64_t alignUp(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
+
+/// 128B-swizzled tiles sit on 1 KiB swizzle atoms.
+constexpr int64_t kTileAlignment = 1024;
+
+} // namespace
+
+int64_t KernelPlan::stageBytes() const {
+  int64_t bytes = 0;
+  for (const SmemRegionPlan &r : smem)
+    if (r.perStage)
+      bytes += r.bytesPerSlot;
+  return bytes;
+}
+
+int64_t KernelPlan::fixedBytes() const {
+  int64_t bytes = 0;
+  for (const SmemRegionPlan &r : smem)
+    if (!r.perStage)
+      bytes += r.bytes();
+  return bytes;
+}
+
+int64_t KernelPlan::mathWarpgroups() const {
+  return std::count_if(roles.begin(), roles.end(),
+                       [](const RolePlan &r) { return r.mma; });
+}
+
+KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
+  ChipLimits limits = chipLimits(p.chip);
+  KernelPlan plan;
+  plan.chip = p.chip;
+  // One warpgroup of TMA warps, one math warpgroup per 64 rows (wgmma m64).
+  int64_t mathWarpgroups = p.blockM / 64;
+  plan.threads = 128 * (1 + mathWarpgroups);
+  plan.entryRegisters = entryRegisters(p.chip, plan.threads);
+  plan.roles.push_back({"tma", 0, 4, limits.producerRegisters, false});
+  for (int64_t wg = 0; wg < mathWarpgroups; ++wg)
+    plan.roles.push_back({"math" + std::to_string(wg), 4 + 4 * wg, 8 + 4 * wg,
+                          limits.mathRegisters, true});
+  plan.blockM = p.blockM;
+  plan.blockN = p.blockN;
+  plan.blockK = kGroupedGemmBlockK;
+  plan.releaseLag = p.releaseLag;
+  plan.rasterGroupN = gemmRasterGroupN(p.n, p.k, p.blockN);
+
+  // The pipeline ring: FP8 A and B tiles (1 byte per element) and BLOCK_M A
+  // scales, padded to 128 B so that every slot keeps its alignment.
+  auto stage = [&](const char *name, int64_t bytes, int64_t alignment) {
+    plan.smem.push_back({name, bytes, 0, alignment, /*perStage=*/true});
+  };
+  auto fixed = [&](const char *name, int64_t bytes, int64_t alignment) {
+    plan.smem.push_back({name, bytes, 1, alignment, /*perStage=*/false});
+  };
+  stage("a_tiles", p.blockM * plan.blockK, kTileAlignment);
+  stage("b_tiles", p.blockN * plan.blockK, kTileAlignment);
+  // The output tile: 64 x BLOCK_N per math warpgroup.
+  fixed("d_tiles", mathWarpgroups * 64 * p.blockN * p.outBytes(),
+        kTileAlignment);
+  stage("a_scales", alignUp(p.blockM * 4, 128), 128);
+  // 1 KiB reserved for the mbarriers (the ring's full/empty pairs take
+  // 16 B per stage) and 1 KiB of slack for aligning the tiles.
+  fixed("mbarriers", 1024, 8);
+  fixed("alignment_slack", 1024, 1);
+
+  if (p.stages > 0)
+    plan.stages = p.stages;
+  else
+    plan.stages = std::clamp<int64_t>(
+        (limits.smemPerBlock - plan.fixedBytes()) / plan.stageBytes(), 1,
+        kGroupedGemmMaxStages);
+  for (SmemRegionPlan &r : plan.smem)
+    if (r.perStage)
+      r.slots = plan.stages;
+  plan.smemBytes = layoutSmem(plan.smem);
+  return plan;
+}
+
+std::vector<std::string> validateKernelPlan(const KernelPlan &plan) {
+  std::vector<std::string> errors;
+  ChipLimits limits = chipLimits(plan.chip);
+  if (plan.smemBytes > limits.smemPerBlock)
+    errors.push_back(cat(plan.stages, " stages of ", plan.stageBytes(),
+                         " B plus ", plan.fixedBytes(), " B need ",
+                         plan.smemBytes, " B of shared memory, more than the ",
+                         limits.smemPerBlock, " B an ", toString(plan.chip),
+                         " block can have"));
+  if (plan.stages < 2)
+    errors.push_back("fewer than 2 pipeline stages fit in shared memory");
+  if (plan.threads * plan.entryRegisters > limits.registersPerSM)
+    errors.push_back(cat("launch needs ", plan.threads, " threads x ",
+                         plan.entryRegisters, " registers, more than the ",
+                         limits.registersPerSM, " of an SM"));
+  int64_t sum = 0;
+  for (const RolePlan &r : plan.roles) {
+    if (r.registers == 0)
+      errors.push_back(cat("role '", r.name,
+                           "' has no register target: ", toString(plan.chip),
+                           " has no warp-specialized kernel plan yet"));
+    else if (r.registers < 24 || r.registers > 256 || r.registers % 8 != 0)
+      errors.push_back(cat("role '", r.name, "' has a register target of ",
+                           r.registers,
+                           "; setmaxnreg needs a multiple of 8 in [24, 256]"));
+    sum += 32 * (r.warpEnd - r.warpBegin) * r.registers;
+  }
+  if (sum > limits.registersPerSM)
+    errors.push_back(cat("the roles' register targets need ", sum,
+                         " registers, more than the ", limits.registersPerSM,
+                         " of an SM"));
+  return errors;
+}
+
+} // namespace megamoe::config

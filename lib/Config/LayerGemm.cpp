@@ -1,0 +1,34 @@
+//===- LayerGemm.cpp - the grouped GEMMs of a planned layer ---------------===//
+#include "megamoe/Config/KernelPlan.h"
+#include "megamoe/Config/Plan.h"
+
+namespace megamoe::config {
+
+GemmProblem layerGemmProblem(const LayerConfig &c, const Plan &plan,
+                             const Variant &v, LayerGemm gemm) {
+  bool l1 = gemm == LayerGemm::L1;
+  GemmProblem g;
+  g.chip = c.chip;
+  g.experts = c.localExperts();
+  g.n = l1 ? 2 * c.intermediate : c.hidden;
+  g.k = l1 ? c.hidden : c.intermediate;
+  g.blockM = v.blockM; // the pool block
+  g.blockN = l1 ? v.l1BlockN : v.l2BlockN;
+  g.stages = v.stages;
+  // L1 keeps FP32 for the SwiGLU + requant stage; its weights' gate and up
+  // rows are interleaved by 8 (the weight transform), so each 128-row block
+  // has two scales per K block.
+  g.out = l1 ? DType::F32 : DType::BF16;
+  g.bScaleInterleave = l1 ? 8 : 0;
+  // moe_layout writes the m-block count (pool_info[0]); the pool is static.
+  g.deviceMBlocks = true;
+  g.staticM = plan.poolTokens;
+  // L2 sends every row to its source rank's combine buffer [K, T, H].
+  g.combineScatter = !l1;
+  g.combineTokens = c.maxTokensPerRank;
+  g.combineTopk = c.topk;
+  g.combineRanks = c.ranks;
+  return g;
+}
+
+} // namespace megamoe::config

@@ -1,0 +1,480 @@
+//===- PlanRules.cpp - the rules a plan must keep, one table --------------===//
+//
+// validatePlan runs one table of rules. Each rule has a name, the schedules
+// it applies to and a check that reports every way the plan breaks it; the
+// table order is the order of the messages. Rules on the whole plan come
+// first, then the rules on each variant (in variant order), then the rules
+// that need every variant (coverage, pool).
+//
+//===----------------------------------------------------------------------===//
+#include "megamoe/Config/Heuristics.h"
+
+#include "RangeCheck.h"
+#include "megamoe/Config/Plan.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace megamoe::config {
+
+using detail::cat;
+using detail::kMaxStages;
+using detail::kMaxTile;
+using detail::outOfRange;
+
+namespace {
+
+/// Schedules a rule applies to (a bit set).
+enum : unsigned {
+  kFused = 1u << 0,
+  kSplit = 1u << 1,
+  kUnfused = 1u << 2,
+  /// The schedules of the persistent layer kernel (seeds/004 role layout).
+  kLayerKernel = kFused | kSplit,
+  kAnySchedule = kFused | kSplit | kUnfused,
+};
+
+unsigned bitOf(Schedule s) {
+  switch (s) {
+  case Schedule::Fused:
+    return kFused;
+  case Schedule::Split:
+    return kSplit;
+  case Schedule::Unfused:
+    return kUnfused;
+  }
+  return 0;
+}
+
+/// Collects the messages of the rules.
+struct Report {
+  std::vector<std::string> errors;
+  void fail(std::string message) { errors.push_back(std::move(message)); }
+};
+
+/// A rule on the plan as a whole. `check` returns false when the rules
+/// after it cannot run (e.g. there is no variant to check).
+struct PlanRule {
+  const char *name;
+  unsigned schedules;
+  bool (*check)(const LayerConfig &, const Plan &, Report &);
+};
+
+/// A rule on variant `i` of the plan. `check` returns false when the rest
+/// of the variant's rules cannot run (its sizes are out of range).
+struct VariantRule {
+  const char *name;
+  unsigned schedules;
+  bool (*check)(const LayerConfig &, const Plan &, size_t i, Report &);
+};
+
+std::string describe(const Variant &v) {
+  return cat("variant BLOCK_M ", v.blockM, " (tokens/rank ", v.minTokens, "..",
+             v.maxTokens, ")");
+}
+
+bool isRegisterTarget(int64_t r) { return r >= 24 && r <= 256 && r % 8 == 0; }
+
+/// A variant whose sizes every layer-kernel rule can compute with.
+bool hasValidTile(const Variant &v) {
+  for (auto e : {outOfRange("", v.blockM, 1, kMaxTile),
+                 outOfRange("", v.l1BlockN, 1, kMaxTile),
+                 outOfRange("", v.l2BlockN, 1, kMaxTile),
+                 outOfRange("", v.blockK, 1, kMaxTile),
+                 outOfRange("", v.stages, 0, kMaxStages)})
+    if (e)
+      return false;
+  return v.blockM == 32 || v.blockM == 64 || v.blockM == 128;
+}
+
+//===----------------------------------------------------------------------===//
+// Rules on the whole plan
+//===----------------------------------------------------------------------===//
+
+const PlanRule kPlanRules[] = {
+    {"chip", kAnySchedule,
+     [](const LayerConfig &c, const Plan &p, Report &r) {
+       if (p.chip != c.chip)
+         r.fail(cat("the plan is for ", toString(p.chip),
+                    " but the layer targets ", toString(c.chip)));
+       return true;
+     }},
+    {"unfused-chip", kUnfused,
+     [](const LayerConfig &, const Plan &p, Report &r) {
+       if (p.chip != Chip::SM90a)
+         r.fail(cat("the unfused schedule is built for sm_90a only, not ",
+                    toString(p.chip)));
+       return true;
+     }},
+    {"sm-count", kAnySchedule,
+     [](const LayerConfig &c, const Plan &p, Report &r) {
+       int64_t chipSMs = defaultNumSMs(c.chip);
+       if (p.numSMs < 1 || p.numSMs > chipSMs)
+         r.fail(cat("number of SMs (", p.numSMs, ") must be between 1 and the ",
+                    chipSMs, " SMs of ", toString(c.chip),
+                    ": the persistent grid needs every CTA resident"));
+       return true;
+     }},
+    {"role-layout", kLayerKernel,
+     [](const LayerConfig &, const Plan &p, Report &r) {
+       RoleLayout roles;
+       if (p.roles.threads != roles.threads ||
+           p.roles.dispatchWarpBegin != roles.dispatchWarpBegin ||
+           p.roles.dispatchWarpEnd != roles.dispatchWarpEnd ||
+           p.roles.tmaAWarp != roles.tmaAWarp ||
+           p.roles.tmaBWarp != roles.tmaBWarp ||
+           p.roles.mathWarpgroupBegin != roles.mathWarpgroupBegin ||
+           p.roles.mathWarpgroupEnd != roles.mathWarpgroupEnd)
+         r.fail("the role layout must be the SM90 kernel's: 384 threads, "
+                "warps 0-1 dispatch, warp 2 TMA-A, warp 3 TMA-B, warpgroups "
+                "1-2 math");
+       return true;
+     }},
+    {"entry-registers", kLayerKernel,
+     [](const LayerConfig &, const Plan &p, Report &r) {
+       int64_t want = entryRegisters(p.chip, p.roles.threads);
+       if (p.entryRegisters != want)
+         r.fail(cat("entry registers (", p.entryRegisters, ") must be ", want,
+                    " for ", p.roles.threads, " threads at one CTA per SM"));
+       return true;
+     }},
+    {"unfused-requant-128", kUnfused,
+     [](const LayerConfig &c, const Plan &, Report &r) {
+       if (c.recipe.requantBlock != 128)
+         r.fail(cat("the unfused schedule requantizes per 128 channels only "
+                    "(its L2 grouped GEMM promotes one activation scale per "
+                    "128-K block); the recipe asks for ",
+                    c.recipe.requantBlock));
+       return true;
+     }},
+    {"requant-block", kAnySchedule,
+     [](const LayerConfig &c, const Plan &p, Report &r) {
+       if (p.requantBlock != c.recipe.requantBlock)
+         r.fail(cat("the plan requantizes per ", p.requantBlock,
+                    " channels but the recipe says ", c.recipe.requantBlock));
+       return true;
+     }},
+    {"has-variants", kLayerKernel,
+     [](const LayerConfig &, const Plan &p, Report &r) {
+       if (!p.variants.empty())
+         return true;
+       r.fail("the plan has no kernel variant");
+       return false;
+     }},
+    {"unfused-variant-count", kUnfused,
+     [](const LayerConfig &, const Plan &p, Report &r) {
+       if (!p.variants.empty() && p.variants.size() <= 2)
+         return true;
+       r.fail(cat("the unfused schedule has one or two variants (BLOCK_M 64 "
+                  "and/or 128), got ",
+                  p.variants.size()));
+       return false;
+     }},
+};
+
+//===----------------------------------------------------------------------===//
+// Rules on each variant
+//===----------------------------------------------------------------------===//
+
+const VariantRule kVariantRules[] = {
+    {"token-range", kAnySchedule,
+     [](const LayerConfig &c, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       // Variant i starts right after the previous one (the first at 0).
+       int64_t expect =
+           i == 0
+               ? 0
+               : std::min(p.variants[i - 1].maxTokens, c.maxTokensPerRank) + 1;
+       if (v.minTokens != expect || v.maxTokens < v.minTokens ||
+           v.maxTokens > c.maxTokensPerRank)
+         r.fail(cat(
+             describe(v), ": token ranges must be contiguous from 0 to T = ",
+             c.maxTokensPerRank, " (expected to start at ", expect, ")"));
+       return true;
+     }},
+    {"value-ranges", kLayerKernel,
+     [](const LayerConfig &, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       bool ok = true;
+       for (auto e : {outOfRange("BLOCK_M", v.blockM, 1, kMaxTile),
+                      outOfRange("L1 BLOCK_N", v.l1BlockN, 1, kMaxTile),
+                      outOfRange("L2 BLOCK_N", v.l2BlockN, 1, kMaxTile),
+                      outOfRange("BLOCK_K", v.blockK, 1, kMaxTile),
+                      outOfRange("stages", v.stages, 0, kMaxStages)})
+         if (e) {
+           r.fail(cat(describe(v), ": ", *e));
+           ok = false;
+         }
+       return ok;
+     }},
+    {"block-m", kLayerKernel,
+     [](const LayerConfig &, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       if (v.blockM == 32 || v.blockM == 64 || v.blockM == 128)
+         return true;
+       r.fail(cat(describe(v), ": BLOCK_M must be 32, 64 or 128 (wgmma is "
+                               "m64 per warpgroup)"));
+       return false;
+     }},
+    {"math-mode", kLayerKernel,
+     [](const LayerConfig &, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       if (v.mathMode == MathMode::CooperativeM && v.blockM != 128)
+         r.fail(cat(describe(v),
+                    ": cooperative-m splits 128 rows between two warpgroups; "
+                    "BLOCK_M ",
+                    v.blockM, " needs cooperative-n or single"));
+       if (v.mathMode != MathMode::CooperativeM && v.blockM == 128)
+         r.fail(cat(describe(v),
+                    ": BLOCK_M 128 needs both warpgroups on rows "
+                    "(cooperative-m); ",
+                    toString(v.mathMode), " covers 64 rows"));
+       return true;
+     }},
+    {"block-k", kLayerKernel,
+     [](const LayerConfig &, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       if (v.blockK != 128 && v.blockK != 256)
+         r.fail(cat(describe(v), ": BLOCK_K (", v.blockK,
+                    ") must be 128 or 256, whole 128-wide weight-scale "
+                    "blocks"));
+       return true;
+     }},
+    {"l1-block-n", kLayerKernel,
+     [](const LayerConfig &c, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       int64_t group = 2 * c.recipe.requantBlock;
+       if (v.l1BlockN <= 0 || v.l1BlockN % group != 0 ||
+           (2 * c.intermediate) % v.l1BlockN != 0)
+         r.fail(cat(describe(v), ": L1 BLOCK_N (", v.l1BlockN,
+                    ") must be a multiple of ", group, " (whole per-",
+                    c.recipe.requantBlock,
+                    " requantization groups of gate/up-interleaved rows) "
+                    "that divides 2 x intermediate (",
+                    2 * c.intermediate, ")"));
+       return true;
+     }},
+    {"l2-block-n", kLayerKernel,
+     [](const LayerConfig &c, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       if (v.l2BlockN <= 0 || v.l2BlockN % 64 != 0 ||
+           c.hidden % v.l2BlockN != 0)
+         r.fail(cat(describe(v), ": L2 BLOCK_N (", v.l2BlockN,
+                    ") must be a multiple of 64 that divides hidden (",
+                    c.hidden, ")"));
+       return true;
+     }},
+    {"wgmma-n", kLayerKernel,
+     [](const LayerConfig &, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       for (int64_t n : {v.l1WarpgroupN(), v.l2WarpgroupN()})
+         if (n > 256 || n % 8 != 0)
+           r.fail(cat(describe(v), ": a warpgroup's wgmma N (", n,
+                      ") must be a multiple of 8 up to 256"));
+       return true;
+     }},
+    {"register-targets", kLayerKernel,
+     [](const LayerConfig &, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       const RegisterBudget &b = v.registers;
+       if (!isRegisterTarget(b.producer) || !isRegisterTarget(b.math) ||
+           !isRegisterTarget(b.idle))
+         r.fail(cat(describe(v), ": register targets (producer ", b.producer,
+                    ", math ", b.math, ", idle ", b.idle,
+                    ") must be multiples of 8 in [24, 256] (setmaxnreg)"));
+       return true;
+     }},
+    {"math-registers", kLayerKernel,
+     [](const LayerConfig &, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       int64_t wgN = std::max(v.l1WarpgroupN(), v.l2WarpgroupN());
+       int64_t need = mathRegistersNeeded(wgN);
+       if (v.registers.math < need)
+         r.fail(cat(describe(v), ": a math thread holds a 64x", wgN,
+                    " FP32 tile twice (accumulator + promotion) = ", wgN,
+                    " registers plus ~", kMathWorkingRegisters,
+                    " working registers = ", need, ", over the math budget of ",
+                    v.registers.math,
+                    "; narrow BLOCK_N, use two warpgroups on N "
+                    "(cooperative-n), or raise math-registers"));
+       return true;
+     }},
+    {"register-budget", kLayerKernel,
+     [](const LayerConfig &, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       const RegisterBudget &b = v.registers;
+       int64_t active = v.activeMathWarpgroups();
+       int64_t sum =
+           128 * (b.producer + active * b.math + (2 - active) * b.idle);
+       int64_t limit = chipLimits(p.chip).registersPerSM;
+       if (sum > limit)
+         r.fail(cat(describe(v), ": registers 128 x (", b.producer, " + ",
+                    active, " x ", b.math,
+                    (active == 1 ? cat(" + ", b.idle) : std::string()),
+                    ") = ", sum, " exceed the ", limit, " of an SM"));
+       return true;
+     }},
+    {"min-stages", kLayerKernel,
+     [](const LayerConfig &c, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       if (v.stages >= 2)
+         return true;
+       SharedMemoryUsage u = sharedMemoryUsage(c, p.roles, v);
+       r.fail(cat(describe(v), ": ", v.stages,
+                  " pipeline stage(s); at least 2 are needed to overlap TMA "
+                  "with wgmma (a stage is ",
+                  u.perStage, " B, the fixed regions ", u.fixed, " B)"));
+       return true;
+     }},
+    {"smem-fit", kLayerKernel,
+     [](const LayerConfig &c, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       SharedMemoryUsage u = sharedMemoryUsage(c, p.roles, v);
+       int64_t limit = chipLimits(p.chip).smemPerBlock;
+       if (u.total > limit)
+         r.fail(cat(describe(v), ": ", v.stages, " stages need ", u.total,
+                    " B of shared memory (fixed ", u.fixed, " + ", v.stages,
+                    " x ", u.perStage, " per stage + barriers); the limit is ",
+                    limit, " B (at most ", maxStagesThatFit(c, p.roles, v),
+                    " stages fit)"));
+       else if (v.smemBytes != u.total)
+         r.fail(cat(describe(v), ": smem bytes (", v.smemBytes,
+                    ") disagree with the layout of its tiles and stages (",
+                    u.total, ")"));
+       return true;
+     }},
+    {"combine-staging", kLayerKernel,
+     [](const LayerConfig &c, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       // The combine reduce runs after the last tile and reuses the dispatch
+       // and GEMM shared memory.
+       SharedMemoryUsage u = sharedMemoryUsage(c, p.roles, v);
+       int64_t reusable = u.fixed + v.stages * (u.stageA + u.stageB);
+       if (u.combineStaging > reusable)
+         r.fail(cat(describe(v), ": the combine staging (", u.combineStaging,
+                    " B) must fit in the shared memory it reuses (", reusable,
+                    " B)"));
+       return true;
+     }},
+    {"experts-per-wave", kLayerKernel,
+     [](const LayerConfig &c, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       if (v.expertsPerWave < 1 || v.expertsPerWave > c.localExperts())
+         r.fail(cat(describe(v), ": experts per wave (", v.expertsPerWave,
+                    ") must be between 1 and the ", c.localExperts(),
+                    " experts of a rank"));
+       return true;
+     }},
+    // The unfused schedule's GEMMs are the generated grouped GEMM.
+    {"unfused-gemm-tile", kUnfused,
+     [](const LayerConfig &, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       bool ok = (v.blockM == 128 && v.mathMode == MathMode::CooperativeM) ||
+                 (v.blockM == 64 && v.mathMode == MathMode::Single);
+       if (!ok)
+         r.fail(cat("the unfused schedule's grouped GEMMs use BLOCK_M 128 on "
+                    "two warpgroups (cooperative-m) or BLOCK_M 64 on one "
+                    "(single); got BLOCK_M ",
+                    v.blockM, " ", toString(v.mathMode)));
+       if (v.l1BlockN != 128 || v.l2BlockN != 128 || v.blockK != 128)
+         r.fail(cat("the unfused schedule's grouped GEMMs use BLOCK_N 128 and "
+                    "BLOCK_K 128 (one 128x128 weight-scale block per tile); "
+                    "got L1 BLOCK_N ",
+                    v.l1BlockN, ", L2 BLOCK_N ", v.l2BlockN, ", BLOCK_K ",
+                    v.blockK));
+       return true;
+     }},
+    {"unfused-gemm-stages", kUnfused,
+     [](const LayerConfig &, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       if (v.stages != 0 && (v.stages < 2 || v.stages > 8))
+         r.fail(cat("stages (", v.stages,
+                    ") must be 0 (as many as fit) or between 2 and 8"));
+       return true;
+     }},
+};
+
+//===----------------------------------------------------------------------===//
+// Rules on all variants together
+//===----------------------------------------------------------------------===//
+
+const PlanRule kCoverageRules[] = {
+    {"token-coverage", kAnySchedule,
+     [](const LayerConfig &c, const Plan &p, Report &r) {
+       int64_t end = std::min(p.variants.back().maxTokens, c.maxTokensPerRank);
+       if (end != c.maxTokensPerRank)
+         r.fail(cat("the variants must cover 0..", c.maxTokensPerRank,
+                    " tokens per rank; they end at ", end));
+       return true;
+     }},
+    {"pool-ring", kLayerKernel,
+     [](const LayerConfig &c, const Plan &p, Report &r) {
+       // Without a valid variant there is no BLOCK_M to size the pool by.
+       int64_t maxBlockM = 0;
+       for (const Variant &v : p.variants)
+         if (hasValidTile(v))
+           maxBlockM = std::max(maxBlockM, v.blockM);
+       int64_t worst = worstCasePoolTokens(c, maxBlockM);
+       if (maxBlockM > 0 &&
+           (p.poolTokens < maxBlockM || p.poolTokens % kPoolAlignment != 0 ||
+            p.poolTokens > worst))
+         r.fail(cat(
+             "pool tokens (", p.poolTokens, ") must be a positive multiple of ",
+             kPoolAlignment, " holding at least one ", maxBlockM,
+             "-row pool block and at most the worst case (", worst, ")"));
+       return true;
+     }},
+    {"unfused-worst-case-pool", kUnfused,
+     [](const LayerConfig &c, const Plan &p, Report &r) {
+       int64_t maxBlockM = 0;
+       for (const Variant &v : p.variants)
+         maxBlockM = std::max(maxBlockM, v.blockM);
+       int64_t worst = worstCasePoolTokens(c, maxBlockM);
+       if (p.poolTokens != worst)
+         r.fail(cat("the unfused schedule needs the worst-case pool of ", worst,
+                    " rows (no ring flow control between its kernels); got ",
+                    p.poolTokens));
+       return true;
+     }},
+};
+
+} // namespace
+
+std::vector<std::string> validatePlan(const LayerConfig &c, const Plan &p) {
+  std::vector<std::string> errors = validate(c);
+  if (!errors.empty())
+    return errors;
+  unsigned schedule = bitOf(p.schedule);
+  Report report;
+  auto runPlanRules = [&](const auto &rules) {
+    for (const PlanRule &rule : rules)
+      if ((rule.schedules & schedule) && !rule.check(c, p, report))
+        return false;
+    return true;
+  };
+  if (!runPlanRules(kPlanRules))
+    return report.errors;
+  for (size_t i = 0; i < p.variants.size(); ++i)
+    for (const VariantRule &rule : kVariantRules)
+      if ((rule.schedules & schedule) && !rule.check(c, p, i, report))
+        break;
+  runPlanRules(kCoverageRules);
+  return report.errors;
+}
+
+std::vector<std::string> planRuleNames(Schedule schedule) {
+  std::vector<std::string> names;
+  unsigned bit = bitOf(schedule);
+  for (const PlanRule &r : kPlanRules)
+    if (r.schedules & bit)
+      names.push_back(r.name);
+  for (const VariantRule &r : kVariantRules)
+    if (r.schedules & bit)
+      names.push_back(r.name);
+  for (const PlanRule &r : kCoverageRules)
+    if (r.schedules & bit)
+      names.push_back(r.name);
+  return names;
+}
+
+} // namespace megamoe::config

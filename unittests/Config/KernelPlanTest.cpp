@@ -1,0 +1,259 @@
+//===- KernelPlanTest.cpp - the grouped GEMM's kernel plan ----------------===//
+//
+// Pins the stages, shared memory, registers and raster groups of the grouped
+// GEMMs that scripts/ptx-snapshot.sh compiles (the values the builder used
+// before the plan moved to lib/Config: stage = BLOCK_M x 128 + 128 x 128 +
+// BLOCK_M x 4 rounded to 128; fixed = 64 x 128 x out bytes per math
+// warpgroup + 2048; stages = (232448 - fixed) / stage, at most 8).
+//
+//===----------------------------------------------------------------------===//
+#include "Shapes.h"
+
+#include "megamoe/Config/Heuristics.h"
+#include "megamoe/Config/KernelPlan.h"
+#include "megamoe/Config/Plan.h"
+
+#include <gtest/gtest.h>
+
+using namespace megamoe::config;
+using namespace megamoe::config::testing;
+
+namespace {
+
+GemmProblem gemm(int64_t n, int64_t k, int64_t blockM,
+                 DType out = DType::BF16) {
+  GemmProblem p;
+  p.n = n;
+  p.k = k;
+  p.blockM = blockM;
+  p.out = out;
+  return p;
+}
+
+struct Expected {
+  int64_t n, k, blockM;
+  DType out;
+  int64_t stages, stageBytes, fixedBytes, smemBytes, threads, entryRegisters,
+      rasterGroupN;
+};
+
+TEST(KernelPlan, SnapshotShapes) {
+  const Expected cases[] = {
+      // The four (N, K) of bench/RESULTS.md at BLOCK_M 128 and 64.
+      {4096, 7168, 128, DType::BF16, 5, 33280, 34816, 201216, 384, 168, 8},
+      {4096, 7168, 64, DType::BF16, 8, 24832, 18432, 217088, 256, 248, 8},
+      {7168, 2048, 128, DType::BF16, 5, 33280, 34816, 201216, 384, 168, 56},
+      {7168, 2048, 64, DType::BF16, 8, 24832, 18432, 217088, 256, 248, 56},
+      {4096, 4096, 128, DType::BF16, 5, 33280, 34816, 201216, 384, 168, 32},
+      {4096, 4096, 64, DType::BF16, 8, 24832, 18432, 217088, 256, 248, 32},
+      {4096, 2048, 128, DType::BF16, 5, 33280, 34816, 201216, 384, 168, 32},
+      {4096, 2048, 64, DType::BF16, 8, 24832, 18432, 217088, 256, 248, 32},
+      // F32 out (the layer options case and the L1 GEMMs).
+      {4096, 2048, 128, DType::F32, 4, 33280, 67584, 200704, 384, 168, 32},
+      {4096, 2048, 64, DType::F32, 7, 24832, 34816, 208640, 256, 248, 32},
+  };
+  for (const Expected &e : cases) {
+    KernelPlan p = planGroupedGemmKernel(gemm(e.n, e.k, e.blockM, e.out));
+    SCOPED_TRACE(::testing::Message() << e.n << "x" << e.k << " BLOCK_M "
+                                      << e.blockM << " " << toString(e.out));
+    EXPECT_EQ(p.stages, e.stages);
+    EXPECT_EQ(p.stageBytes(), e.stageBytes);
+    EXPECT_EQ(p.fixedBytes(), e.fixedBytes);
+    EXPECT_EQ(p.smemBytes, e.smemBytes);
+    EXPECT_EQ(p.smemBytes, p.fixedBytes() + p.stages * p.stageBytes());
+    EXPECT_EQ(p.threads, e.threads);
+    EXPECT_EQ(p.entryRegisters, e.entryRegisters);
+    EXPECT_EQ(p.rasterGroupN, e.rasterGroupN);
+    EXPECT_EQ(p.blockK, 128);
+    EXPECT_TRUE(validateKernelPlan(p).empty());
+  }
+}
+
+TEST(KernelPlan, Roles) {
+  KernelPlan two = planGroupedGemmKernel(gemm(4096, 7168, 128));
+  ASSERT_EQ(two.roles.size(), 3u);
+  EXPECT_EQ(two.roles[0].name, "tma");
+  EXPECT_EQ(two.roles[0].warpBegin, 0);
+  EXPECT_EQ(two.roles[0].warpEnd, 4);
+  EXPECT_EQ(two.roles[0].registers, 40);
+  EXPECT_FALSE(two.roles[0].mma);
+  for (int wg = 0; wg < 2; ++wg) {
+    const RolePlan &r = two.roles[1 + wg];
+    EXPECT_EQ(r.name, "math" + std::to_string(wg));
+    EXPECT_EQ(r.warpBegin, 4 + 4 * wg);
+    EXPECT_EQ(r.warpEnd, 8 + 4 * wg);
+    EXPECT_EQ(r.registers, 232);
+    EXPECT_TRUE(r.mma);
+  }
+  EXPECT_EQ(two.mathWarpgroups(), 2);
+  EXPECT_EQ(planGroupedGemmKernel(gemm(4096, 7168, 64)).mathWarpgroups(), 1);
+}
+
+TEST(KernelPlan, SmemRegionsAreLaidOutInOrder) {
+  KernelPlan p = planGroupedGemmKernel(gemm(4096, 7168, 128));
+  std::vector<std::string> names;
+  for (const SmemRegionPlan &r : p.smem)
+    names.push_back(r.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"a_tiles", "b_tiles", "d_tiles",
+                                             "a_scales", "mbarriers",
+                                             "alignment_slack"}));
+  EXPECT_EQ(p.smem[0].offset, 0);
+  EXPECT_EQ(p.smem[0].slots, 5);
+  EXPECT_EQ(p.smem[1].offset, 5 * 128 * 128);
+  EXPECT_EQ(p.smem[2].offset, 10 * 128 * 128);
+  EXPECT_EQ(p.smem[3].offset, 10 * 128 * 128 + 2 * 64 * 128 * 2);
+  EXPECT_EQ(p.smem[3].bytes(), 5 * 512);
+}
+
+TEST(KernelPlan, ExplicitStagesAreKept) {
+  GemmProblem g = gemm(4096, 7168, 128);
+  g.stages = 3;
+  KernelPlan p = planGroupedGemmKernel(g);
+  EXPECT_EQ(p.stages, 3);
+  EXPECT_EQ(p.smemBytes, 34816 + 3 * 33280);
+}
+
+TEST(KernelPlan, TooManyStagesDoNotFit) {
+  GemmProblem g = gemm(4096, 7168, 128);
+  g.stages = 8;
+  std::vector<std::string> e = validateKernelPlan(planGroupedGemmKernel(g));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0], "8 stages of 33280 B plus 34816 B need 301056 B of shared "
+                  "memory, more than the 232448 B an sm_90a block can have");
+}
+
+TEST(KernelPlan, OneStageIsTooFew) {
+  GemmProblem g = gemm(4096, 7168, 128);
+  g.stages = 1;
+  std::vector<std::string> e = validateKernelPlan(planGroupedGemmKernel(g));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0], "fewer than 2 pipeline stages fit in shared memory");
+}
+
+TEST(KernelPlan, RegisterRules) {
+  KernelPlan p = planGroupedGemmKernel(gemm(4096, 7168, 128));
+  p.roles[1].registers = 236;
+  std::vector<std::string> e = validateKernelPlan(p);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("role 'math0' has a register target of 236"),
+            std::string::npos);
+  p.roles[1].registers = 256;
+  p.roles[2].registers = 256;
+  e = validateKernelPlan(p);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("need 70656 registers, more than the 65536"),
+            std::string::npos)
+      << e[0];
+  p = planGroupedGemmKernel(gemm(4096, 7168, 128));
+  p.entryRegisters = 176;
+  e = validateKernelPlan(p);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("384 threads x 176 registers"), std::string::npos);
+}
+
+TEST(KernelPlan, Sm100HasNoRegisterTargets) {
+  GemmProblem g = gemm(4096, 7168, 128);
+  g.chip = Chip::SM100a;
+  std::vector<std::string> e = validateKernelPlan(planGroupedGemmKernel(g));
+  ASSERT_EQ(e.size(), 3u);
+  EXPECT_NE(e[0].find("role 'tma' has no register target: sm_100a"),
+            std::string::npos)
+      << e[0];
+}
+
+TEST(KernelPlan, RasterGroups) {
+  // Weights of at most 24 MiB per expert: m-major (all N blocks).
+  EXPECT_EQ(gemmRasterGroupN(4096, 4096, 128), 32);
+  EXPECT_EQ(gemmRasterGroupN(7168, 3072, 128), 56);
+  // Larger: the largest of 8, 4, 2 that divides the N blocks, else 1.
+  EXPECT_EQ(gemmRasterGroupN(4096, 7168, 128), 8);
+  EXPECT_EQ(gemmRasterGroupN(6144, 7168, 128), 8);
+  EXPECT_EQ(gemmRasterGroupN(128 * 12, 1 << 15, 128), 4);
+  EXPECT_EQ(gemmRasterGroupN(128 * 6, 1 << 16, 128), 2);
+  EXPECT_EQ(gemmRasterGroupN(128 * 3, 1 << 17, 128), 1);
+}
+
+//===----------------------------------------------------------------------===//
+// The layer's GEMMs (megamoe-expand, the unfused schedule)
+//===----------------------------------------------------------------------===//
+
+Plan unfusedPlan(const LayerConfig &c) {
+  PlanOverrides o;
+  o.schedule = Schedule::Unfused;
+  Plan p;
+  std::vector<std::string> errors = makePlan(c, o, p);
+  EXPECT_TRUE(errors.empty());
+  return p;
+}
+
+TEST(LayerGemm, MapsTheLayerOntoTwoGroupedGemms) {
+  LayerConfig c = v4Flash(2, 128);
+  Plan plan = unfusedPlan(c);
+  const Variant &v = plan.variants.front();
+  GemmProblem l1 = layerGemmProblem(c, plan, v, LayerGemm::L1);
+  EXPECT_EQ(l1.experts, 128);
+  EXPECT_EQ(l1.n, 4096); // 2 x I
+  EXPECT_EQ(l1.k, 4096); // H
+  EXPECT_EQ(l1.blockM, 64);
+  EXPECT_EQ(l1.blockN, 128);
+  EXPECT_EQ(l1.stages, 0);
+  EXPECT_EQ(l1.out, DType::F32);
+  EXPECT_EQ(l1.bScaleInterleave, 8);
+  EXPECT_TRUE(l1.deviceMBlocks);
+  EXPECT_EQ(l1.staticM, plan.poolTokens);
+  EXPECT_FALSE(l1.combineScatter);
+  GemmProblem l2 = layerGemmProblem(c, plan, v, LayerGemm::L2);
+  EXPECT_EQ(l2.n, 4096); // H
+  EXPECT_EQ(l2.k, 2048); // I
+  EXPECT_EQ(l2.out, DType::BF16);
+  EXPECT_EQ(l2.bScaleInterleave, 0);
+  EXPECT_TRUE(l2.combineScatter);
+  EXPECT_EQ(l2.combineTokens, 128);
+  EXPECT_EQ(l2.combineTopk, 6);
+  EXPECT_EQ(l2.combineRanks, 2);
+}
+
+/// The layers of scripts/ptx-snapshot.sh: stages and SMEM of every variant's
+/// L1 and L2 GEMM.
+TEST(LayerGemm, SnapshotLayers) {
+  struct Case {
+    LayerConfig config;
+    int64_t blockM;
+    int64_t l1Stages, l1Smem, l2Stages, l2Smem, l1Raster, l2Raster;
+  };
+  const Case cases[] = {
+      {v4Flash(1, 8), 64, 7, 208640, 8, 217088, 32, 32},
+      {v4Flash(1, 512), 64, 7, 208640, 8, 217088, 32, 32},
+      {v4Flash(1, 8192), 64, 7, 208640, 8, 217088, 32, 32},
+      {v4Flash(1, 8192), 128, 4, 200704, 5, 201216, 32, 32},
+      {v4Pro(1, 8), 64, 7, 208640, 8, 217088, 8, 56},
+      {v4Pro(1, 8192), 128, 4, 200704, 5, 201216, 8, 56},
+      {shape(512, 256, 8, 2, 2, 256), 128, 4, 200704, 5, 201216, 4, 4},
+  };
+  for (const Case &k : cases) {
+    Plan plan = unfusedPlan(k.config);
+    const Variant *v = nullptr;
+    for (const Variant &x : plan.variants)
+      if (x.blockM == k.blockM)
+        v = &x;
+    ASSERT_NE(v, nullptr) << "H " << k.config.hidden << " T "
+                          << k.config.maxTokensPerRank << " BLOCK_M "
+                          << k.blockM;
+    KernelPlan l1 = planGroupedGemmKernel(
+        layerGemmProblem(k.config, plan, *v, LayerGemm::L1));
+    KernelPlan l2 = planGroupedGemmKernel(
+        layerGemmProblem(k.config, plan, *v, LayerGemm::L2));
+    SCOPED_TRACE(::testing::Message() << "H " << k.config.hidden << " T "
+                                      << k.config.maxTokensPerRank);
+    EXPECT_EQ(l1.stages, k.l1Stages);
+    EXPECT_EQ(l1.smemBytes, k.l1Smem);
+    EXPECT_EQ(l2.stages, k.l2Stages);
+    EXPECT_EQ(l2.smemBytes, k.l2Smem);
+    EXPECT_EQ(l1.rasterGroupN, k.l1Raster);
+    EXPECT_EQ(l2.rasterGroupN, k.l2Raster);
+    EXPECT_TRUE(validateKernelPlan(l1).empty());
+    EXPECT_TRUE(validateKernelPlan(l2).empty());
+  }
+}
+
+} // namespace

@@ -1,0 +1,104 @@
+//===- PlanRulesTest.cpp - the rule table of validatePlan -----------------===//
+#include "Shapes.h"
+
+#include "megamoe/Config/Plan.h"
+
+#include <algorithm>
+#include <gtest/gtest.h>
+
+using namespace megamoe::config;
+using namespace megamoe::config::testing;
+
+namespace {
+
+bool has(const std::vector<std::string> &names, const std::string &name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+TEST(PlanRules, EachScheduleHasItsRules) {
+  for (Schedule s : {Schedule::Fused, Schedule::Split, Schedule::Unfused}) {
+    std::vector<std::string> names = planRuleNames(s);
+    // Shared by every schedule.
+    for (const char *shared :
+         {"chip", "sm-count", "requant-block", "token-range", "token-coverage"})
+      EXPECT_TRUE(has(names, shared)) << toString(s) << ": " << shared;
+    bool unfused = s == Schedule::Unfused;
+    EXPECT_EQ(has(names, "role-layout"), !unfused) << toString(s);
+    EXPECT_EQ(has(names, "smem-fit"), !unfused) << toString(s);
+    EXPECT_EQ(has(names, "pool-ring"), !unfused) << toString(s);
+    EXPECT_EQ(has(names, "unfused-gemm-tile"), unfused) << toString(s);
+    EXPECT_EQ(has(names, "unfused-worst-case-pool"), unfused) << toString(s);
+  }
+}
+
+Plan planned(const LayerConfig &c, Schedule s) {
+  PlanOverrides o;
+  o.schedule = s;
+  Plan p;
+  EXPECT_TRUE(makePlan(c, o, p).empty());
+  return p;
+}
+
+/// A rule shared by the schedules gives the same message for each.
+TEST(PlanRules, SharedRulesSayTheSameForEverySchedule) {
+  LayerConfig c = v4Flash(2, 128);
+  for (Schedule s : {Schedule::Fused, Schedule::Unfused}) {
+    Plan p = planned(c, s);
+    p.numSMs = 200;
+    p.requantBlock = 64;
+    std::vector<std::string> e = validatePlan(c, p);
+    ASSERT_EQ(e.size(), 2u) << toString(s);
+    EXPECT_EQ(e[0], "number of SMs (200) must be between 1 and the 132 SMs of "
+                    "sm_90a: the persistent grid needs every CTA resident");
+    EXPECT_EQ(e[1], "the plan requantizes per 64 channels but the recipe says "
+                    "128");
+  }
+}
+
+TEST(PlanRules, TokenRangesAndCoverage) {
+  LayerConfig c = v4Flash(2, 8192);
+  for (Schedule s : {Schedule::Fused, Schedule::Unfused}) {
+    Plan p = planned(c, s);
+    p.variants.back().maxTokens = 4000;
+    std::vector<std::string> e = validatePlan(c, p);
+    ASSERT_FALSE(e.empty()) << toString(s);
+    EXPECT_EQ(e.back(),
+              "the variants must cover 0..8192 tokens per rank; they end at "
+              "4000")
+        << toString(s);
+    p = planned(c, s);
+    p.variants.front().minTokens = 1;
+    e = validatePlan(c, p);
+    ASSERT_FALSE(e.empty()) << toString(s);
+    EXPECT_NE(e[0].find(": token ranges must be contiguous from 0 to T = 8192 "
+                        "(expected to start at 0)"),
+              std::string::npos)
+        << e[0];
+  }
+}
+
+TEST(PlanRules, UnfusedChecksTheLayerChip) {
+  LayerConfig c = v4Flash(2, 128);
+  Plan p = planned(c, Schedule::Unfused);
+  p.chip = Chip::SM100a;
+  std::vector<std::string> e = validatePlan(c, p);
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0], "the plan is for sm_100a but the layer targets sm_90a");
+  EXPECT_EQ(e[1], "the unfused schedule is built for sm_90a only, not sm_100a");
+}
+
+TEST(PlanRules, NoVariantStopsTheChecks) {
+  LayerConfig c = v4Flash(2, 128);
+  Plan p = planned(c, Schedule::Fused);
+  p.variants.clear();
+  EXPECT_EQ(validatePlan(c, p),
+            std::vector<std::string>{"the plan has no kernel variant"});
+  p = planned(c, Schedule::Unfused);
+  p.variants.clear();
+  EXPECT_EQ(validatePlan(c, p),
+            std::vector<std::string>{
+                "the unfused schedule has one or two variants (BLOCK_M 64 "
+                "and/or 128), got 0"});
+}
+
+} // namespace
