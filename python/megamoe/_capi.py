@@ -110,10 +110,14 @@ def lib():
         "megamoe_layer_destroy": ([P], I),
         "megamoe_layer_view": ([P, ctypes.c_char_p, ctypes.POINTER(Tensor)], I),
         "megamoe_layer_transform_l1": ([P] + [ctypes.POINTER(Tensor)] * 4 + [P], I),
-        "megamoe_layer_forward": ([P, I64] + [ctypes.POINTER(Tensor)] * 5 + [P], I),
+        "megamoe_layer_forward": ([P, I64] + [ctypes.POINTER(Tensor)] * 6 + [P], I),
+        "megamoe_layer_config_get": ([P, ctypes.POINTER(LayerConfig)], I),
+        "megamoe_manifest_layer_info": ([ctypes.c_char_p, ctypes.POINTER(LayerConfig),
+                                         ctypes.POINTER(ctypes.c_uint64)], I),
         "megamoe_layer_check_errors": ([P, ctypes.POINTER(ctypes.c_uint32)], I),
         "megamoe_layer_variant": ([P, I64, ctypes.POINTER(I), ctypes.POINTER(I)], I),
         "megamoe_transform_l1_weights": ([P, P, P, P, I64, I64, I64, P], I),
+        "megamoe_compile": ([ctypes.c_char_p] * 4 + [ctypes.c_char_p, SZ], I),
     }
     for name, (args, res) in sigs.items():
         fn = getattr(L, name)

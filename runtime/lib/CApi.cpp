@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "megamoe/runtime.h"
 
+#include "megamoe/runtime/Cache.h"
 #include "megamoe/runtime/Error.h"
 #include "megamoe/runtime/Layer.h"
 #include "megamoe/runtime/Module.h"
@@ -13,6 +14,7 @@
 
 #include <nccl.h>
 
+#include <algorithm>
 #include <new>
 #include <optional>
 #include <string>
@@ -385,6 +387,30 @@ megamoe_status megamoe_layer_check_errors(megamoe_layer_t layer,
     notNull(layer, "layer");
     notNull(bad_expert_ids, "bad_expert_ids");
     *bad_expert_ids = layer->impl->takeErrorCount();
+  });
+}
+
+megamoe_status megamoe_compile(const char *layer_options,
+                               const char *plan_options, const char *cache_dir,
+                               const char *megamoe_opt, char *manifest_path,
+                               size_t size) {
+  return guard([&] {
+    notNull(layer_options, "layer_options");
+    notNull(cache_dir, "cache_dir");
+    notNull(manifest_path, "manifest_path");
+    CompileRequest r;
+    r.layerOptions = layer_options;
+    if (plan_options)
+      r.planOptions = plan_options;
+    r.cacheDir = cache_dir;
+    if (megamoe_opt)
+      r.megamoeOpt = megamoe_opt;
+    std::string path = compileCached(r);
+    require(path.size() < size, "compile: the manifest path (" + path +
+                                    ") does not fit " + std::to_string(size) +
+                                    " bytes");
+    std::copy(path.begin(), path.end(), manifest_path);
+    manifest_path[path.size()] = '\0';
   });
 }
 

@@ -214,6 +214,20 @@ megamoe_status megamoe_layer_variant(megamoe_layer_t layer, int64_t num_tokens,
 megamoe_status megamoe_layer_check_errors(megamoe_layer_t layer,
                                           uint32_t *bad_expert_ids);
 
+/*--- the compiled-layer cache (CPU only) ----------------------------------*/
+/* Writes into `manifest_path` (`size` bytes) the manifest of the layer
+ * compiled for `layer_options` (megamoe-opt's --megamoe-layer spelling:
+ * "hidden=4096 intermediate=2048 experts=256 topk=6 ranks=8 max-tokens=8192
+ * clamp=10 chip=sm_90a"), `plan_options` (--megamoe-plan; NULL =
+ * "schedule=unfused") and this runtime's compiler version, from the cache
+ * folder `cache_dir`. On a miss it runs `megamoe_opt` (one run compiles every
+ * variant); with `megamoe_opt` NULL or missing it returns
+ * MEGAMOE_ERR_NOT_AVAILABLE and the message holds the exact command. */
+megamoe_status megamoe_compile(const char *layer_options,
+                               const char *plan_options, const char *cache_dir,
+                               const char *megamoe_opt, char *manifest_path,
+                               size_t size);
+
 /* The L1 transform without a layer: device pointers, on `stream`. */
 megamoe_status megamoe_transform_l1_weights(const void *w, const float *sf,
                                             void *w_out, float *sf_out,
