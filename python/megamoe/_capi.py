@@ -2,7 +2,9 @@
 
 The library is found, in order, at $MEGAMOE_RUNTIME_LIB, next to this package
 (megamoe/lib/libmegamoe_runtime.so, as the GPU bundle lays it out), or in the
-build trees of the repository (build/release/lib, build/runtime/lib).
+build trees (build/release/lib, build/runtime/lib) of the repository this
+package sits in or, once installed with `pip install ./python`, was built from.
+Failing all, lib() raises OSError listing every path it tried.
 """
 import ctypes
 import os
@@ -59,9 +61,15 @@ def _candidates():
         yield env
     here = os.path.dirname(os.path.abspath(__file__))
     yield os.path.join(here, "lib", _LIB_NAME)
-    repo = os.path.dirname(os.path.dirname(here))
-    for build in ("build/release/lib", "build/runtime/lib"):
-        yield os.path.join(repo, build, _LIB_NAME)
+    repos = [os.path.dirname(os.path.dirname(here))]  # a source checkout
+    try:  # an installed package: the repository it was built from
+        from ._build_paths import REPO
+        repos.append(REPO)
+    except ImportError:
+        pass
+    for repo in repos:
+        for build in ("build/release/lib", "build/runtime/lib"):
+            yield os.path.join(repo, build, _LIB_NAME)
 
 
 def _load():
