@@ -598,11 +598,17 @@ std::vector<ScheduleVariant> Manifest::scheduleVariants() const {
   if (!variants.empty() || schedule.empty())
     return variants;
   ScheduleVariant v;
+  v.schedule = schedule;
+  if (plan) { // parseManifest checked: the plan has this one variant
+    v.minTokens = plan->variants.front().minTokens;
+    v.maxTokens = plan->variants.front().maxTokens;
+    v.blockM = plan->variants.front().blockM;
+    return {v};
+  }
   auto t = symbols.find("T");
   v.maxTokens = t == symbols.end() ? INT64_MAX : t->second;
   auto bm = symbols.find("BM");
   v.blockM = bm == symbols.end() ? 0 : bm->second;
-  v.schedule = schedule;
   return {v};
 }
 

@@ -156,6 +156,25 @@ TEST(ManifestPlanChecks, VariantsSymbolsAndChipMustBeThePlans) {
       "manifest: config.chip: sm_90a but the manifest's chip is sm_100a");
 }
 
+TEST(ManifestPlanChecks, ASingleScheduleIsThePlansOneVariant) {
+  config::LayerConfig c = layerConfig(Shape{512, 256, 8, 2, 2, 64, true});
+  config::Plan plan = makePlan(c, true);
+  ASSERT_EQ(plan.variants.size(), 1u);
+  rt::Manifest m =
+      rt::parseManifest(manifestFor(c, plan, "\"schedule\": [\"k\"], "));
+  std::vector<rt::ScheduleVariant> v = m.scheduleVariants();
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].minTokens, 0);
+  EXPECT_EQ(v[0].maxTokens, 64);
+  EXPECT_EQ(v[0].blockM, plan.variants[0].blockM);
+  config::LayerConfig c2 = layerConfig(small());
+  config::Plan two = makePlan(c2, true);
+  EXPECT_RT_ERROR(
+      rt::parseManifest(manifestFor(c2, two, "\"schedule\": [\"k\"], ")),
+      ErrorKind::Manifest,
+      "manifest: schedule: one schedule but the plan has 2 variants");
+}
+
 TEST(ManifestPlanChecks, MissingOrBrokenPlansAreNamed) {
   config::LayerConfig c = layerConfig(small());
   config::Plan plan = makePlan(c, true);

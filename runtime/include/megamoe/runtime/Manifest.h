@@ -153,9 +153,10 @@ struct Manifest {
   bool hasLayerSchedule() const {
     return !schedule.empty() || !variants.empty();
   }
-  /// The layer's variants: `variants`, or a single `schedule` as one variant
-  /// over [0, T] (the whole int64 range without a symbol T; blockM = the
-  /// symbol BM, 0 without one); empty when the manifest has no schedule.
+  /// The layer's variants: `variants`, or a single `schedule` as one variant:
+  /// the plan's one variant (range and blockM), or without a plan [0, T] (the
+  /// whole int64 range without a symbol T; blockM = the symbol BM, 0 without
+  /// one); empty when the manifest has no schedule.
   std::vector<ScheduleVariant> scheduleVariants() const;
   /// The cubin path (directory + cubin).
   std::string cubinPath() const;
