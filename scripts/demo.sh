@@ -33,12 +33,12 @@ c, p, lay = m["config"], m["plan"], m["buffer_layout"]
 print("\nlayer: H=%d I=%d E=%d K=%d R=%d T=%d clamp=%s chip=%s, schedule %s, %d SMs planned"
       % (c["hidden"], c["intermediate"], c["experts"], c["topk"], c["ranks"],
          c["max_tokens_per_rank"], c.get("clamp"), c["chip"], p["schedule"], p["num_sms"]))
-print("\n%-26s %7s %8s %6s %7s %9s %9s" % ("kernel", "block", "grid", "regs", "spills",
+print("\n%-20s %5s %-26s %5s %6s %9s %9s" % ("kernel", "block", "grid", "regs", "spills",
                                            "dyn SMEM", "stat SMEM"))
 for k in m["kernels"]:
     r = k.get("resources", {})
     spills = r.get("spill_stores_bytes", 0) + r.get("spill_loads_bytes", 0)
-    print("%-26s %7d %8s %6s %7s %9d %9s" % (
+    print("%-20s %5d %-26s %5s %6s %9d %9s" % (
         k["name"], k["block"][0], k["grid"][0], r.get("registers", "?"), spills,
         k["dynamic_smem_bytes"], r.get("static_smem_bytes", "?")))
 variants = m.get("variants") or [{"min_tokens": 0, "max_tokens": c["max_tokens_per_rank"],
