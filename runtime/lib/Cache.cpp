@@ -124,15 +124,18 @@ std::string compileCached(const CompileRequest &r) {
                               stored);
     return manifest;
   }
-  if (r.megamoeOpt.empty() || !exists(r.megamoeOpt))
+  if (r.megamoeOpt.empty() || !exists(r.megamoeOpt)) {
+    CompileRequest plain = r; // the command names the tool, not a bad path
+    plain.megamoeOpt.clear();
     fail(ErrorKind::NotAvailable,
          "compile: no cached layer for\n" + keyText + "in " + r.cacheDir +
              " and no megamoe-opt" +
              (r.megamoeOpt.empty() ? std::string()
                                    : " at '" + r.megamoeOpt + "'") +
              " to compile it; run (then call again):\n  " +
-             compileCommand(r, dir) + " && printf %s " + quoted(keyText) +
+             compileCommand(plain, dir) + " && printf %s " + quoted(keyText) +
              " > " + quoted(dir + "/key.txt"));
+  }
   makeDirs(r.cacheDir);
   const std::string tmp = dir + ".tmp." + std::to_string(::getpid());
   makeDirs(tmp);

@@ -134,6 +134,8 @@ TEST(Cache, MissWithoutACompilerPrintsTheCommand) {
   r.megamoeOpt = dir + "/nope/megamoe-opt";
   EXPECT_RT_ERROR(compileCached(r), ErrorKind::NotAvailable,
                   "no megamoe-opt at '" + dir + "/nope/megamoe-opt'");
+  EXPECT_RT_ERROR(compileCached(r), ErrorKind::NotAvailable,
+                  "again):\n  echo 'module {}' | 'megamoe-opt' ");
 }
 
 TEST(Cache, AFailingCompilerLeavesNoEntry) {
