@@ -22,6 +22,8 @@ ninja -C "$rt" megamoe_runtime megamoe-run-cubin megamoe-gpu-tests megamoe-runti
 rm -rf "$dest"
 mkdir -p "$dest"/{bin,data,layers,cubins,python/megamoe/lib,python/megamoe_testing,python/tests/data}
 cp "$rt"/lib/libmegamoe_runtime.so "$dest/python/megamoe/lib/"
+# The test programs find the library at $ORIGIN/../lib.
+mkdir -p "$dest/lib" && cp "$rt"/lib/libmegamoe_runtime.so "$dest/lib/"
 cp "$rt"/bin/{megamoe-run-cubin,megamoe-gpu-tests} "$rt"/megamoe-runtime-unittests "$dest/bin/"
 cp python/megamoe/*.py "$dest/python/megamoe/"
 cp python/megamoe_testing/*.py "$dest/python/megamoe_testing/"

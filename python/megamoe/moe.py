@@ -163,17 +163,20 @@ def _register_op():
                                  device_types="cuda")
         def op(buffer_id: int, y: torch.Tensor, l1_weight: torch.Tensor,
                l1_scale: torch.Tensor, l2_weight: torch.Tensor, l2_scale: torch.Tensor,
-               recv_stats: Optional[torch.Tensor] = None) -> None:
+               recv_stats: Optional[torch.Tensor]) -> None:
+            # No default for recv_stats: torch drops trailing arguments equal
+            # to their default before the ADInplaceOrView kernel indexes the
+            # mutated ones (an IndexError on torch 2.11); callers pass None.
             _forward(buffer_id, y, l1_weight, l1_scale, l2_weight, l2_scale, recv_stats)
 
         @op.register_fake
-        def _(buffer_id, y, l1_weight, l1_scale, l2_weight, l2_scale, recv_stats=None):
+        def _(buffer_id, y, l1_weight, l1_scale, l2_weight, l2_scale, recv_stats):
             return None
         return op
     # torch < 2.4: the older registration API.
     lib = torch.library.Library("megamoe", "DEF")
     lib.define("fp8_mega_moe(int buffer_id, Tensor(a!) y, Tensor l1_weight, Tensor l1_scale, "
-               "Tensor l2_weight, Tensor l2_scale, Tensor(b!)? recv_stats=None) -> ()")
+               "Tensor l2_weight, Tensor l2_scale, Tensor(b!)? recv_stats) -> ()")
     lib.impl("fp8_mega_moe", _forward, "CUDA")
     lib.impl("fp8_mega_moe", lambda *a, **k: None, "Meta")
     _register_op.lib = lib  # keep the registration alive
