@@ -142,3 +142,25 @@ def test_transform_weights_needs_no_layer(setup):
     assert torch.equal(w1.view(torch.uint8), ref) and torch.equal(s1, sref)
     assert w2 is w.w2 and s2 is w.w2_sf
     assert torch.equal(w1.view(torch.uint8), l1[0].view(torch.uint8))
+
+
+def test_buffer_over_caller_peer_pointers(setup):
+    """get_symm_buffer(peers=...) over memory the caller mapped (here one
+    rank's torch allocation; the last 4096 bytes are the barrier's): the
+    layer runs there and gives the NCCL-window layer's output bitwise."""
+    manifest, buf, l1, l2, t, _ = setup
+    n, h = t.tokens, buf.config["hidden"]
+    ref = torch.empty(n, h, dtype=torch.bfloat16, device="cuda")
+    megamoe.fp8_mega_moe(ref, l1, l2, buf)
+    _, nbytes = megamoe.layer_info(manifest)
+    mem = torch.zeros(nbytes + 4096, dtype=torch.uint8, device="cuda")
+    mine = megamoe.get_symm_buffer(manifest, peers=(mem.data_ptr(), [mem.data_ptr()],
+                                                     mem.numel(), 0), device=0)
+    assert mine.x.data_ptr() >= mem.data_ptr()
+    for name in ("x", "x_sf", "topk_idx", "topk_weights"):
+        getattr(mine, name).copy_(getattr(buf, name))
+    y = torch.full_like(ref, float("nan"))
+    megamoe.fp8_mega_moe(y, l1, l2, mine)
+    torch.cuda.synchronize()
+    assert torch.equal(y, ref)
+    mine.close()
