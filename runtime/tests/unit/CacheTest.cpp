@@ -17,12 +17,24 @@ using namespace megamoe::rt;
 
 namespace {
 
-std::string tempDir() {
-  char tmpl[] = "/tmp/megamoe-cache-test-XXXXXX";
-  const char *d = ::mkdtemp(tmpl);
-  EXPECT_NE(d, nullptr);
-  return d ? d : "/tmp";
-}
+/// A fresh folder, removed with everything in it when the test ends.
+class TempDir {
+public:
+  TempDir() {
+    char tmpl[] = "/tmp/megamoe-cache-test-XXXXXX";
+    const char *d = ::mkdtemp(tmpl);
+    EXPECT_NE(d, nullptr);
+    path_ = d ? d : "";
+  }
+  ~TempDir() {
+    if (!path_.empty())
+      std::system(("rm -rf '" + path_ + "'").c_str());
+  }
+  operator std::string() const { return path_; }
+
+private:
+  std::string path_;
+};
 
 /// A fake compiler that appends its arguments to `log` and writes a manifest
 /// naming the layer options into emit-dir (or fails when `fails`).
@@ -94,7 +106,8 @@ TEST(Cache, KeyIsCanonicalAndCoversEveryPart) {
 }
 
 TEST(Cache, MissCompilesOnceThenHits) {
-  std::string dir = tempDir();
+  TempDir tmp;
+  const std::string dir = tmp;
   std::string log = dir + "/calls.log";
   CompileRequest r = request(dir + "/cache");
   r.megamoeOpt = fakeCompiler(dir, log);
@@ -122,7 +135,8 @@ TEST(Cache, MissCompilesOnceThenHits) {
 }
 
 TEST(Cache, MissWithoutACompilerPrintsTheCommand) {
-  std::string dir = tempDir();
+  TempDir tmp;
+  const std::string dir = tmp;
   CompileRequest r = request(dir + "/cache");
   EXPECT_RT_ERROR(compileCached(r), ErrorKind::NotAvailable,
                   "no megamoe-opt to compile it; run (then call again):\n  "
@@ -139,7 +153,8 @@ TEST(Cache, MissWithoutACompilerPrintsTheCommand) {
 }
 
 TEST(Cache, AFailingCompilerLeavesNoEntry) {
-  std::string dir = tempDir();
+  TempDir tmp;
+  const std::string dir = tmp;
   std::string log = dir + "/calls.log";
   CompileRequest r = request(dir + "/cache");
   r.megamoeOpt = fakeCompiler(dir, log, /*fails=*/true);
