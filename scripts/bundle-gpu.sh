@@ -27,6 +27,7 @@ cp "$BUILD"/bin/{megamoe-launch,megamoe-run-cubin,megamoe-gpu-tests} "$DEST"/bin
 cp "$BUILD"/megamoe-runtime-unittests "$DEST"/bin/
 cp python/megamoe/*.py "$DEST"/python/megamoe/
 cp python/tests/*.py "$DEST"/python/tests/
+mkdir -p "$DEST"/python/tests/data && cp python/tests/data/*.json "$DEST"/python/tests/data/
 cp scripts/run-gpu-tests.sh "$DEST"/
 
 # The test cubin: compiled by the project's compiler, extracted from the

@@ -2,7 +2,7 @@
 # Gathers what a GPU run of the layer forward needs (no LLVM there) into one
 # folder: every layer below compiled by megamoe-opt (schedule = unfused) into
 # layers/<name>/ (manifest + cubin; the tests read the config from the
-# manifest's symbols and "layer" entry), the hello test kernel,
+# manifest's "config"), the hello test kernel,
 # the runtime library, the Python packages (megamoe, megamoe_testing), the
 # layer and runtime tests and the run script. On the GPU machine: bash DEST/gpu-layer.sh
 #
@@ -75,6 +75,7 @@ cp "$rt"/lib/libmegamoe_runtime.so "$dest/python/megamoe/lib/"
 cp python/megamoe/*.py "$dest/python/megamoe/"
 cp python/megamoe_testing/*.py "$dest/python/megamoe_testing/"
 cp python/tests/conftest.py python/tests/test_layer.py python/tests/test_runtime.py "$dest/python/tests/"
+mkdir -p "$dest/python/tests/data" && cp python/tests/data/*.json "$dest/python/tests/data/"
 cp scripts/gpu-layer.sh scripts/gpu-layer-session.sh "$dest/"
 size=$(du -sm "$dest" | cut -f1)
 echo "bundle-layer: $dest holds ${size} MiB"

@@ -1,19 +1,112 @@
 #!/usr/bin/env bash
-# The main job on the embedded default: build megamoe-opt and compile the
-# sample shipped in the repo to PTX for sm_90a.
+# The main job: build megamoe-opt, compile the default layer (DeepSeek V4-Flash:
+# H=4096 I=2048 E=256 K=6, EP8, 8192 tokens per rank, SwiGLU clamp 10) through
+# the whole pipeline (plan -> unfused schedule -> PTX -> ptxas -> cubin +
+# manifest + embeddable header), and print what came out: every kernel with
+# its registers, spills and shared memory, the schedule variants and their
+# token ranges, the symmetric-buffer size per rank. Where a Hopper GPU, the
+# runtime and PyTorch are present it also runs a small layer (EP1) through the
+# PyTorch API against the FP32 oracle and prints the error and the time.
+#
+#   bash scripts/demo.sh            (output in build/demo/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh megamoe-opt
-mkdir -p build/demo
-./build/release/bin/megamoe-opt test/Examples/hello_sm90.mlir \
-  --pass-pipeline='builtin.module(gpu.module(convert-nvvm-to-llvm,reconcile-unrealized-casts),gpu-module-to-binary{format=isa})' \
-  -o build/demo/hello_sm90.isa.mlir
-echo "demo: wrote build/demo/hello_sm90.isa.mlir; the PTX it holds begins:"
-grep -o '\.version [0-9.]*\\0A\.target sm_90a' build/demo/hello_sm90.isa.mlir | sed 's/\\0A/\n/'
+opt=$PWD/build/release/bin/megamoe-opt
+out=build/demo/v4flash_ep8_t8192
+rm -rf "$out" && mkdir -p "$out"
 
-# The default layer (V4-Flash, EP8, 8192 tokens per rank): its plan and buffer layout.
-echo
-echo "demo: plan of the default layer (V4-Flash, EP8, 8192 tokens/rank):"
-./build/release/bin/megamoe-opt \
-  --megamoe-layer="hidden=4096 intermediate=2048 experts=256 topk=6 ranks=8 max-tokens=8192 chip=sm_90a" \
-  --megamoe-plan --megamoe-print-plan -o /dev/null
+layer="hidden=4096 intermediate=2048 experts=256 topk=6 ranks=8 max-tokens=8192 chip=sm_90a clamp=10"
+echo "demo: compiling the default layer ($layer)"
+start=$(date +%s)
+echo 'module {}' | "$opt" --megamoe-layer="$layer" --megamoe-plan="schedule=unfused" \
+  --megamoe-expand --megamoe-to-cubin="chip=sm_90a emit-dir=$out" -o /dev/null
+echo "demo: compiled in $(( $(date +%s) - start )) s into $out:"
+ls -l "$out" | awk 'NR > 1 {printf "  %-12s %10d B\n", $NF, $5}'
+
+python3 - "$out/layer.json" <<'EOF'
+import json
+import sys
+
+m = json.load(open(sys.argv[1]))
+c, p, lay = m["config"], m["plan"], m["buffer_layout"]
+print("\nlayer: H=%d I=%d E=%d K=%d R=%d T=%d clamp=%s chip=%s, schedule %s, %d SMs planned"
+      % (c["hidden"], c["intermediate"], c["experts"], c["topk"], c["ranks"],
+         c["max_tokens_per_rank"], c.get("clamp"), c["chip"], p["schedule"], p["num_sms"]))
+print("\n%-20s %5s %-26s %5s %6s %9s %9s" % ("kernel", "block", "grid", "regs", "spills",
+                                           "dyn SMEM", "stat SMEM"))
+for k in m["kernels"]:
+    r = k.get("resources", {})
+    spills = r.get("spill_stores_bytes", 0) + r.get("spill_loads_bytes", 0)
+    print("%-20s %5d %-26s %5s %6s %9d %9s" % (
+        k["name"], k["block"][0], k["grid"][0], r.get("registers", "?"), spills,
+        k["dynamic_smem_bytes"], r.get("static_smem_bytes", "?")))
+variants = m.get("variants") or [{"min_tokens": 0, "max_tokens": c["max_tokens_per_rank"],
+                                  "block_m": p["variants"][0]["block_m"],
+                                  "schedule": m["schedule"]}]
+print("\nvariants (tokens per rank -> BLOCK_M, kernels):")
+for v in variants:
+    print("  %5d .. %5d  BLOCK_M %3d  %s" % (v["min_tokens"], v["max_tokens"], v["block_m"],
+                                             " ".join(v["schedule"])))
+mib = lay["total_bytes"] / (1 << 20)
+print("\nsymmetric buffer: %d B (%.1f MiB) per rank, %d regions, workspace %d B"
+      % (lay["total_bytes"], mib, len(lay["regions"]), lay["workspace_bytes"]))
+big = sorted(lay["regions"], key=lambda r: -r["bytes"])[:4]
+print("  largest: " + ", ".join("%s %.1f MiB" % (r["name"], r["bytes"] / (1 << 20)) for r in big))
+EOF
+echo "demo: the embeddable header is $out/layer.h (manifest + cubin as C arrays)"
+
+# On a GPU machine: a small layer through the PyTorch API against the oracle.
+if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
+  echo "demo: no GPU here; the GPU part (a small layer vs the FP32 oracle) is skipped"
+  exit 0
+fi
+if ! python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
+  echo "demo: PyTorch with CUDA is not installed; the GPU part is skipped"
+  exit 0
+fi
+[[ -f build/runtime/build.ninja ]] || cmake -S runtime -B build/runtime -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+ninja -C build/runtime megamoe_runtime >/dev/null
+small=build/demo/small_ep1
+rm -rf "$small" && mkdir -p "$small"
+echo 'module {}' | "$opt" \
+  --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=10" \
+  --megamoe-plan="schedule=unfused" --megamoe-expand \
+  --megamoe-to-cubin="chip=sm_90a emit-dir=$small" -o /dev/null
+MEGAMOE_RUNTIME_LIB=$PWD/build/runtime/lib/libmegamoe_runtime.so PYTHONPATH=$PWD/python \
+  python3 - "$small/layer.json" <<'EOF'
+import sys
+import torch
+import megamoe
+from megamoe_testing.generators import ExpertSource, local_weights, make_tokens
+from megamoe_testing.oracle import moe_oracle, relative_l2
+from megamoe_testing.shapes import MoeShape
+
+buf = megamoe.get_symm_buffer(sys.argv[1], device=0)
+c = buf.config
+shape = MoeShape("small", c["hidden"], c["intermediate"], c["experts"], c["topk"])
+dev = torch.device("cuda", 0)
+w = local_weights(shape, 0, 1, 7, dev)
+l1, l2 = megamoe.transform_weights((w.w1, w.w1_sf), (w.w2, w.w2_sf))
+t = make_tokens(shape, c["max_tokens"], 0, 11, dev, "uniform")
+n = t.tokens
+buf.x[:n].copy_(t.x); buf.x_sf[:n].copy_(t.x_sf)
+buf.topk_idx[:n].copy_(t.topk_idx); buf.topk_weights[:n].copy_(t.topk_weights)
+y = torch.empty(n, c["hidden"], dtype=torch.bfloat16, device=dev)
+megamoe.fp8_mega_moe(y, l1, l2, buf)
+ref = moe_oracle(shape, t, ExpertSource(shape, 7, dev, w), 10.0, 128)
+g = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g):
+    megamoe.fp8_mega_moe(y, l1, l2, buf)
+start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+start.record()
+for _ in range(20):
+    g.replay()
+stop.record()
+torch.cuda.synchronize()
+print("demo GPU: small layer (H=%d I=%d E=%d K=%d, %d tokens, EP1): rel L2 vs FP32 oracle "
+      "%.3e, %.3f ms per forward (CUDA graph), bad expert ids %d"
+      % (c["hidden"], c["intermediate"], c["experts"], c["topk"], n, relative_l2(y, ref),
+         start.elapsed_time(stop) / 20, buf.check_errors()))
+buf.close()
+EOF

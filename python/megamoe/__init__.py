@@ -1,19 +1,22 @@
 """megamoe: PyTorch bindings of the megamoe runtime (libmegamoe_runtime).
 
-    import megamoe
-    symm = megamoe.SymmetricBuffer(nbytes, group)       # NCCL, collective
-    layer = megamoe.Layer("layer.manifest.json", symm, hidden=7168,
-                          intermediate=2048, experts=256, topk=8,
-                          max_tokens=8192)
-    layer.view("x")[:T].copy_(x)                          # zero-copy inputs
-    w1, s1 = layer.transform_l1(w1_user, s1_user)
-    layer.forward(T, w1, s1, w2, s2, y)                   # runs the manifest's schedule
-    assert layer.check_errors() == 0                      # syncs; bad expert ids seen
+The layer in DeepGEMM's shape (docs/PythonAPI.md):
 
+    import megamoe
+    buf = megamoe.get_symm_buffer("out/layer.json", group)       # collective
+    buf.x[:T].copy_(x); buf.x_sf[:T].copy_(x_sf)                   # zero-copy inputs
+    buf.topk_idx[:T].copy_(topk_idx); buf.topk_weights[:T].copy_(topk_weights)
+    l1, l2 = megamoe.transform_weights((w1, w1_sf), (w2, w2_sf))   # once, no layer needed
+    megamoe.fp8_mega_moe(y, l1, l2, buf)                           # T = y.shape[0]
+
+megamoe.compile(config, cache_dir) returns a compiled layer's manifest from a
+cache (compiling on a miss). megamoe.Layer / SymmetricBuffer / Module are the C API's objects underneath.
 Every failure raises MegaMoEError with the runtime's message.
 """
 from ._capi import MegaMoEError, NotAvailableError
-from .runtime import Layer, Module, SymmetricBuffer, unique_id
+from .compile import compile  # noqa: A004 (megamoe.compile, as the issue names it)
+from .moe import MegaMoEBuffer, fp8_mega_moe, get_symm_buffer, transform_weights
+from .runtime import Layer, Module, SymmetricBuffer, layer_info, unique_id
 
 
 def version():
@@ -22,5 +25,6 @@ def version():
     return lib().megamoe_version().decode()
 
 
-__all__ = ["Layer", "MegaMoEError", "Module", "NotAvailableError",
-           "SymmetricBuffer", "unique_id", "version"]
+__all__ = ["Layer", "compile", "MegaMoEBuffer", "MegaMoEError", "Module", "NotAvailableError",
+           "SymmetricBuffer", "fp8_mega_moe", "get_symm_buffer", "layer_info",
+           "transform_weights", "unique_id", "version"]

@@ -2,7 +2,9 @@
 
 The library is found, in order, at $MEGAMOE_RUNTIME_LIB, next to this package
 (megamoe/lib/libmegamoe_runtime.so, as the GPU bundle lays it out), or in the
-build trees of the repository (build/release/lib, build/runtime/lib).
+build trees (build/release/lib, build/runtime/lib) of the repository this
+package sits in or, once installed with `pip install ./python`, was built from.
+Failing all, lib() raises OSError listing every path it tried.
 """
 import ctypes
 import os
@@ -59,9 +61,15 @@ def _candidates():
         yield env
     here = os.path.dirname(os.path.abspath(__file__))
     yield os.path.join(here, "lib", _LIB_NAME)
-    repo = os.path.dirname(os.path.dirname(here))
-    for build in ("build/release/lib", "build/runtime/lib"):
-        yield os.path.join(repo, build, _LIB_NAME)
+    repos = [os.path.dirname(os.path.dirname(here))]  # a source checkout
+    try:  # an installed package: the repository it was built from
+        from ._build_paths import REPO
+        repos.append(REPO)
+    except ImportError:
+        pass
+    for repo in repos:
+        for build in ("build/release/lib", "build/runtime/lib"):
+            yield os.path.join(repo, build, _LIB_NAME)
 
 
 def _load():
@@ -110,10 +118,14 @@ def lib():
         "megamoe_layer_destroy": ([P], I),
         "megamoe_layer_view": ([P, ctypes.c_char_p, ctypes.POINTER(Tensor)], I),
         "megamoe_layer_transform_l1": ([P] + [ctypes.POINTER(Tensor)] * 4 + [P], I),
-        "megamoe_layer_forward": ([P, I64] + [ctypes.POINTER(Tensor)] * 5 + [P], I),
+        "megamoe_layer_forward": ([P, I64] + [ctypes.POINTER(Tensor)] * 6 + [P], I),
+        "megamoe_layer_config_get": ([P, ctypes.POINTER(LayerConfig)], I),
+        "megamoe_manifest_layer_info": ([ctypes.c_char_p, ctypes.POINTER(LayerConfig),
+                                         ctypes.POINTER(ctypes.c_uint64)], I),
         "megamoe_layer_check_errors": ([P, ctypes.POINTER(ctypes.c_uint32)], I),
         "megamoe_layer_variant": ([P, I64, ctypes.POINTER(I), ctypes.POINTER(I)], I),
         "megamoe_transform_l1_weights": ([P, P, P, P, I64, I64, I64, P], I),
+        "megamoe_compile": ([ctypes.c_char_p] * 4 + [ctypes.c_char_p, SZ], I),
     }
     for name, (args, res) in sigs.items():
         fn = getattr(L, name)

@@ -23,149 +23,23 @@ With STATIC_M > 0 the kernel's row count is that constant: ``a``, ``a_scales``, 
 ``block_expert`` have STATIC_M rows (STATIC_M / BLOCK_M blocks), of which the first
 ``num_m_blocks`` blocks are computed.
 
-Launching goes through the megamoe runtime's C API (``megamoe.Module``) when
-libmegamoe_runtime is found, else through a small CUDA driver-API launcher of this file
-(ctypes over libcuda) that reads the manifest (docs/Manifest.md), encodes the TMA
-descriptors and calls cuLaunchKernel. Both launch on torch's current stream and can be
-captured in a CUDA graph.
+Launching goes through the megamoe runtime's C API only (``megamoe.Module``): the runtime
+reads the manifest (docs/Manifest.md), evaluates the grid, encodes the TMA descriptors and
+launches on torch's current stream (CUDA-graph capturable). This file checks the tensors
+against the kernel's contract and names them.
 """
 
 from __future__ import annotations
 
-import ast
-import ctypes
 import json
-import operator
-import os
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence
 
 import torch
 
-__all__ = ["GroupedGemm", "ContiguousLayout", "contiguous_layout", "CudaError"]
+__all__ = ["GroupedGemm", "ContiguousLayout", "contiguous_layout"]
 
 
-class CudaError(RuntimeError):
-    """A CUDA driver call failed; the message names the call and the error."""
-
-
-# ----------------------------------------------------------------------------
-# Manifest expressions: integers or strings over symbols with + - * / (integer
-# division), ceil_div, min, max and parentheses (docs/Manifest.md).
-# ----------------------------------------------------------------------------
-_BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-           ast.Div: operator.floordiv, ast.FloorDiv: operator.floordiv}
-_FUNCS = {"ceil_div": lambda a, b: -(-a // b), "min": min, "max": max}
-
-
-def eval_expr(expr, symbols: Dict[str, int]) -> int:
-    """Evaluates a manifest expression; an unknown symbol raises a KeyError naming it."""
-    if isinstance(expr, int):
-        return expr
-
-    def walk(node):
-        if isinstance(node, ast.Expression):
-            return walk(node.body)
-        if isinstance(node, ast.Constant) and isinstance(node.value, int):
-            return node.value
-        if isinstance(node, ast.Name):
-            if node.id not in symbols:
-                raise KeyError(f"manifest expression '{expr}' uses unknown symbol '{node.id}'")
-            return int(symbols[node.id])
-        if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
-            return _BINOPS[type(node.op)](walk(node.left), walk(node.right))
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            return -walk(node.operand)
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id in _FUNCS and not node.keywords):
-            return _FUNCS[node.func.id](*[walk(a) for a in node.args])
-        raise ValueError(f"unsupported manifest expression '{expr}'")
-
-    return walk(ast.parse(str(expr), mode="eval"))
-
-
-# ----------------------------------------------------------------------------
-# Minimal CUDA driver API through ctypes.
-# ----------------------------------------------------------------------------
-_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
-_TMA_DTYPE = {"u8": 0, "e4m3": 0, "e5m2": 0, "f16": 6, "f32": 7, "bf16": 9, "i32": 3}
-_TMA_DTYPE_BYTES = {"u8": 1, "e4m3": 1, "e5m2": 1, "f16": 2, "f32": 4, "bf16": 2, "i32": 4}
-_TMA_SWIZZLE = {"none": 0, "32B": 1, "64B": 2, "128B": 3}
-_TMA_INTERLEAVE = {"none": 0}
-_TMA_L2 = {"none": 0, "64B": 1, "128B": 2, "256B": 3}
-_TMA_OOB = {"zero": 0, "nan": 1}
-
-
-class _Driver:
-    """The few driver entry points the launcher needs, with checked errors."""
-
-    def __init__(self):
-        self.lib = ctypes.CDLL("libcuda.so.1")
-        self.lib.cuGetErrorString.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]
-
-    def check(self, name: str, rc: int):
-        if rc != 0:
-            msg = ctypes.c_char_p()
-            self.lib.cuGetErrorString(rc, ctypes.byref(msg))
-            text = msg.value.decode() if msg.value else "unknown error"
-            raise CudaError(f"{name} failed with CUDA error {rc}: {text}")
-
-    def call(self, name: str, *args):
-        self.check(name, getattr(self.lib, name)(*args))
-
-    def ensure_context(self, device: int):
-        ctx = ctypes.c_void_p()
-        self.call("cuCtxGetCurrent", ctypes.byref(ctx))
-        if not ctx.value:
-            dev = ctypes.c_int()
-            self.call("cuDeviceGet", ctypes.byref(dev), device)
-            self.call("cuDevicePrimaryCtxRetain", ctypes.byref(ctx), dev)
-            self.call("cuCtxSetCurrent", ctx)
-
-
-_driver = None
-
-
-def _get_driver() -> _Driver:
-    global _driver
-    if _driver is None:
-        _driver = _Driver()
-    return _driver
-
-
-class _TensorMap:
-    """A CUtensorMap (128 bytes, 64-byte aligned), passed by value (__grid_constant__)."""
-
-    def __init__(self):
-        self._raw = ctypes.create_string_buffer(128 + 64)
-        base = ctypes.addressof(self._raw)
-        self.value = (ctypes.c_uint64 * 16).from_address((base + 63) // 64 * 64)
-
-
-def _encode_tma(spec: dict, address: int, symbols: Dict[str, int]) -> _TensorMap:
-    drv = _get_driver()
-    rank = int(spec["rank"])
-    shape = [eval_expr(e, symbols) for e in spec["global_shape"]]
-    strides = [eval_expr(e, symbols) for e in spec["global_strides_bytes"]]
-    box = [int(b) for b in spec["box"]]
-    estr = [int(s) for s in spec.get("element_strides", [1] * rank)]
-    if len(shape) != rank or len(strides) != rank - 1 or len(box) != rank:
-        raise ValueError(f"TMA descriptor '{spec['name']}': rank {rank} does not match its shape/strides/box")
-    if address % 16 != 0:
-        raise ValueError(f"TMA descriptor '{spec['name']}': global address {address:#x} is not 16-byte aligned")
-    tmap = _TensorMap()
-    u64s = ctypes.c_uint64 * 5
-    u32s = ctypes.c_uint32 * 5
-    drv.call("cuTensorMapEncodeTiled", ctypes.byref(tmap.value), _TMA_DTYPE[spec["dtype"]], rank,
-             ctypes.c_void_p(address), u64s(*shape), u64s(*strides), u32s(*box), u32s(*estr),
-             _TMA_INTERLEAVE[spec.get("interleave", "none")], _TMA_SWIZZLE[spec.get("swizzle", "none")],
-             _TMA_L2[spec.get("l2_promotion", "none")], _TMA_OOB[spec.get("oob_fill", "zero")])
-    return tmap
-
-
-# ----------------------------------------------------------------------------
-# Contiguous per-expert row layout.
-# ----------------------------------------------------------------------------
 @dataclass
 class ContiguousLayout:
     """Where each expert's rows live in the padded A / D row space."""
@@ -214,11 +88,9 @@ def contiguous_layout(group_sizes: Sequence[int], block_m: int, device,
 class GroupedGemm:
     """One compiled grouped-GEMM variant (E, N, K, max M, BLOCK_M) loaded from its manifest."""
 
-    def __init__(self, manifest_path: str, device: int = 0, backend: str = "auto"):
-        """backend: "runtime" (libmegamoe_runtime), "ctypes" (this file's launcher) or
-        "auto" (the runtime when its library is found)."""
-        if backend not in ("auto", "runtime", "ctypes"):
-            raise ValueError(f"backend must be auto, runtime or ctypes, got '{backend}'")
+    def __init__(self, manifest_path: str, device: int = 0):
+        """Loads the manifest and its cubin through libmegamoe_runtime (OSError when the
+        library is not found, naming where it looked)."""
         with open(manifest_path) as f:
             self.manifest = json.load(f)
         if self.manifest.get("format") != "megamoe-manifest":
@@ -239,36 +111,11 @@ class GroupedGemm:
         self.static_m = int(self.symbols.get("STATIC_M", 0))
         self.runtime_symbols = list(self.manifest.get("runtime_symbols", []))
         self.device = device
-        torch.cuda.init()
         torch.cuda.set_device(device)
         torch.empty(1, device=f"cuda:{device}")  # makes torch's primary context current
-        props = torch.cuda.get_device_properties(device)
-        self.num_sms = props.multi_processor_count
-        self._rt = None
-        if backend != "ctypes":
-            try:
-                from .runtime import Module
-                self._rt = Module(manifest_path, device)
-            except OSError:  # library not found
-                if backend == "runtime":
-                    raise
-        self.backend = "runtime" if self._rt is not None else "ctypes"
-        if self._rt is not None:
-            return
-        drv = _get_driver()
-        drv.ensure_context(device)
-        cubin = os.path.join(os.path.dirname(manifest_path), self.manifest["cubin"])
-        with open(cubin, "rb") as f:
-            self._image = f.read()
-        self._module = ctypes.c_void_p()
-        drv.call("cuModuleLoadData", ctypes.byref(self._module), ctypes.c_char_p(self._image))
-        self._func = ctypes.c_void_p()
-        drv.call("cuModuleGetFunction", ctypes.byref(self._func), self._module,
-                 self.kernel["name"].encode())
-        drv.call("cuFuncSetAttribute", self._func, _CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                 int(self.kernel["dynamic_smem_bytes"]))
-        self._tma_specs = {t["name"]: t for t in self.kernel["tma_descriptors"]}
-        self._cache = {}
+        from .runtime import Module
+        self._rt = Module(manifest_path, device)
+        self.num_sms = self._rt.num_sms
 
     # -- argument checking -------------------------------------------------
     def rows(self, layout: ContiguousLayout) -> int:
@@ -305,35 +152,6 @@ class GroupedGemm:
         values = {"M": self.rows(layout), "num_m_blocks": layout.num_m_blocks}
         return {s: values[s] for s in self.runtime_symbols}
 
-    def _params(self, a, a_scales, b, b_scales, layout, out, count):
-        syms = dict(self.symbols)
-        syms.update(self._runtime_symbols(layout))
-        syms["num_sms"] = self.num_sms
-        syms["num_m_blocks"] = layout.num_m_blocks
-        bind = {"a": a, "a_scales": a_scales, "b": b, "b_scales": b_scales, "d": out,
-                "block_expert": layout.block_expert, "num_m_blocks": count}
-        keep, ptrs = [], []
-        for p in self.kernel["params"]:
-            kind, name = p["kind"], p["name"]
-            if kind == "tma_descriptor":
-                tensor = bind[p.get("tma", name)]
-                val = _encode_tma(self._tma_specs[p.get("tma", name)], tensor.data_ptr(), syms)
-            elif kind == "pointer":
-                val = ctypes.c_uint64(bind[name].data_ptr())
-            elif kind in ("i32", "u32"):
-                ctype = ctypes.c_int32 if kind == "i32" else ctypes.c_uint32
-                val = ctype(eval_expr(p.get("value", name), syms))
-            elif kind in ("i64", "u64"):
-                val = ctypes.c_int64(eval_expr(p.get("value", name), syms))
-            else:
-                raise ValueError(f"kernel parameter '{name}' has unsupported kind '{kind}'")
-            keep.append(val)
-            target = val.value if isinstance(val, _TensorMap) else val
-            ptrs.append(ctypes.cast(ctypes.pointer(target), ctypes.c_void_p))
-        grid = [eval_expr(g, syms) for g in self.kernel["grid"]]
-        arr = (ctypes.c_void_p * len(ptrs))(*ptrs)
-        return grid, arr, keep
-
     def __call__(self, a, a_scales, b, b_scales, layout: ContiguousLayout, out=None,
                  num_m_blocks: Optional[torch.Tensor] = None):
         """Runs D = grouped(A, B) on torch's current stream; returns ``out`` ([rows, N]).
@@ -355,22 +173,7 @@ class GroupedGemm:
             count = layout.num_m_blocks
             if count == 0:
                 return out
-        if self._rt is not None:
-            self._rt.launch(self.kernel["name"], symbols=self._runtime_symbols(layout),
-                            a=a, b=b, a_scales=a_scales, d=out, b_scales=b_scales,
-                            block_expert=layout.block_expert, num_m_blocks=count)
-            return out
-        key = (a.data_ptr(), a_scales.data_ptr(), b.data_ptr(), b_scales.data_ptr(),
-               out.data_ptr(), layout.block_expert.data_ptr(), layout.m_total,
-               count.data_ptr() if self.device_m_blocks else 0)
-        launch = self._cache.get(key)
-        if launch is None:
-            launch = self._params(a, a_scales, b, b_scales, layout, out, count)
-            self._cache[key] = launch
-        grid, arr, _ = launch
-        block = self.kernel["block"]
-        stream = ctypes.c_void_p(torch.cuda.current_stream(self.device).cuda_stream)
-        _get_driver().call("cuLaunchKernel", self._func, grid[0], grid[1], grid[2],
-                           block[0], block[1], block[2], int(self.kernel["dynamic_smem_bytes"]),
-                           stream, arr, None)
+        self._rt.launch(self.kernel["name"], symbols=self._runtime_symbols(layout),
+                        a=a, b=b, a_scales=a_scales, d=out, b_scales=b_scales,
+                        block_expert=layout.block_expert, num_m_blocks=count)
         return out

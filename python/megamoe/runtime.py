@@ -2,7 +2,7 @@
 import ctypes
 
 from . import _capi
-from ._capi import check, lib
+from ._capi import MegaMoEError, check, lib
 from . import _torch
 
 
@@ -176,34 +176,62 @@ class SymmetricBuffer:
             self._h = ctypes.c_void_p()
 
 
+_CONFIG_FIELDS = ("hidden", "intermediate", "experts", "topk", "ranks", "max_tokens")
+
+
+def layer_info(manifest_path):
+    """(config, symm_bytes) of a compiled layer from its manifest alone (no GPU):
+    config is a dict of hidden, intermediate, experts, topk, ranks, max_tokens;
+    symm_bytes the symmetric-buffer bytes per rank its buffer layout needs."""
+    c = _capi.LayerConfig()
+    n = ctypes.c_uint64()
+    check(lib().megamoe_manifest_layer_info(manifest_path.encode(), ctypes.byref(c),
+                                            ctypes.byref(n)))
+    return {f: getattr(c, f) for f in _CONFIG_FIELDS}, n.value
+
+
 class Layer:
-    """The MoE layer of one rank.
+    """The MoE layer of one rank over a compiled layer's manifest (the C API's
+    megamoe_layer; megamoe.MegaMoE is the DeepGEMM-shaped API over it).
 
-    Create from a compiled layer's manifest, the config and this rank's
-    SymmetricBuffer (collective when the manifest has a schedule: every rank
-    creates its layer); write inputs into view("x"), view("x_sf"),
-    view("topk_idx"), view("topk_weights"); transform the L1 weights once
-    with transform_l1(); call forward() (stream-ordered, no host sync,
-    CUDA-graph capturable); call check_errors() now and then (it syncs).
-
-    forward() runs the manifest's schedule (e.g. the unfused schedule:
-    route, layout, pull, L1 GEMM, SwiGLU + requant, L2 GEMM, combine); a
-    manifest with "variants" has one schedule per token range (e.g. BLOCK_M
-    64 for few tokens, 128 for many) and forward() runs the one whose range
-    holds num_tokens (variant_for tells which). A
-    manifest without a schedule raises NotAvailableError (HALF-BUILT: the
-    fused kernel's contract is not defined yet).
+    The config comes from the manifest; keyword arguments (hidden,
+    intermediate, experts, topk, max_tokens, ranks) are optional and, when
+    given, must equal the manifest's (MegaMoEError naming the first field that
+    differs). Creation is collective when the manifest has a schedule: every
+    rank creates its layer. view(name) gives the input regions (x, x_sf,
+    topk_idx, topk_weights); forward() runs the manifest's schedule (the
+    variant holding num_tokens) stream-ordered, without host sync (CUDA-graph
+    capturable); check_errors() syncs. A manifest without a schedule raises
+    NotAvailableError (HALF-BUILT: the fused kernel's contract is not defined
+    yet).
     """
 
-    def __init__(self, manifest_path, symm, *, hidden, intermediate, experts,
-                 topk, max_tokens, ranks=None):
-        self.config = _capi.LayerConfig(hidden, intermediate, experts, topk,
-                                        ranks if ranks is not None else symm.world_size,
-                                        max_tokens)
+    def __init__(self, manifest_path, symm, **config):
+        unknown = set(config) - set(_CONFIG_FIELDS)
+        if unknown:
+            raise TypeError("Layer: unknown config field(s) %s (known: %s)"
+                            % (", ".join(sorted(unknown)), ", ".join(_CONFIG_FIELDS)))
+        given = None
+        if config:
+            # Fields not given are the manifest's (a manifest without a config,
+            # not a compiled layer, needs them all).
+            try:
+                compiled, _ = layer_info(manifest_path)
+            except MegaMoEError:
+                compiled = {"ranks": symm.world_size}
+            compiled.update({k: v for k, v in config.items() if v is not None})
+            missing = [f for f in _CONFIG_FIELDS if f not in compiled]
+            if missing:
+                raise TypeError("Layer: %s has no config; give %s"
+                                % (manifest_path, ", ".join(missing)))
+            given = _capi.LayerConfig(*[compiled[f] for f in _CONFIG_FIELDS])
         self.symm = symm  # the buffer must outlive the layer
         self._h = ctypes.c_void_p()
-        check(lib().megamoe_layer_create(manifest_path.encode(), ctypes.byref(self.config),
+        check(lib().megamoe_layer_create(manifest_path.encode(),
+                                         ctypes.byref(given) if given is not None else None,
                                          symm._h, ctypes.byref(self._h)))
+        self.config = _capi.LayerConfig()
+        check(lib().megamoe_layer_config_get(self._h, ctypes.byref(self.config)))
 
     def view(self, name):
         """The input region `name` (x | x_sf | topk_idx | topk_weights) as a
@@ -225,23 +253,27 @@ class Layer:
                                                _torch.stream_handle(stream)))
         return w_out, s_out
 
-    def forward(self, num_tokens, l1_weight, l1_scale, l2_weight, l2_scale, y, stream=None):
+    def forward(self, num_tokens, l1_weight, l1_scale, l2_weight, l2_scale, y, stream=None,
+                recv_stats=None):
         """Runs the layer over the first num_tokens rows of the views and
         writes y (bf16 [num_tokens, H]); returns nothing.
 
         l1_weight/l1_scale are in the kernel layout (transform_l1's output:
         e4m3 [E_local, 2I, H], f32 [E_local, 2I/128, H/128, 2]); l2_weight
-        e4m3 [E_local, H, I], l2_scale f32 [E_local, H/128, I/128]. Runs on
-        `stream` (default: torch's current stream) without synchronizing; the
-        views must not be rewritten before the work is done. One thread at a
-        time per layer. Raises MegaMoEError naming a bad tensor,
-        NotAvailableError for a manifest without a schedule.
+        e4m3 [E_local, H, I], l2_scale f32 [E_local, H/128, I/128].
+        recv_stats (optional int32 [E_local]): cumulative tokens received per
+        local expert; this call adds its counts. Runs on `stream` (default:
+        torch's current stream) without synchronizing; the views must not be
+        rewritten before the work is done. One thread at a time per layer.
+        Raises MegaMoEError naming a bad tensor, NotAvailableError for a
+        manifest without a schedule.
         """
         ts = [_torch.to_c(t, n) for t, n in ((l1_weight, "l1_weight"), (l1_scale, "l1_scale"),
                                              (l2_weight, "l2_weight"), (l2_scale, "l2_scale"),
                                              (y, "y"))]
+        stats = None if recv_stats is None else ctypes.byref(_torch.to_c(recv_stats, "recv_stats"))
         check(lib().megamoe_layer_forward(self._h, num_tokens, *[ctypes.byref(t) for t in ts],
-                                          _torch.stream_handle(stream)))
+                                          stats, _torch.stream_handle(stream)))
 
     def variant_for(self, num_tokens):
         """(index, block_m) of the schedule variant forward(num_tokens) runs:

@@ -1,12 +1,13 @@
 """The layer forward (the manifest's schedule, e.g. the unfused one) against the
 FP32 oracle, on 1 GPU (EP1) and 2 GPUs (EP2, one process per GPU).
 
-Needs compiled layers: $MEGAMOE_LAYER_DIR (default <repo>/layers, as
-scripts/bundle-layer.sh lays it out) holds one folder per layer with the
-manifest + cubin megamoe-opt emitted (the config comes from the manifest's
-symbols H, I, E, K, R, T and its "layer" clamp). Every layer found is one
-test; each runs these scenarios in one process group (so the NCCL setup
-and the weights are paid once):
+Through the PyTorch API (megamoe.get_symm_buffer, transform_weights,
+fp8_mega_moe; docs/PythonAPI.md). Needs compiled layers: $MEGAMOE_LAYER_DIR
+(default <repo>/layers, as scripts/bundle-layer.sh lays it out) holds one
+folder per layer with the manifest + cubin megamoe-opt emitted (the config
+comes from the manifest's "config"). Every layer found is one test; each runs
+these scenarios in one process group (so the NCCL setup and the weights are
+paid once):
 
   full      every rank T tokens, uniform routing
   uneven    T - 1 tokens on rank 0, fewer on the others (no BLOCK_M multiple)
@@ -20,7 +21,10 @@ and the weights are paid once):
 
 For each: relative L2 of y against the oracle <= 1e-2 (printed), a second call
 bitwise equal to the first, CUDA-graph capture + two replays bitwise equal,
-check_errors() equal to the number of bad ids this rank sent. Large layers run
+check_errors() equal to the number of bad ids this rank sent, and the EPLB
+counters (cumulative_local_expert_recv_stats, passed to every call) equal to
+the per-expert slot counts computed on the host from every rank's topk_idx
+times the number of calls. Large layers run
 a reduced list (full, uneven, hot, bad_ids, small). The table shows the
 schedule variant (index and BLOCK_M, Layer.variant_for) each call ran.
 """
@@ -46,16 +50,14 @@ LARGE_WEIGHT_BYTES = 1 << 30
 
 
 def _layer_config(doc):
-    """The layer config a layer manifest was compiled for: its symbols H, I,
-    E, K, R, T and the clamp of its "layer" entry (docs/UnfusedSchedule.md)."""
-    sym = doc.get("symbols", {})
-    names = {"hidden": "H", "intermediate": "I", "experts": "E", "topk": "K", "ranks": "R",
-             "max_tokens": "T"}
-    if any(v not in sym for v in names.values()):
+    """The layer config a layer manifest was compiled for: its "config"
+    (planToJson's, docs/Manifest.md)."""
+    c = doc.get("config")
+    if not isinstance(c, dict):
         return None
-    cfg = {k: int(sym[v]) for k, v in names.items()}
-    cfg["clamp"] = (doc.get("layer") or {}).get("clamp")
-    return cfg
+    return {"hidden": c["hidden"], "intermediate": c["intermediate"], "experts": c["experts"],
+            "topk": c["topk"], "ranks": c["ranks"], "max_tokens": c["max_tokens_per_rank"],
+            "clamp": c.get("clamp")}
 
 
 def _layers():
@@ -100,12 +102,22 @@ def _scenarios(cfg):
     return [full, uneven, zero, masked, hot, bad, small]
 
 
-def _stage(layer, t, idx):
+def _stage(buf, t, idx):
     n = t.tokens
-    layer.view("x")[:n].copy_(t.x)
-    layer.view("x_sf")[:n].copy_(t.x_sf)
-    layer.view("topk_idx")[:n].copy_(idx)
-    layer.view("topk_weights")[:n].copy_(t.topk_weights)
+    buf.x[:n].copy_(t.x)
+    buf.x_sf[:n].copy_(t.x_sf)
+    buf.topk_idx[:n].copy_(idx)
+    buf.topk_weights[:n].copy_(t.topk_weights)
+
+
+def _expected_recv(all_idx, rank, experts, local):
+    """Slots each local expert of `rank` receives: entries of every rank's
+    (cleaned) topk_idx that name one of its experts."""
+    counts = torch.zeros(local, dtype=torch.int64)
+    for idx in all_idx:
+        mine = idx[(idx >= rank * local) & (idx < (rank + 1) * local)] - rank * local
+        counts += torch.bincount(mine.flatten(), minlength=local)
+    return counts
 
 
 def _time_replays(graph, n=5):
@@ -128,14 +140,13 @@ def _worker(rank, world, manifest, cfg, nbytes, out_dir):
     clamp = cfg.get("clamp")
     shape = MoeShape("layer", h, inter, e, k)
     if world > 1:
-        symm = megamoe.SymmetricBuffer(nbytes, dist_launch.group())
+        buf = megamoe.get_symm_buffer(manifest, dist_launch.group())
     else:
-        symm = megamoe.SymmetricBuffer(nbytes, unique_id=megamoe.unique_id(), rank=0,
-                                       world_size=1, device=rank)
-    layer = megamoe.Layer(manifest, symm, hidden=h, intermediate=inter, experts=e, topk=k,
-                          max_tokens=t_max, ranks=world)
+        buf = megamoe.get_symm_buffer(manifest, device=rank)
+    assert buf.symm.nbytes >= nbytes
     w = local_weights(shape, rank, world, SEED, dev)
-    w1, s1 = layer.transform_l1(w.w1, w.w1_sf)
+    l1, l2 = megamoe.transform_weights((w.w1, w.w1_sf), (w.w2, w.w2_sf))
+    local = e // world
     source = ExpertSource(shape, SEED, dev, w)
 
     # Inputs and oracle outputs first: a rank busy with the oracle between two
@@ -152,32 +163,37 @@ def _worker(rank, world, manifest, cfg, nbytes, out_dir):
             bad = 2
         clean = TokenInputs(t.x, t.x_sf, torch.where((idx >= 0) & (idx < e), idx, -1), t.topk_weights)
         ref = moe_oracle(shape, clean, source, clamp, 128)
-        cases.append((sc, t, idx, bad, ref))
+        all_idx = [clean.topk_idx.cpu()]
+        if world > 1:
+            all_idx = [None] * world
+            torch.distributed.all_gather_object(all_idx, clean.topk_idx.cpu())
+        cases.append((sc, t, idx, bad, ref, _expected_recv(all_idx, rank, e, local)))
     torch.cuda.synchronize()
-    layer.check_errors()  # starts from zero
+    buf.check_errors()  # starts from zero
     if world > 1:
         torch.distributed.barrier()
 
     results = []
-    for sc, t, idx, bad, ref in cases:
+    for sc, t, idx, bad, ref, recv in cases:
         n = t.tokens
-        variant, block_m = layer.variant_for(n)
-        _stage(layer, t, idx)
+        variant, block_m = buf.variant_for(n)
+        _stage(buf, t, idx)
+        stats = torch.zeros(local, dtype=torch.int32, device=dev)
         y1 = torch.full((n, h), float("nan"), dtype=torch.bfloat16, device=dev)
         y2 = torch.full_like(y1, float("nan"))
-        layer.forward(n, w1, s1, w.w2, w.w2_sf, y1)
-        layer.forward(n, w1, s1, w.w2, w.w2_sf, y2)
+        megamoe.fp8_mega_moe(y1, l1, l2, buf, cumulative_local_expert_recv_stats=stats)
+        megamoe.fp8_mega_moe(y2, l1, l2, buf, cumulative_local_expert_recv_stats=stats)
         y3 = torch.full_like(y1, float("nan"))
         graph = torch.cuda.CUDAGraph()
         with torch.cuda.graph(graph):
-            layer.forward(n, w1, s1, w.w2, w.w2_sf, y3)
+            megamoe.fp8_mega_moe(y3, l1, l2, buf, cumulative_local_expert_recv_stats=stats)
         graph.replay()
         torch.cuda.synchronize()
         graph_equal = torch.equal(y3, y1)
         y3.fill_(float("nan"))
         ms = _time_replays(graph)
         graph_equal = graph_equal and torch.equal(y3, y1)
-        errors = layer.check_errors()  # 2 eager calls + 1 + 5 replays
+        errors = buf.check_errors()  # 2 eager calls + 1 + 5 replays
         calls = 8
         results.append({
             "scenario": sc["name"], "tokens": n, "variant": variant, "block_m": block_m,
@@ -185,12 +201,12 @@ def _worker(rank, world, manifest, cfg, nbytes, out_dir):
             "finite": bool(torch.isfinite(y1.float()).all()), "repeat_equal": torch.equal(y1, y2),
             "graph_equal": graph_equal, "errors": errors, "errors_expected": bad * calls,
             "ms_per_forward": ms,
+            "stats_equal": torch.equal(stats.cpu().long(), recv * calls),
         })
         del graph
         if world > 1:
             torch.distributed.barrier()
-    layer.close()
-    symm.close()
+    buf.close()
     with open(os.path.join(out_dir, "rank%d.json" % rank), "w") as f:
         json.dump(results, f)
 
@@ -205,6 +221,8 @@ def _check(row):
         why.append("second call differs")
     if not row["graph_equal"]:
         why.append("graph replay differs")
+    if not row.get("stats_equal", False):
+        why.append("EPLB counters differ from the host's per-expert counts")
     if row["errors"] != row["errors_expected"]:
         why.append("check_errors %d, expected %d" % (row["errors"], row["errors_expected"]))
     return why
@@ -229,17 +247,18 @@ def test_layer_matches_oracle(layer, tmp_path):
     print("\n%s (H=%d I=%d E=%d K=%d R=%d T=%d clamp=%s)" % (
         name, cfg["hidden"], cfg["intermediate"], cfg["experts"], cfg["topk"], ranks,
         cfg["max_tokens"], cfg.get("clamp")))
-    print("  %-8s %4s %6s %7s %10s %6s %6s %7s %9s" % (
-        "scenario", "rank", "tokens", "variant", "rel_l2", "repeat", "graph", "errors", "ms/fwd"))
+    print("  %-8s %4s %6s %7s %10s %6s %6s %5s %7s %9s" % (
+        "scenario", "rank", "tokens", "variant", "rel_l2", "repeat", "graph", "eplb", "errors",
+        "ms/fwd"))
     for r in range(ranks):
         with open(tmp_path / ("rank%d.json" % r)) as f:
             rows = json.load(f)
         for row in rows:
             why = _check(row)
-            print("  %-8s %4d %6d %7s %10.3e %6s %6s %3d/%-3d %9.3f %s" % (
+            print("  %-8s %4d %6d %7s %10.3e %6s %6s %5s %3d/%-3d %9.3f %s" % (
                 row["scenario"], r, row["tokens"], "%d/%d" % (row["variant"], row["block_m"]),
                 row["rel_l2"], row["repeat_equal"],
-                row["graph_equal"], row["errors"], row["errors_expected"], row["ms_per_forward"],
+                row["graph_equal"], row["stats_equal"], row["errors"], row["errors_expected"], row["ms_per_forward"],
                 "FAIL: " + "; ".join(why) if why else "ok"))
             if why:
                 failures.append("%s rank %d %s: %s" % (name, r, row["scenario"], "; ".join(why)))

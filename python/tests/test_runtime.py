@@ -1,8 +1,14 @@
 """Single-GPU tests of the megamoe Python package (skipped without a GPU).
 
 The compiler-made test cubin comes from $MEGAMOE_TEST_DATA (hello.cubin +
-hello.manifest.json; scripts/bundle-gpu.sh puts them in the GPU bundle).
+hello.manifest.json; scripts/bundle-gpu.sh puts them in the GPU bundle). The
+layer manifests here wrap the hello kernel with a compiler plan from
+tests/data (plan_*.json: the output of
+`megamoe-opt --megamoe-layer="hidden=256 intermediate=256 experts=4 topk=2
+ranks=1 max-tokens=T" --megamoe-plan="schedule=unfused"
+--megamoe-print-plan=format=json`), as a compiled layer's manifest carries it.
 """
+import json
 import os
 import shutil
 
@@ -18,6 +24,24 @@ import megamoe  # noqa: E402
 
 DATA = os.environ.get("MEGAMOE_TEST_DATA", "")
 HELLO = os.path.join(DATA, "hello.manifest.json")
+PLANS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+
+
+def _plan(max_tokens):
+    with open(os.path.join(PLANS, "plan_h256_i256_e4_k2_r1_t%d.json" % max_tokens)) as f:
+        return json.load(f)
+
+
+def _with_plan(text, max_tokens):
+    """Manifest text with the plan's "config", "plan" and "buffer_layout"."""
+    m = json.loads(text)
+    m.update(_plan(max_tokens))
+    return json.dumps(m)
+
+
+def _offset(max_tokens, region):
+    return next(r["offset"] for r in _plan(max_tokens)["buffer_layout"]["regions"]
+                if r["name"] == region)
 needs_cubin = pytest.mark.skipif(not os.path.exists(HELLO),
                                  reason="MEGAMOE_TEST_DATA has no hello.cubin/manifest")
 
@@ -61,22 +85,11 @@ def layer(tmp_path):
     if not os.path.exists(HELLO):
         pytest.skip("MEGAMOE_TEST_DATA has no hello.cubin/manifest")
     manifest = tmp_path / "layer.json"
-    manifest.write_text(open(HELLO).read().replace(
-        '"symbols": {}',
-        '"symbols": {"hidden": 256, "intermediate": 256, "experts": 4, '
-        '"topk": 2, "ranks": 1, "max_tokens": 32}').replace(
-        '"buffer_layout": null',
-        '"buffer_layout": {"total_bytes": 16384, "regions": ['
-        '{"name": "x", "offset": 0, "bytes": 8192},'
-        '{"name": "x_sf", "offset": 8192, "bytes": 256},'
-        '{"name": "topk_idx", "offset": 8448, "bytes": 512},'
-        '{"name": "topk_weights", "offset": 8960, "bytes": 256}]}'))
-    # The config symbols must really be there for the mismatch test.
-    assert '"experts": 4' in manifest.read_text()
-    symm = megamoe.SymmetricBuffer(1 << 20, unique_id=megamoe.unique_id(),
+    manifest.write_text(_with_plan(open(HELLO).read(), 32))
+    _, nbytes = megamoe.layer_info(str(manifest))
+    symm = megamoe.SymmetricBuffer(nbytes, unique_id=megamoe.unique_id(),
                                    rank=0, world_size=1, device=0)
-    lay = megamoe.Layer(str(manifest), symm, hidden=256, intermediate=256,
-                        experts=4, topk=2, max_tokens=32)
+    lay = megamoe.Layer(str(manifest), symm)  # the config comes from the manifest
     yield lay, symm, str(manifest)
     lay.close()
     symm.close()
@@ -89,7 +102,7 @@ def test_layer_views_are_zero_copy(layer):
     idx = lay.view("topk_idx")
     assert idx.dtype == torch.int64 and tuple(idx.shape) == (32, 2)
     idx.copy_(torch.arange(64, device="cuda").view(32, 2))
-    raw = symm.tensor(torch.int64, offset=8448, numel=64)
+    raw = symm.tensor(torch.int64, offset=_offset(32, "topk_idx"), numel=64)
     torch.cuda.synchronize()
     assert raw.tolist() == list(range(64))
 
@@ -119,35 +132,41 @@ def test_layer_rejects_bad_inputs_and_forward_is_not_available(layer):
         lay.forward(8, w1, s1, w2, s2, y.float())
     with pytest.raises(megamoe.MegaMoEError, match="num_tokens = 33 is outside"):
         lay.forward(33, w1, s1, w2, s2, torch.zeros(33, h, dtype=torch.bfloat16, device="cuda"))
-    with pytest.raises(megamoe.MegaMoEError, match="was compiled for experts = 4"):
+    with pytest.raises(megamoe.MegaMoEError,
+                       match="experts = 8 was given but the manifest .* compiled for experts = 4"):
         megamoe.Layer(manifest, symm, hidden=256, intermediate=256, experts=8,
                       topk=2, max_tokens=32)
+    assert megamoe.layer_info(manifest)[0] == dict(hidden=256, intermediate=256, experts=4,
+                                                   topk=2, ranks=1, max_tokens=32)
     with pytest.raises(megamoe.NotAvailableError, match="no fused kernel in this manifest"):
         lay.forward(8, w1, s1, w2, s2, y)
 
 
-def _schedule_manifest(tmp_path, name, out_bind):
-    """The hello manifest as a one-kernel layer schedule: store_tid (out[i] = i
-    for 64 threads) with its pointer bound to `out_bind`."""
-    text = open(HELLO).read().replace(
-        '"symbols": {}',
-        '"symbols": {"H": 256, "I": 256, "E": 4, "K": 2, "R": 1, "T": 32}').replace(
-        '"params": [{"name": "out", "kind": "pointer"}]',
-        '"params": [{"name": "out", "kind": "pointer", "bind": "%s"}]' % out_bind).replace(
-        '"buffer_layout": null',
-        '"schedule": ["store_tid"], '
-        '"buffer_layout": {"total_bytes": 16384, "workspace_bytes": 128, "regions": ['
-        '{"name": "errors", "offset": 0, "bytes": 16},'
-        '{"name": "x", "offset": 128, "bytes": 8192},'
-        '{"name": "x_sf", "offset": 8320, "bytes": 256},'
-        '{"name": "topk_idx", "offset": 8576, "bytes": 512},'
-        '{"name": "topk_weights", "offset": 9088, "bytes": 256}]}')
+def _schedule_manifest(tmp_path, name, out_bind, max_tokens=32):
+    """The hello manifest as a one-kernel layer schedule with a compiler plan:
+    store_tid (out[i] = i for 64 threads) with its pointer bound to
+    `out_bind`."""
+    m = json.loads(_with_plan(open(HELLO).read(), max_tokens))
+    m["kernels"][0]["params"][0]["bind"] = out_bind
+    m["symbols"] = {"H": 256, "I": 256, "E": 4, "K": 2, "R": 1, "T": max_tokens}
+    variants = m["plan"]["variants"]
+    if len(variants) == 1:
+        m["schedule"] = ["store_tid"]
+    else:
+        m["variants"] = [{"min_tokens": v["min_tokens"], "max_tokens": v["max_tokens"],
+                          "block_m": v["block_m"], "schedule": ["store_tid"]}
+                         for v in variants]
     path = tmp_path / name
-    path.write_text(text)
+    path.write_text(json.dumps(m))
     # The manifest names its cubin relative to itself.
     shutil.copy(os.path.join(DATA, "hello.cubin"), tmp_path / "hello.cubin")
-    assert '"schedule"' in text and out_bind in text
     return str(path)
+
+
+def _symm(max_tokens=32):
+    return megamoe.SymmetricBuffer(_plan(max_tokens)["buffer_layout"]["total_bytes"],
+                                   unique_id=megamoe.unique_id(), rank=0, world_size=1,
+                                   device=0)
 
 
 def _forward_args(e=4, h=256, i=256, tokens=1):
@@ -163,12 +182,10 @@ def _forward_args(e=4, h=256, i=256, tokens=1):
 def test_layer_schedule_binds_regions_inputs_and_captures(tmp_path):
     """The runtime's schedule path alone (no MoE kernel needed): a region bind
     and an input bind reach the kernel, eagerly and in a CUDA graph."""
-    symm = megamoe.SymmetricBuffer(1 << 20, unique_id=megamoe.unique_id(),
-                                   rank=0, world_size=1, device=0)
+    symm = _symm()
     expect = list(range(64))
     # region:x -> the x view's first 256 bytes.
-    lay = megamoe.Layer(_schedule_manifest(tmp_path, "region.json", "region:x"), symm,
-                        hidden=256, intermediate=256, experts=4, topk=2, max_tokens=32)
+    lay = megamoe.Layer(_schedule_manifest(tmp_path, "region.json", "region:x"), symm)
     x = lay.view("x").view(torch.uint8)
     x.fill_(0xFF)
     w1, s1, w2, s2, y = _forward_args()
@@ -177,13 +194,12 @@ def test_layer_schedule_binds_regions_inputs_and_captures(tmp_path):
     assert x.flatten()[:256].view(torch.int32).tolist() == expect
     assert lay.check_errors() == 0
     # check_errors reads and clears word 0 of the errors region.
-    symm.tensor(torch.int32, 0, 4)[0] = 5
+    symm.tensor(torch.int32, _offset(32, "errors"), 4)[0] = 5
     assert lay.check_errors() == 5
     assert lay.check_errors() == 0
     lay.close()
     # input:y -> y's first 256 bytes (y is bf16 [1, 256] = 512 bytes).
-    lay = megamoe.Layer(_schedule_manifest(tmp_path, "input.json", "input:y"), symm,
-                        hidden=256, intermediate=256, experts=4, topk=2, max_tokens=32)
+    lay = megamoe.Layer(_schedule_manifest(tmp_path, "input.json", "input:y"), symm)
     lay.forward(1, w1, s1, w2, s2, y)
     torch.cuda.synchronize()
     assert y.view(torch.int32).flatten()[:64].tolist() == expect
@@ -200,42 +216,33 @@ def test_layer_schedule_binds_regions_inputs_and_captures(tmp_path):
 
 
 @needs_cubin
-def test_layer_schedule_config_is_checked_against_short_symbols(tmp_path):
-    symm = megamoe.SymmetricBuffer(1 << 20, unique_id=megamoe.unique_id(),
-                                   rank=0, world_size=1, device=0)
-    with pytest.raises(megamoe.MegaMoEError, match="K = 3 but the manifest .* compiled for K = 2"):
+def test_layer_schedule_config_is_checked_against_the_manifest(tmp_path):
+    symm = _symm()
+    with pytest.raises(megamoe.MegaMoEError,
+                       match="topk = 3 was given but the manifest .* compiled for topk = 2"):
         megamoe.Layer(_schedule_manifest(tmp_path, "k.json", "region:x"), symm,
                       hidden=256, intermediate=256, experts=4, topk=3, max_tokens=32)
     with pytest.raises(megamoe.MegaMoEError, match="region 'nope' .* is not in buffer_layout"):
-        megamoe.Layer(_schedule_manifest(tmp_path, "r.json", "region:nope"), symm,
-                      hidden=256, intermediate=256, experts=4, topk=2, max_tokens=32)
+        megamoe.Layer(_schedule_manifest(tmp_path, "r.json", "region:nope"), symm)
     symm.close()
 
 
 @needs_cubin
 def test_layer_variants_pick_the_schedule_by_token_count(tmp_path):
-    """A manifest with "variants": variant_for names the range holding
-    num_tokens, and forward runs (here both variants launch store_tid into
-    input:y)."""
-    symm = megamoe.SymmetricBuffer(1 << 20, unique_id=megamoe.unique_id(),
-                                   rank=0, world_size=1, device=0)
+    """A manifest with the plan's two variants (BLOCK_M 64 up to 128 tokens,
+    128 above): variant_for names the range holding num_tokens, and forward
+    runs (here both variants launch store_tid into input:y)."""
+    symm = _symm(256)
     single = _schedule_manifest(tmp_path, "single.json", "input:y")
-    lay = megamoe.Layer(single, symm, hidden=256, intermediate=256, experts=4, topk=2,
-                        max_tokens=32)
-    assert lay.variant_for(0) == (0, 0) and lay.variant_for(32) == (0, 0)  # no BM symbol
+    lay = megamoe.Layer(single, symm)
+    assert lay.variant_for(0) == (0, 64) and lay.variant_for(32) == (0, 64)
     lay.close()
-    text = open(single).read().replace(
-        '"schedule": ["store_tid"], ',
-        '"variants": [{"min_tokens": 0, "max_tokens": 7, "block_m": 64, "schedule": ["store_tid"]},'
-        ' {"min_tokens": 8, "max_tokens": 32, "block_m": 128, "schedule": ["store_tid"]}], ')
-    assert '"variants"' in text
-    (tmp_path / "variants.json").write_text(text)
-    lay = megamoe.Layer(str(tmp_path / "variants.json"), symm, hidden=256, intermediate=256,
-                        experts=4, topk=2, max_tokens=32)
-    assert [lay.variant_for(n) for n in (0, 7, 8, 32)] == [(0, 64), (0, 64), (1, 128), (1, 128)]
-    with pytest.raises(megamoe.MegaMoEError, match="num_tokens = 33 is outside"):
-        lay.variant_for(33)
-    for n in (1, 8):
+    lay = megamoe.Layer(_schedule_manifest(tmp_path, "variants.json", "input:y", 256), symm)
+    assert [lay.variant_for(n) for n in (0, 128, 129, 256)] == [(0, 64), (0, 64), (1, 128),
+                                                                (1, 128)]
+    with pytest.raises(megamoe.MegaMoEError, match="num_tokens = 257 is outside"):
+        lay.variant_for(257)
+    for n in (1, 200):
         w1, s1, w2, s2, y = _forward_args(tokens=n)
         lay.forward(n, w1, s1, w2, s2, y)
         torch.cuda.synchronize()

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "megamoe/runtime.h"
 
+#include "megamoe/runtime/Cache.h"
 #include "megamoe/runtime/Error.h"
 #include "megamoe/runtime/Layer.h"
 #include "megamoe/runtime/Module.h"
@@ -13,7 +14,9 @@
 
 #include <nccl.h>
 
+#include <algorithm>
 #include <new>
+#include <optional>
 #include <string>
 
 using namespace megamoe::rt;
@@ -242,22 +245,73 @@ megamoe_status megamoe_symm_barrier_timed_out(megamoe_symm_t symm,
   });
 }
 
+namespace {
+
+/// The C struct's fields over `base` (the rest of the config keeps base's).
+LayerConfig fromC(const megamoe_layer_config &c, LayerConfig base) {
+  base.hidden = c.hidden;
+  base.intermediate = c.intermediate;
+  base.experts = c.experts;
+  base.topk = c.topk;
+  base.ranks = c.ranks;
+  base.maxTokensPerRank = c.max_tokens;
+  return base;
+}
+
+void toC(const LayerConfig &c, megamoe_layer_config &out) {
+  out.hidden = c.hidden;
+  out.intermediate = c.intermediate;
+  out.experts = c.experts;
+  out.topk = c.topk;
+  out.ranks = c.ranks;
+  out.max_tokens = c.maxTokensPerRank;
+}
+
+} // namespace
+
+megamoe_status megamoe_manifest_layer_info(const char *manifest_path,
+                                           megamoe_layer_config *config,
+                                           uint64_t *symm_bytes) {
+  return guard([&] {
+    notNull(manifest_path, "manifest_path");
+    Manifest m = loadManifestFile(manifest_path);
+    if (!m.config)
+      fail(ErrorKind::Manifest, std::string("manifest (") + manifest_path +
+                                    ") has no \"config\": not a compiled "
+                                    "layer");
+    if (config)
+      toC(*m.config, *config);
+    if (symm_bytes)
+      *symm_bytes = m.bufferLayout ? m.bufferLayout->totalBytes : 0;
+  });
+}
+
 megamoe_status megamoe_layer_create(const char *manifest_path,
                                     const megamoe_layer_config *config,
                                     megamoe_symm_t symm, megamoe_layer_t *out) {
   return guard([&] {
     notNull(manifest_path, "manifest_path");
-    notNull(config, "config");
     notNull(symm, "symm");
     notNull(out, "out");
-    LayerConfig c;
-    c.hidden = config->hidden;
-    c.intermediate = config->intermediate;
-    c.experts = config->experts;
-    c.topk = config->topk;
-    c.ranks = config->ranks;
-    c.maxTokens = config->max_tokens;
-    *out = new megamoe_layer{Layer::create(manifest_path, c, *symm->impl)};
+    std::optional<LayerConfig> given;
+    if (config) {
+      // The fields the C struct does not have are the manifest's.
+      LayerConfig base;
+      if (std::optional<LayerConfig> c = loadManifestFile(manifest_path).config)
+        base = *c;
+      given = fromC(*config, base);
+    }
+    *out = new megamoe_layer{Layer::create(
+        manifest_path, given ? &*given : nullptr, *symm->impl)};
+  });
+}
+
+megamoe_status megamoe_layer_config_get(megamoe_layer_t layer,
+                                        megamoe_layer_config *out) {
+  return guard([&] {
+    notNull(layer, "layer");
+    notNull(out, "out");
+    toC(layer->impl->config(), *out);
   });
 }
 
@@ -297,10 +351,14 @@ megamoe_status megamoe_layer_forward(megamoe_layer_t layer, int64_t num_tokens,
                                      const megamoe_tensor *l1_scale,
                                      const megamoe_tensor *l2_weight,
                                      const megamoe_tensor *l2_scale,
-                                     const megamoe_tensor *y, void *stream) {
+                                     const megamoe_tensor *y,
+                                     const megamoe_tensor *recv_stats,
+                                     void *stream) {
   return guard([&] {
     notNull(layer, "layer");
     ForwardArgs a;
+    if (recv_stats)
+      a.recvStats = toDesc(recv_stats, "recv_stats");
     a.numTokens = num_tokens;
     a.l1Weight = toDesc(l1_weight, "l1_weight");
     a.l1Scale = toDesc(l1_scale, "l1_scale");
@@ -329,6 +387,30 @@ megamoe_status megamoe_layer_check_errors(megamoe_layer_t layer,
     notNull(layer, "layer");
     notNull(bad_expert_ids, "bad_expert_ids");
     *bad_expert_ids = layer->impl->takeErrorCount();
+  });
+}
+
+megamoe_status megamoe_compile(const char *layer_options,
+                               const char *plan_options, const char *cache_dir,
+                               const char *megamoe_opt, char *manifest_path,
+                               size_t size) {
+  return guard([&] {
+    notNull(layer_options, "layer_options");
+    notNull(cache_dir, "cache_dir");
+    notNull(manifest_path, "manifest_path");
+    CompileRequest r;
+    r.layerOptions = layer_options;
+    if (plan_options)
+      r.planOptions = plan_options;
+    r.cacheDir = cache_dir;
+    if (megamoe_opt)
+      r.megamoeOpt = megamoe_opt;
+    std::string path = compileCached(r);
+    require(path.size() < size, "compile: the manifest path (" + path +
+                                    ") does not fit " + std::to_string(size) +
+                                    " bytes");
+    std::copy(path.begin(), path.end(), manifest_path);
+    manifest_path[path.size()] = '\0';
   });
 }
 

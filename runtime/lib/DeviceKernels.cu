@@ -128,4 +128,27 @@ cudaError_t relayoutL1Scales(const float *sf, float *out, int64_t localExperts,
   return cudaGetLastError();
 }
 
+namespace {
+
+__global__ void addExpertRecvCountsKernel(const int32_t *poolRowStart,
+                                          int32_t *stats, int localExperts,
+                                          int ranks) {
+  for (int l = blockIdx.x * blockDim.x + threadIdx.x; l < localExperts;
+       l += gridDim.x * blockDim.x) {
+    const int32_t *row = poolRowStart + (size_t)l * (ranks + 1);
+    stats[l] += row[ranks] - row[0];
+  }
+}
+
+} // namespace
+
+cudaError_t addExpertRecvCounts(const int32_t *poolRowStart, int32_t *stats,
+                                int localExperts, int ranks,
+                                cudaStream_t stream) {
+  int blocks = (localExperts + 255) / 256;
+  addExpertRecvCountsKernel<<<blocks, 256, 0, stream>>>(poolRowStart, stats,
+                                                        localExperts, ranks);
+  return cudaGetLastError();
+}
+
 } // namespace megamoe::rt::kernels

@@ -2,7 +2,7 @@
 //
 // Small kernels compiled by nvcc into the runtime library (sm_90a): the
 // symmetric-window setup (ncclGetLsaPointer is device-side only), the
-// cross-rank barrier and the weight transform. Each returns the launch's
+// cross-rank barrier, the weight transform and the EPLB counters. Each returns the launch's
 // cudaError_t; none synchronizes.
 //
 //===----------------------------------------------------------------------===//
@@ -38,6 +38,13 @@ cudaError_t interleaveL1Weights(const uint8_t *w, uint8_t *out,
 cudaError_t relayoutL1Scales(const float *sf, float *out, int64_t localExperts,
                              int64_t intermediate, int64_t hidden,
                              cudaStream_t stream);
+
+/// stats[l] += poolRowStart[l][R] - poolRowStart[l][0] for l < L: the tokens
+/// local expert l received in the call whose moe_layout wrote poolRowStart
+/// (i32 [L, R + 1], docs/UnfusedSchedule.md), the EPLB statistics.
+cudaError_t addExpertRecvCounts(const int32_t *poolRowStart, int32_t *stats,
+                                int localExperts, int ranks,
+                                cudaStream_t stream);
 
 } // namespace megamoe::rt::kernels
 

@@ -35,16 +35,33 @@ Layer::Layer() = default;
 Layer::~Layer() = default;
 
 std::unique_ptr<Layer> Layer::create(const std::string &manifestPath,
-                                     const LayerConfig &config,
+                                     const LayerConfig *given,
                                      const SymmetricMemory &symm,
                                      unsigned barrierTimeoutMs) {
-  checkLayerConfig(config);
   std::unique_ptr<Layer> layer(new Layer());
-  layer->config_ = config;
   layer->manifest_ = loadManifestFile(manifestPath);
-  layer->variants_ = layer->manifest_.scheduleVariants();
+  const Manifest &m = layer->manifest_;
+  if (m.config) {
+    if (given)
+      checkConfigMatches(*m.config, *given, manifestPath);
+    layer->config_ = *m.config;
+  } else {
+    if (m.hasLayerSchedule())
+      fail(ErrorKind::Manifest,
+           "layer: the manifest (" + manifestPath +
+               ") has a schedule but no \"config\" and \"plan\"; "
+               "recompile it with this megamoe-opt");
+    if (!given)
+      fail(ErrorKind::InvalidArgument,
+           "layer: the manifest (" + manifestPath +
+               ") carries no config (not a compiled layer); pass one");
+    layer->config_ = *given;
+  }
+  const LayerConfig &config = layer->config_;
+  checkLayerConfig(config);
+  layer->tensors_ = layerTensors(config);
+  layer->variants_ = m.scheduleVariants();
   layer->symm_ = &symm;
-  checkManifestMatchesConfig(layer->manifest_, config);
   require(symm.nranks() == config.ranks,
           "layer: the config has ranks = " + std::to_string(config.ranks) +
               " but the communicator has " + std::to_string(symm.nranks()) +
@@ -75,6 +92,8 @@ void Layer::setUpSchedule(unsigned barrierTimeoutMs) {
   std::string cubin = readFileBytes(manifest_.cubinPath());
   module_ = Module::loadMemory(manifest_, cubin.data(), cubin.size(),
                                symm_->device());
+  if (const BufferRegion *r = manifest_.bufferLayout->find("pool_row_start"))
+    poolRowStart_ = (const int32_t *)((const char *)symm_->local() + r->offset);
   ScheduleEnv env;
   env.symmBase = (uint64_t)symm_->local();
   env.peerOffsets = (uint64_t)symm_->deviceOffsets();
@@ -162,7 +181,7 @@ void Layer::transformL1Weights(const TensorDesc &w, const TensorDesc &sf,
 }
 
 void Layer::forward(const ForwardArgs &args, CUstream stream) const {
-  checkForwardArgs(config_, args);
+  checkForwardArgs(config_, tensors_, args);
   if (!schedule_) {
     if (!manifest_.findKernel(kFusedKernelName)) {
       std::string names;
@@ -209,20 +228,32 @@ void Layer::forward(const ForwardArgs &args, CUstream stream) const {
     module_->launchPrepared(k.plan.kernelIndex, k.plan.grid, k.params.data(),
                             stream);
   }
+  if (args.recvStats.address != 0 && config_.localExperts() > 0) {
+    if (!poolRowStart_)
+      fail(ErrorKind::NotAvailable,
+           "forward: recv_stats needs the pool_row_start region, which this "
+           "manifest's buffer_layout does not have");
+    checkCudart(kernels::addExpertRecvCounts(
+                    poolRowStart_, (int32_t *)args.recvStats.address,
+                    (int)config_.localExperts(), (int)config_.ranks,
+                    (cudaStream_t)stream),
+                "recv_stats add launch");
+  }
 }
 
 size_t Layer::variantFor(int64_t numTokens) const {
-  if (variants_.empty())
+  if (variants_.empty() || !manifest_.plan)
     fail(ErrorKind::NotAvailable,
          "variant_for: the manifest has no schedule (nor variants)");
   // Called on every forward: the message is built only for a failure.
-  if (numTokens < 0 || numTokens > config_.maxTokens)
+  const config::Variant *v = config::selectVariant(*manifest_.plan, numTokens);
+  if (!v || numTokens < 0)
     fail(ErrorKind::InvalidArgument,
          "variant_for: num_tokens = " + std::to_string(numTokens) +
-             " is outside [0, max_tokens = " +
-             std::to_string(config_.maxTokens) + "]");
-  // variants_ covers [0, T] (checked with the manifest, T = max_tokens).
-  return findVariant(variants_, numTokens);
+             " is outside [0, max_tokens_per_rank = " +
+             std::to_string(config_.maxTokensPerRank) + "]");
+  // The manifest's variants are the plan's, in order (parseManifest).
+  return (size_t)(v - manifest_.plan->variants.data());
 }
 
 uint32_t Layer::takeErrorCount() const {

@@ -1,8 +1,9 @@
-//===- LayerContract.cpp - the layer's shapes and their checks ------------===//
+//===- LayerContract.cpp - the layer's tensors and their checks -----------===//
 #include "megamoe/runtime/LayerContract.h"
 #include "megamoe/runtime/Error.h"
 
-#include <algorithm>
+#include <cstring>
+#include <iterator>
 
 namespace megamoe::rt {
 
@@ -14,72 +15,164 @@ std::string shapeString(const std::vector<int64_t> &shape) {
 }
 
 void checkLayerConfig(const LayerConfig &c) {
-  auto v = [](const char *n, int64_t x) {
-    return std::string(n) + " = " + std::to_string(x);
-  };
-  require(c.hidden > 0 && c.hidden % 128 == 0,
-          "layer config: hidden must be a positive multiple of 128 (" +
-              v("hidden", c.hidden) + ")");
-  require(c.intermediate > 0 && c.intermediate % 128 == 0,
-          "layer config: intermediate must be a positive multiple of 128 (" +
-              v("intermediate", c.intermediate) + ")");
-  require(c.ranks >= 1,
-          "layer config: ranks must be >= 1 (" + v("ranks", c.ranks) + ")");
-  require(c.experts >= 1 && c.experts % c.ranks == 0,
-          "layer config: experts must be a positive multiple of ranks (" +
-              v("experts", c.experts) + ", " + v("ranks", c.ranks) + ")");
-  require(c.topk >= 1 && c.topk <= c.experts,
-          "layer config: topk must be in [1, experts] (" + v("topk", c.topk) +
-              ", " + v("experts", c.experts) + ")");
-  require(c.maxTokens >= 1, "layer config: max_tokens must be >= 1 (" +
-                                v("max_tokens", c.maxTokens) + ")");
-}
-
-void checkManifestMatchesConfig(const Manifest &m, const LayerConfig &c) {
-  auto check = [&](const char *name, int64_t value) {
-    auto it = m.symbols.find(name);
-    if (it != m.symbols.end())
-      require(it->second == value,
-              std::string("config does not match the manifest: ") + name +
-                  " = " + std::to_string(value) + " but the manifest (" +
-                  m.cubin + ") was compiled for " + name + " = " +
-                  std::to_string(it->second));
-  };
-  check("hidden", c.hidden);
-  check("intermediate", c.intermediate);
-  check("experts", c.experts);
-  check("topk", c.topk);
-  check("ranks", c.ranks);
-  check("max_tokens", c.maxTokens);
-  // A layer schedule's manifest names the config H, I, E, K, R, T
-  // (docs/UnfusedSchedule.md, "Symbols"); only there do the short names mean
-  // the layer's config (a grouped GEMM's K is its reduction size).
-  if (!m.hasLayerSchedule())
+  std::vector<std::string> problems = config::validate(c);
+  if (problems.empty())
     return;
-  check("H", c.hidden);
-  check("I", c.intermediate);
-  check("E", c.experts);
-  check("K", c.topk);
-  check("R", c.ranks);
-  check("T", c.maxTokens);
+  std::string more =
+      problems.size() > 1
+          ? " (and " + std::to_string(problems.size() - 1) + " more)"
+          : "";
+  fail(ErrorKind::InvalidArgument,
+       "layer config: " + problems.front() + more);
 }
 
 namespace {
 
-/// Called on every forward: messages are built only for a failure.
-void checkTensor(const char *name, const TensorDesc &t, DType dtype,
-                 std::initializer_list<int64_t> shape) {
-  auto who = [&] { return std::string("forward: ") + name; };
-  if (t.dtype != dtype)
-    fail(ErrorKind::InvalidArgument, who() + " must be " + dtypeName(dtype) +
-                                         ", got " + dtypeName(t.dtype));
-  if (!std::equal(t.shape.begin(), t.shape.end(), shape.begin(), shape.end()))
-    fail(ErrorKind::InvalidArgument, who() + " must have shape " +
-                                         shapeString(shape) + ", got " +
-                                         shapeString(t.shape));
-  // An empty tensor (0 tokens) may have any address.
+std::string text(int64_t v) { return std::to_string(v); }
+std::string text(bool v) { return v ? "true" : "false"; }
+std::string text(config::DType v) { return config::toString(v); }
+std::string text(config::Chip v) { return config::toString(v); }
+std::string text(config::Activation v) { return config::toString(v); }
+std::string text(const std::optional<double> &v) {
+  return v ? std::to_string(*v) : std::string("none");
+}
+
+} // namespace
+
+void checkConfigMatches(const LayerConfig &compiled, const LayerConfig &given,
+                        const std::string &manifestName) {
+  auto check = [&](const char *field, const auto &want, const auto &got) {
+    if (!(want == got))
+      fail(ErrorKind::InvalidArgument,
+           std::string("config does not match the manifest: ") + field +
+               " = " + text(got) + " was given but the manifest (" +
+               manifestName + ") was compiled for " + field + " = " +
+               text(want));
+  };
+  const config::Recipe &w = compiled.recipe, &g = given.recipe;
+  check("hidden", compiled.hidden, given.hidden);
+  check("intermediate", compiled.intermediate, given.intermediate);
+  check("experts", compiled.experts, given.experts);
+  check("topk", compiled.topk, given.topk);
+  check("ranks", compiled.ranks, given.ranks);
+  check("max_tokens_per_rank", compiled.maxTokensPerRank,
+        given.maxTokensPerRank);
+  check("recipe.activation", w.activation, g.activation);
+  check("recipe.weight", w.weight, g.weight);
+  check("recipe.output", w.output, g.output);
+  check("recipe.input_scale_block", w.inputScaleBlock, g.inputScaleBlock);
+  check("recipe.weight_scale_block", w.weightScaleBlock, g.weightScaleBlock);
+  check("recipe.requant_block", w.requantBlock, g.requantBlock);
+  check("activation", compiled.activation, given.activation);
+  check("clamp", compiled.clamp, given.clamp);
+  check("fast_math", compiled.fastMath, given.fastMath);
+  check("chip", compiled.chip, given.chip);
+}
+
+namespace {
+
+DType runtimeType(config::DType t) {
+  switch (t) {
+  case config::DType::E4M3:
+    return DType::E4M3;
+  case config::DType::BF16:
+    return DType::BF16;
+  case config::DType::F32:
+    return DType::F32;
+  }
+  return DType::U8;
+}
+
+} // namespace
+
+uint64_t LayerTensor::bytes() const {
+  uint64_t n = dtypeBytes(dtype);
   for (int64_t d : shape)
-    if (d == 0)
+    n *= (uint64_t)d;
+  return n;
+}
+
+std::vector<LayerTensor> layerTensors(const LayerConfig &c,
+                                      int64_t numTokens) {
+  const int64_t H = c.hidden, I = c.intermediate, K = c.topk;
+  const int64_t T = c.maxTokensPerRank, L = c.localExperts();
+  const int64_t xb = c.recipe.inputScaleBlock, wb = c.recipe.weightScaleBlock;
+  const DType act = runtimeType(c.recipe.activation);
+  const DType wt = runtimeType(c.recipe.weight);
+  const DType out = runtimeType(c.recipe.output);
+  using H_ = TensorHome;
+  using X = TensorTransform;
+  return {
+      {"x", H_::Region, act, "[T, H]", {T, H}},
+      {"x_sf", H_::Region, DType::F32, "[T, H/128]", {T, H / xb}},
+      {"topk_idx", H_::Region, DType::I64, "[T, K]", {T, K}},
+      {"topk_weights", H_::Region, DType::F32, "[T, K]", {T, K}},
+      {"l1_weight_user", H_::User, wt, "[L, 2I, H]", {L, 2 * I, H}},
+      {"l1_scale_user",
+       H_::User,
+       DType::F32,
+       "[L, 2I/128, H/128]",
+       {L, 2 * I / wb, H / wb}},
+      {"l1_weight",
+       H_::Forward,
+       wt,
+       "[L, 2I, H]",
+       {L, 2 * I, H},
+       X::L1Interleave,
+       "l1_weight_user"},
+      {"l1_scale",
+       H_::Forward,
+       DType::F32,
+       "[L, 2I/128, H/128, 2]",
+       {L, 2 * I / wb, H / wb, 2},
+       X::L1ScalePairs,
+       "l1_scale_user"},
+      {"l2_weight", H_::Forward, wt, "[L, H, I]", {L, H, I}},
+      {"l2_scale", H_::Forward, DType::F32, "[L, H/128, I/128]",
+       {L, H / wb, I / wb}},
+      {"y", H_::Forward, out, "[num_tokens, H]", {numTokens, H}},
+      {"recv_stats", H_::Forward, DType::I32, "[L]", {L}},
+  };
+}
+
+LayerTensor layerTensor(const LayerConfig &c, const std::string &name,
+                        int64_t numTokens) {
+  std::vector<LayerTensor> all = layerTensors(c, numTokens);
+  std::string known;
+  for (LayerTensor &t : all) {
+    if (name == t.name)
+      return std::move(t);
+    known += (known.empty() ? "" : ", ") + std::string(t.name);
+  }
+  fail(ErrorKind::InvalidArgument,
+       "unknown layer tensor '" + name + "' (known: " + known + ")");
+}
+
+namespace {
+
+/// Called on every forward: messages are built only for a failure. `rows`
+/// replaces the first dimension when >= 0 (y: this call's token count).
+void checkTensor(const char *prefix, const TensorDesc &t,
+                 const LayerTensor &spec, int64_t rows = -1) {
+  auto who = [&] { return std::string(prefix) + spec.name; };
+  if (t.dtype != spec.dtype)
+    fail(ErrorKind::InvalidArgument, who() + " must be " +
+                                         dtypeName(spec.dtype) + ", got " +
+                                         dtypeName(t.dtype));
+  bool same = t.shape.size() == spec.shape.size();
+  for (size_t i = 0; same && i < t.shape.size(); ++i)
+    same = t.shape[i] == (i == 0 && rows >= 0 ? rows : spec.shape[i]);
+  if (!same) {
+    std::vector<int64_t> want = spec.shape;
+    if (rows >= 0)
+      want[0] = rows;
+    fail(ErrorKind::InvalidArgument,
+         who() + " must have shape " + spec.symbols + " = " +
+             shapeString(want) + ", got " + shapeString(t.shape));
+  }
+  // An empty tensor (0 tokens) may have any address.
+  for (size_t i = 0; i < t.shape.size(); ++i)
+    if (t.shape[i] == 0)
       return;
   if (t.address == 0)
     fail(ErrorKind::InvalidArgument, who() + " is a null pointer");
@@ -89,69 +182,69 @@ void checkTensor(const char *name, const TensorDesc &t, DType dtype,
 
 } // namespace
 
-void checkForwardArgs(const LayerConfig &c, const ForwardArgs &a) {
-  if (a.numTokens < 0 || a.numTokens > c.maxTokens)
+void checkForwardArgs(const LayerConfig &c,
+                      const std::vector<LayerTensor> &tensors,
+                      const ForwardArgs &a) {
+  if (a.numTokens < 0 || a.numTokens > c.maxTokensPerRank)
     fail(ErrorKind::InvalidArgument,
          "forward: num_tokens = " + std::to_string(a.numTokens) +
-             " is outside [0, max_tokens = " + std::to_string(c.maxTokens) +
-             "]");
-  const int64_t e = c.localExperts(), h = c.hidden, i = c.intermediate;
-  checkTensor("l1_weight", a.l1Weight, DType::E4M3, {e, 2 * i, h});
-  checkTensor("l1_scale", a.l1Scale, DType::F32, {e, 2 * i / 128, h / 128, 2});
-  checkTensor("l2_weight", a.l2Weight, DType::E4M3, {e, h, i});
-  checkTensor("l2_scale", a.l2Scale, DType::F32, {e, h / 128, i / 128});
-  checkTensor("y", a.y, DType::BF16, {a.numTokens, h});
+             " is outside [0, max_tokens_per_rank = " +
+             std::to_string(c.maxTokensPerRank) + "]");
+  const TensorDesc *args[] = {&a.l1Weight, &a.l1Scale, &a.l2Weight,
+                              &a.l2Scale,  &a.y,       &a.recvStats};
+  const char *names[] = {"l1_weight", "l1_scale", "l2_weight",
+                         "l2_scale",  "y",        "recv_stats"};
+  for (const LayerTensor &t : tensors) {
+    if (t.home != TensorHome::Forward)
+      continue;
+    for (size_t i = 0; i < std::size(names); ++i) {
+      if (std::strcmp(t.name, names[i]) != 0)
+        continue;
+      // The statistics are optional: an empty descriptor means none.
+      if (args[i] == &a.recvStats && a.recvStats.address == 0 &&
+          a.recvStats.shape.empty())
+        break;
+      checkTensor("forward: ", *args[i], t, args[i] == &a.y ? a.numTokens : -1);
+      break;
+    }
+  }
 }
 
-} // namespace megamoe::rt
-
-namespace megamoe::rt {
+void checkForwardArgs(const LayerConfig &c, const ForwardArgs &a) {
+  checkForwardArgs(c, layerTensors(c, a.numTokens), a);
+}
 
 View inputRegionType(const LayerConfig &c, const std::string &name) {
-  View v;
-  if (name == "x") {
-    v.dtype = DType::E4M3;
-    v.shape = {c.maxTokens, c.hidden};
-  } else if (name == "x_sf") {
-    v.dtype = DType::F32;
-    v.shape = {c.maxTokens, c.hidden / 128};
-  } else if (name == "topk_idx") {
-    v.dtype = DType::I64;
-    v.shape = {c.maxTokens, c.topk};
-  } else if (name == "topk_weights") {
-    v.dtype = DType::F32;
-    v.shape = {c.maxTokens, c.topk};
-  } else {
+  LayerTensor t = layerTensor(c, name);
+  if (t.home != TensorHome::Region)
     fail(ErrorKind::InvalidArgument,
-         "unknown input region '" + name +
-             "' (known: x, x_sf, topk_idx, topk_weights)");
-  }
-  v.bytes = dtypeBytes(v.dtype);
-  for (int64_t d : v.shape)
-    v.bytes *= (uint64_t)d;
+         "'" + name +
+             "' is not an input region (known: x, x_sf, topk_idx, "
+             "topk_weights)");
+  View v;
+  v.dtype = t.dtype;
+  v.shape = t.shape;
+  v.bytes = t.bytes();
   return v;
 }
 
 void checkTransformArgs(const LayerConfig &c, const TensorDesc &w,
                         const TensorDesc &sf, const TensorDesc &wOut,
                         const TensorDesc &sfOut) {
-  const int64_t e = c.localExperts(), h = c.hidden, i = c.intermediate;
-  auto check = [](const char *name, const TensorDesc &t, DType dtype,
-                  const std::vector<int64_t> &shape) {
-    std::string who = std::string("weight transform: ") + name;
-    require(t.dtype == dtype, who + " must be " + dtypeName(dtype) + ", got " +
-                                  dtypeName(t.dtype));
-    require(t.shape == shape, who + " must have shape " + shapeString(shape) +
-                                  ", got " + shapeString(t.shape));
-    require(t.address != 0 && t.address % 16 == 0,
-            who + " must be a non-null 16-byte aligned pointer");
+  struct Arg {
+    const char *name, *tensor;
+    const TensorDesc &d;
   };
-  check("l1_weight", w, DType::E4M3, {e, 2 * i, h});
-  check("l1_scale", sf, DType::F32, {e, 2 * i / 128, h / 128});
-  check("l1_weight_out", wOut, DType::E4M3, {e, 2 * i, h});
-  check("l1_scale_out", sfOut, DType::F32, {e, 2 * i / 128, h / 128, 2});
-  uint64_t wBytes = (uint64_t)(e * 2 * i * h);
-  uint64_t sfBytes = (uint64_t)(e * 2 * i / 128 * (h / 128)) * 4;
+  for (const Arg &a : {Arg{"l1_weight", "l1_weight_user", w},
+                       Arg{"l1_scale", "l1_scale_user", sf},
+                       Arg{"l1_weight_out", "l1_weight", wOut},
+                       Arg{"l1_scale_out", "l1_scale", sfOut}}) {
+    LayerTensor t = layerTensor(c, a.tensor);
+    t.name = a.name; // the caller's argument name in the message
+    checkTensor("weight transform: ", a.d, t);
+  }
+  const uint64_t wBytes = layerTensor(c, "l1_weight").bytes();
+  const uint64_t sfBytes = layerTensor(c, "l1_scale_user").bytes();
   auto overlap = [](uint64_t a, uint64_t an, uint64_t b, uint64_t bn) {
     return a < b + bn && b < a + an;
   };

@@ -2,6 +2,9 @@
 #include "megamoe/runtime/Manifest.h"
 #include "megamoe/runtime/Error.h"
 
+#include "megamoe/Config/BufferLayout.h"
+#include "megamoe/Config/Print.h"
+
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -368,6 +371,96 @@ BufferLayout parseBufferLayout(const json &j) {
   return layout;
 }
 
+/// "config" and "plan": read with the compiler's reader, then checked
+/// against everything else the manifest says about the layer, so that a
+/// manifest whose parts disagree is rejected before any launch.
+void parsePlan(Manifest &m, const std::string &planText) {
+  config::LayerConfig c;
+  config::Plan p;
+  std::vector<std::string> problems = config::planFromJson(planText, c, p);
+  if (!problems.empty())
+    bad(problems.front().rfind("config", 0) == 0 ? "config" : "plan",
+        problems.front());
+  problems = config::validate(c);
+  if (!problems.empty())
+    bad("config", problems.front());
+  problems = config::validatePlan(c, p);
+  if (!problems.empty())
+    bad("plan", problems.front());
+  if (config::toString(c.chip) != m.chip)
+    bad("config.chip", std::string(config::toString(c.chip)) +
+                           " but the manifest's chip is " + m.chip);
+
+  // The buffer layout is a function of (config, plan): the one the manifest
+  // lists must be that function's result.
+  if (!m.bufferLayout)
+    bad("buffer_layout", "missing; a manifest with a plan has the layout "
+                         "computeBufferLayout(config, plan) gives");
+  config::BufferLayout want = config::computeBufferLayout(c, p);
+  const BufferLayout &got = *m.bufferLayout;
+  auto mismatch = [&](const std::string &field, int64_t w, uint64_t g) {
+    bad("buffer_layout." + field,
+        std::to_string(g) + " but computeBufferLayout(config, plan) gives " +
+            std::to_string(w));
+  };
+  if ((uint64_t)want.totalBytes != got.totalBytes)
+    mismatch("total_bytes", want.totalBytes, got.totalBytes);
+  if ((uint64_t)want.workspaceBytes != got.workspaceBytes)
+    mismatch("workspace_bytes", want.workspaceBytes, got.workspaceBytes);
+  if (want.regions.size() != got.regions.size())
+    mismatch("regions (count)", want.regions.size(), got.regions.size());
+  for (size_t i = 0; i < want.regions.size(); ++i) {
+    const config::Region &w = want.regions[i];
+    const BufferRegion &g = got.regions[i];
+    std::string where = "regions[" + std::to_string(i) + "]";
+    if (w.name != g.name)
+      bad("buffer_layout." + where, "'" + g.name + "' but computeBufferLayout "
+                                    "gives '" + w.name + "'");
+    if ((uint64_t)w.offset != g.offset)
+      mismatch(where + ".offset", w.offset, g.offset);
+    if ((uint64_t)w.bytes != g.bytes)
+      mismatch(where + ".bytes", w.bytes, g.bytes);
+  }
+
+  // The variants the manifest schedules are the plan's.
+  if (!m.variants.empty()) {
+    if (m.variants.size() != p.variants.size())
+      bad("variants", std::to_string(m.variants.size()) +
+                          " variants but the plan has " +
+                          std::to_string(p.variants.size()));
+    for (size_t i = 0; i < p.variants.size(); ++i) {
+      const ScheduleVariant &v = m.variants[i];
+      const config::Variant &w = p.variants[i];
+      if (v.minTokens != w.minTokens || v.maxTokens != w.maxTokens ||
+          v.blockM != w.blockM)
+        bad("variants[" + std::to_string(i) + "]",
+            "[" + std::to_string(v.minTokens) + ", " +
+                std::to_string(v.maxTokens) + "] block_m " +
+                std::to_string(v.blockM) + " but the plan's variant is [" +
+                std::to_string(w.minTokens) + ", " +
+                std::to_string(w.maxTokens) + "] block_m " +
+                std::to_string(w.blockM));
+    }
+  } else if (!m.schedule.empty() && p.variants.size() != 1) {
+    bad("schedule", "one schedule but the plan has " +
+                        std::to_string(p.variants.size()) + " variants");
+  }
+
+  // The short symbols of a layer schedule name the config.
+  const std::pair<const char *, int64_t> shortNames[] = {
+      {"H", c.hidden}, {"I", c.intermediate}, {"E", c.experts},
+      {"K", c.topk},   {"R", c.ranks},        {"T", c.maxTokensPerRank}};
+  for (auto &[name, value] : shortNames) {
+    auto it = m.symbols.find(name);
+    if (it != m.symbols.end() && it->second != value)
+      bad(std::string("symbols.") + name,
+          std::to_string(it->second) + " but config gives " +
+              std::to_string(value));
+  }
+  m.config = c;
+  m.plan = p;
+}
+
 } // namespace
 
 unsigned dtypeBytes(DType t) {
@@ -505,28 +598,18 @@ std::vector<ScheduleVariant> Manifest::scheduleVariants() const {
   if (!variants.empty() || schedule.empty())
     return variants;
   ScheduleVariant v;
+  v.schedule = schedule;
+  if (plan) { // parseManifest checked: the plan has this one variant
+    v.minTokens = plan->variants.front().minTokens;
+    v.maxTokens = plan->variants.front().maxTokens;
+    v.blockM = plan->variants.front().blockM;
+    return {v};
+  }
   auto t = symbols.find("T");
   v.maxTokens = t == symbols.end() ? INT64_MAX : t->second;
   auto bm = symbols.find("BM");
   v.blockM = bm == symbols.end() ? 0 : bm->second;
-  v.schedule = schedule;
   return {v};
-}
-
-size_t findVariant(const std::vector<ScheduleVariant> &variants,
-                   int64_t numTokens) {
-  // A handful of variants: a scan is as fast as anything cleverer.
-  for (size_t i = 0; i < variants.size(); ++i)
-    if (numTokens >= variants[i].minTokens &&
-        numTokens <= variants[i].maxTokens)
-      return i;
-  fail(ErrorKind::InvalidArgument,
-       "no schedule variant runs num_tokens = " + std::to_string(numTokens) +
-           (variants.empty()
-                ? std::string(" (there is no variant)")
-                : " (the variants cover [" +
-                      std::to_string(variants.front().minTokens) + ", " +
-                      std::to_string(variants.back().maxTokens) + "])"));
 }
 
 std::string Manifest::cubinPath() const {
@@ -599,6 +682,13 @@ Manifest parseManifest(const std::string &jsonText,
   if (hasVariants)
     m.variants = parseVariants(j["variants"], m.symbols);
   checkBindsAndSchedule(m);
+  bool hasConfig = j.contains("config") && !j["config"].is_null();
+  bool hasPlan = j.contains("plan") && !j["plan"].is_null();
+  if (hasConfig != hasPlan)
+    bad(hasConfig ? "plan" : "config",
+        "missing; a layer manifest has both \"config\" and \"plan\"");
+  if (hasPlan)
+    parsePlan(m, json{{"config", j["config"]}, {"plan", j["plan"]}}.dump());
   return m;
 }
 

@@ -19,22 +19,12 @@ ForwardInput inputOf(const std::string &name) {
   fail(ErrorKind::Manifest, "unknown input '" + name + "'");
 }
 
-/// Bytes of the forward tensor `which` for `c` (y: unknown, per call).
+/// Bytes of the forward tensor `which` for `c` (y: unknown, per call), from
+/// the layer's tensor table.
 uint64_t inputBytes(const LayerConfig &c, ForwardInput which) {
-  const uint64_t e = c.localExperts(), h = c.hidden, i = c.intermediate;
-  switch (which) {
-  case ForwardInput::L1Weight:
-    return e * 2 * i * h;
-  case ForwardInput::L1Scale:
-    return e * (2 * i / 128) * (h / 128) * 2 * 4;
-  case ForwardInput::L2Weight:
-    return e * h * i;
-  case ForwardInput::L2Scale:
-    return e * (h / 128) * (i / 128) * 4;
-  case ForwardInput::Y:
+  if (which == ForwardInput::Y)
     return 0;
-  }
-  return 0;
+  return layerTensor(c, kBindInputs[(size_t)which]).bytes();
 }
 
 uint64_t integerBits(ParamKind kind, int64_t v) {

@@ -18,13 +18,15 @@ inline constexpr char kManifests[] = "megamoe.manifests";
 // On a gpu.module (copied into its manifest).
 inline constexpr char kSymbols[] = "megamoe.symbols";
 inline constexpr char kRuntimeSymbols[] = "megamoe.runtime_symbols";
-// The launch order of a layer's kernels (array of names) and the symmetric
-// buffer layout (the JSON text of computeBufferLayout), from megamoe-expand.
+// The launch order of a layer's kernels (array of names), from megamoe-expand.
 inline constexpr char kSchedule[] = "megamoe.schedule";
 // Several schedules by token count: [{min_tokens, max_tokens, block_m,
 // schedule}], instead of kSchedule.
 inline constexpr char kVariants[] = "megamoe.variants";
-inline constexpr char kBufferLayout[] = "megamoe.buffer_layout";
+// The layer's config, plan and symmetric-buffer layout: the JSON text of
+// planToJson, from megamoe-expand (manifest "config", "plan",
+// "buffer_layout"; the runtime reads them back with planFromJson).
+inline constexpr char kPlan[] = "megamoe.plan_json";
 // The layer's activation and recipe (a dictionary), from megamoe-expand.
 inline constexpr char kLayer[] = "megamoe.layer";
 // On a kernel llvm.func.

@@ -146,8 +146,10 @@ struct CollectManifestPass
         entry.set("variants", variants);
       if (Attribute layer = gpuModule->removeAttr(mf::kLayer))
         entry.set("layer", layer);
-      if (Attribute layout = gpuModule->removeAttr(mf::kBufferLayout))
-        entry.set("buffer_layout", layout);
+      // The layer's config, plan and buffer layout (planToJson's text): the
+      // runtime reads the plan back instead of re-deriving any of it.
+      if (Attribute plan = gpuModule->removeAttr(mf::kPlan))
+        entry.set("plan_json", plan);
       SmallVector<Attribute> kernels;
       for (auto func : gpuModule.getOps<LLVM::LLVMFuncOp>()) {
         if (!func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))

@@ -43,14 +43,20 @@ llvm::Expected<std::string> manifestJson(StringRef name, DictionaryAttr entry) {
     m["schedule"] = mf::toJSON(schedule);
   if (Attribute variants = entry.get("variants"))
     m["variants"] = mf::toJSON(variants);
-  // The layout arrives as the JSON text computeBufferLayout's printer wrote.
+  // A layer's config, plan and buffer layout arrive as planToJson's text;
+  // they become the manifest's "config", "plan" and "buffer_layout".
   m["buffer_layout"] = nullptr;
-  if (auto layout = entry.getAs<StringAttr>("buffer_layout")) {
+  if (auto text = entry.getAs<StringAttr>("plan_json")) {
     llvm::Expected<llvm::json::Value> parsed =
-        llvm::json::parse(layout.getValue());
+        llvm::json::parse(text.getValue());
     if (!parsed)
       return parsed.takeError();
-    m["buffer_layout"] = std::move(*parsed);
+    llvm::json::Object *doc = parsed->getAsObject();
+    if (!doc)
+      return llvm::createStringError("the layer plan is not a JSON object");
+    for (const char *key : {"config", "plan", "buffer_layout"})
+      if (llvm::json::Value *v = doc->get(key))
+        m[key] = std::move(*v);
   }
   return llvm::formatv("{0:2}", llvm::json::Value(std::move(m))).str() + "\n";
 }
@@ -96,7 +102,7 @@ struct EmitKernelsPass
       std::string cubin = cubinObject.getObject().getValue().str();
       llvm::Expected<std::string> manifest = manifestJson(name, entry);
       if (!manifest) {
-        binary.emitError("the buffer layout recorded for @")
+        binary.emitError("the plan recorded for @")
             << name
             << " is not valid JSON: " << llvm::toString(manifest.takeError());
         return signalPassFailure();

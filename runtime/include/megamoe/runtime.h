@@ -147,10 +147,22 @@ typedef struct megamoe_tensor {
   int64_t shape[4];
 } megamoe_tensor;
 
-/* `symm` must outlive the layer. */
+/* A compiled layer's config and the symmetric-buffer bytes per rank its
+ * buffer layout needs, from the manifest alone (CPU only, no GPU). Either
+ * output may be NULL. MEGAMOE_ERR_MANIFEST for a manifest without "config". */
+megamoe_status megamoe_manifest_layer_info(const char *manifest_path,
+                                           megamoe_layer_config *config,
+                                           uint64_t *symm_bytes);
+/* `symm` must outlive the layer. The config comes from the manifest; a
+ * non-NULL `config` must equal it (MEGAMOE_ERR_INVALID_ARGUMENT naming the
+ * first field that differs). A manifest without a config (not a compiled
+ * layer) needs `config`. */
 megamoe_status megamoe_layer_create(const char *manifest_path,
                                     const megamoe_layer_config *config,
                                     megamoe_symm_t symm, megamoe_layer_t *out);
+/* The layer's config (the manifest's). */
+megamoe_status megamoe_layer_config_get(megamoe_layer_t layer,
+                                        megamoe_layer_config *out);
 megamoe_status megamoe_layer_destroy(megamoe_layer_t layer);
 /* The input region `name` (x | x_sf | topk_idx | topk_weights) of this rank's
  * symmetric buffer as a tensor of max_tokens rows (zero-copy). */
@@ -171,13 +183,18 @@ megamoe_status megamoe_layer_transform_l1(
  * CUDA-graph capturable. One thread at a time per layer. A manifest without a
  * schedule returns MEGAMOE_ERR_NOT_AVAILABLE after the checks (the fused
  * kernel's contract is not defined yet). Creating a layer whose manifest has a
- * schedule is collective: every rank must create its layer. */
+ * schedule is collective: every rank must create its layer. `recv_stats`
+ * (NULL: none) is an int32 [E/R] tensor of cumulative tokens received per
+ * local expert (EPLB statistics): the call adds its counts into it, on the
+ * stream, after the schedule. */
 megamoe_status megamoe_layer_forward(megamoe_layer_t layer, int64_t num_tokens,
                                      const megamoe_tensor *l1_weight,
                                      const megamoe_tensor *l1_scale,
                                      const megamoe_tensor *l2_weight,
                                      const megamoe_tensor *l2_scale,
-                                     const megamoe_tensor *y, void *stream);
+                                     const megamoe_tensor *y,
+                                     const megamoe_tensor *recv_stats,
+                                     void *stream);
 
 /* Which schedule megamoe_layer_forward runs for `num_tokens`: *index = the
  * variant (0 for a manifest with a single "schedule"; the position in the
@@ -196,6 +213,20 @@ megamoe_status megamoe_layer_variant(megamoe_layer_t layer, int64_t num_tokens,
  * holds (a token listing one expert more than once): that call's y is wrong. */
 megamoe_status megamoe_layer_check_errors(megamoe_layer_t layer,
                                           uint32_t *bad_expert_ids);
+
+/*--- the compiled-layer cache (CPU only) ----------------------------------*/
+/* Writes into `manifest_path` (`size` bytes) the manifest of the layer
+ * compiled for `layer_options` (megamoe-opt's --megamoe-layer spelling:
+ * "hidden=4096 intermediate=2048 experts=256 topk=6 ranks=8 max-tokens=8192
+ * clamp=10 chip=sm_90a"), `plan_options` (--megamoe-plan; NULL =
+ * "schedule=unfused") and this runtime's compiler version, from the cache
+ * folder `cache_dir`. On a miss it runs `megamoe_opt` (one run compiles every
+ * variant); with `megamoe_opt` NULL or missing it returns
+ * MEGAMOE_ERR_NOT_AVAILABLE and the message holds the exact command. */
+megamoe_status megamoe_compile(const char *layer_options,
+                               const char *plan_options, const char *cache_dir,
+                               const char *megamoe_opt, char *manifest_path,
+                               size_t size);
 
 /* The L1 transform without a layer: device pointers, on `stream`. */
 megamoe_status megamoe_transform_l1_weights(const void *w, const float *sf,

@@ -16,6 +16,9 @@
 #include "megamoe/runtime.h"
 #include "megamoe/runtime/WeightTransform.h"
 
+#include "megamoe/Config/BufferLayout.h"
+#include "megamoe/Config/Print.h"
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -230,17 +233,30 @@ void testBadInputs(const std::string &dir, const std::string &tmp) {
   if (!okStatus(megamoe_get_unique_id(id.data()), "unique id"))
     return;
   megamoe_symm_t symm = nullptr;
-  if (!okStatus(megamoe_symm_create(id.data(), 1, 0, 0, 1 << 20, &symm),
+  if (!okStatus(megamoe_symm_create(id.data(), 1, 0, 0, 16 << 20, &symm),
                 "one-rank symmetric memory"))
     return;
+  // A manifest carrying the compiler's config, plan and buffer layout (as
+  // megamoe-expand writes them) around the hello kernel.
+  megamoe::config::LayerConfig lc;
+  lc.hidden = 256;
+  lc.intermediate = 256;
+  lc.experts = 8;
+  lc.topk = 2;
+  lc.ranks = 1;
+  lc.maxTokensPerRank = 64;
+  megamoe::config::PlanOverrides po;
+  po.schedule = megamoe::config::Schedule::Unfused;
+  megamoe::config::Plan lp;
+  if (!megamoe::config::makePlan(lc, po, lp).empty()) {
+    report(false, "a plan for the layer-manifest test");
+    return;
+  }
+  const int64_t topkIdxOffset =
+      megamoe::config::computeBufferLayout(lc, lp).find("topk_idx")->offset;
+  std::string doc = megamoe::config::planToJson(lc, lp);
   const std::string layout =
-      R"("symbols": {"hidden": 256, "intermediate": 256, "experts": 8,
-          "topk": 2, "ranks": 1, "max_tokens": 64},
-         "buffer_layout": {"total_bytes": 65536, "regions": [
-          {"name": "x", "offset": 0, "bytes": 16384},
-          {"name": "x_sf", "offset": 16384, "bytes": 512},
-          {"name": "topk_idx", "offset": 16896, "bytes": 1024},
-          {"name": "topk_weights", "offset": 17920, "bytes": 512}]},)";
+      doc.substr(doc.find('{') + 1, doc.rfind('}') - doc.find('{') - 1) + ",";
   std::string layerManifest = writeTemp(
       tmp, "layer.json", helloManifest("sm_90a", "store_tid", cubin, layout));
   megamoe_layer_config cfg = {256, 256, 8, 2, 1, 64};
@@ -260,8 +276,17 @@ void testBadInputs(const std::string &dir, const std::string &tmp) {
   wrong.hidden = 200;
   expectError(megamoe_layer_create(layerManifest.c_str(), &wrong, symm, &layer),
               MEGAMOE_ERR_INVALID_ARGUMENT,
-              "hidden must be a positive multiple of 128",
-              "bad config is rejected");
+              "config does not match the manifest: hidden = 200",
+              "mismatched config (hidden) is rejected");
+  megamoe_layer_config info = {};
+  uint64_t symmBytes = 0;
+  if (okStatus(megamoe_manifest_layer_info(layerManifest.c_str(), &info,
+                                           &symmBytes),
+               "layer info from the manifest alone"))
+    report(info.hidden == 256 && info.max_tokens == 64 &&
+               symmBytes == (uint64_t)megamoe::config::computeBufferLayout(
+                                lc, lp).totalBytes,
+           "manifest_layer_info gives the config and the buffer size");
   // A manifest without the config symbols: the rank count is checked against
   // the communicator.
   std::string bare =
@@ -273,6 +298,15 @@ void testBadInputs(const std::string &dir, const std::string &tmp) {
               "the config has ranks = 2 but the communicator has 1",
               "wrong rank count is rejected");
 
+  if (okStatus(megamoe_layer_create(layerManifest.c_str(), nullptr, symm,
+                                    &layer),
+               "layer create from the manifest alone")) {
+    megamoe_layer_config got = {};
+    megamoe_layer_config_get(layer, &got);
+    report(got.experts == 8 && got.max_tokens == 64,
+           "the layer's config is the manifest's");
+    megamoe_layer_destroy(layer);
+  }
   if (!okStatus(megamoe_layer_create(layerManifest.c_str(), &cfg, symm, &layer),
                 "layer create"))
     return;
@@ -280,7 +314,7 @@ void testBadInputs(const std::string &dir, const std::string &tmp) {
   megamoe_symm_info(symm, &local, nullptr, nullptr, nullptr);
   megamoe_tensor x;
   if (okStatus(megamoe_layer_view(layer, "topk_idx", &x), "view topk_idx"))
-    report(x.data == (char *)local + 16896 && x.dtype == MEGAMOE_I64 &&
+    report(x.data == (char *)local + topkIdxOffset && x.dtype == MEGAMOE_I64 &&
                x.ndim == 2 && x.shape[0] == 64 && x.shape[1] == 2,
            "topk_idx view is the manifest region, i64 [64, 2]");
 
@@ -332,21 +366,21 @@ void testBadInputs(const std::string &dir, const std::string &tmp) {
   megamoe_tensor ty = tensor(y, MEGAMOE_BF16, {T, H});
   megamoe_tensor badY = tensor(y, MEGAMOE_F32, {T, H});
   expectError(
-      megamoe_layer_forward(layer, T, &two, &tsfo, &l2w, &l2s, &badY, nullptr),
+      megamoe_layer_forward(layer, T, &two, &tsfo, &l2w, &l2s, &badY, nullptr, nullptr),
       MEGAMOE_ERR_INVALID_ARGUMENT, "y must be bf16, got f32",
       "wrong dtype is rejected");
   megamoe_tensor bigY = tensor(y, MEGAMOE_BF16, {65, H});
   expectError(
-      megamoe_layer_forward(layer, 65, &two, &tsfo, &l2w, &l2s, &bigY, nullptr),
+      megamoe_layer_forward(layer, 65, &two, &tsfo, &l2w, &l2s, &bigY, nullptr, nullptr),
       MEGAMOE_ERR_INVALID_ARGUMENT,
-      "num_tokens = 65 is outside [0, max_tokens = 64]",
+      "num_tokens = 65 is outside [0, max_tokens_per_rank = 64]",
       "too many tokens are rejected");
   expectError(
-      megamoe_layer_forward(layer, T, &tw, &tsf, &l2w, &l2s, &ty, nullptr),
+      megamoe_layer_forward(layer, T, &tw, &tsf, &l2w, &l2s, &ty, nullptr, nullptr),
       MEGAMOE_ERR_INVALID_ARGUMENT, "l1_scale must have shape",
       "user-layout (untransformed) scales are rejected");
   expectError(
-      megamoe_layer_forward(layer, T, &two, &tsfo, &l2w, &l2s, &ty, nullptr),
+      megamoe_layer_forward(layer, T, &two, &tsfo, &l2w, &l2s, &ty, nullptr, nullptr),
       MEGAMOE_ERR_NOT_AVAILABLE,
       "not yet available: no fused kernel in this manifest",
       "forward says it is not available yet");

@@ -13,7 +13,7 @@ LayerConfig smallConfig() {
   c.experts = 8;
   c.topk = 2;
   c.ranks = 2;
-  c.maxTokens = 64;
+  c.maxTokensPerRank = 64;
   return c;
 }
 
@@ -34,37 +34,70 @@ ForwardArgs goodArgs(const LayerConfig &c, int64_t tokens) {
   return a;
 }
 
-TEST(LayerContract, ConfigRules) {
+TEST(LayerContract, ConfigRulesAreTheCompilers) {
   checkLayerConfig(smallConfig());
   LayerConfig c = smallConfig();
   c.hidden = 200;
   EXPECT_RT_ERROR(checkLayerConfig(c), ErrorKind::InvalidArgument,
-                  "hidden must be a positive multiple of 128 (hidden = 200)");
+                  "layer config: hidden (H = 200) must be a positive multiple "
+                  "of 128");
   c = smallConfig();
   c.experts = 9;
+  c.topk = 10;
   EXPECT_RT_ERROR(checkLayerConfig(c), ErrorKind::InvalidArgument,
-                  "experts must be a positive multiple of ranks (experts = 9, "
-                  "ranks = 2)");
+                  "experts (E = 9) must be divisible by ranks (R = 2) so "
+                  "every rank holds E/R experts (and 1 more)");
   c = smallConfig();
-  c.topk = 9;
+  c.maxTokensPerRank = 0;
   EXPECT_RT_ERROR(checkLayerConfig(c), ErrorKind::InvalidArgument,
-                  "topk must be in [1, experts]");
-  c = smallConfig();
-  c.maxTokens = 0;
-  EXPECT_RT_ERROR(checkLayerConfig(c), ErrorKind::InvalidArgument,
-                  "max_tokens must be >= 1");
+                  "max tokens per rank (T = 0) must be at least 1");
 }
 
-TEST(LayerContract, ManifestMismatchIsNamed) {
-  Manifest m;
-  m.cubin = "layer.cubin";
-  m.symbols = {{"hidden", 256}, {"experts", 16}};
-  EXPECT_RT_ERROR(checkManifestMatchesConfig(m, smallConfig()),
+TEST(LayerContract, ConfigMismatchNamesTheField) {
+  LayerConfig c = smallConfig();
+  checkConfigMatches(smallConfig(), c, "layer.json");
+  c.experts = 16;
+  EXPECT_RT_ERROR(checkConfigMatches(smallConfig(), c, "layer.json"),
                   ErrorKind::InvalidArgument,
-                  "experts = 8 but the manifest (layer.cubin) was compiled for "
-                  "experts = 16");
-  m.symbols["experts"] = 8;
-  checkManifestMatchesConfig(m, smallConfig());
+                  "config does not match the manifest: experts = 16 was given "
+                  "but the manifest (layer.json) was compiled for experts = 8");
+  c = smallConfig();
+  c.maxTokensPerRank = 128;
+  EXPECT_RT_ERROR(checkConfigMatches(smallConfig(), c, "m"),
+                  ErrorKind::InvalidArgument, "max_tokens_per_rank = 128");
+  c = smallConfig();
+  c.clamp = 10.0;
+  EXPECT_RT_ERROR(checkConfigMatches(smallConfig(), c, "m"),
+                  ErrorKind::InvalidArgument,
+                  "clamp = 10.000000 was given but the manifest (m) was "
+                  "compiled for clamp = none");
+  c = smallConfig();
+  c.recipe.requantBlock = 64;
+  EXPECT_RT_ERROR(checkConfigMatches(smallConfig(), c, "m"),
+                  ErrorKind::InvalidArgument, "recipe.requant_block = 64");
+}
+
+TEST(LayerContract, OneTableOfTensors) {
+  LayerConfig c = smallConfig();
+  std::vector<LayerTensor> t = layerTensors(c, 8);
+  std::vector<std::string> names;
+  for (const LayerTensor &x : t)
+    names.push_back(x.name);
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "x", "x_sf", "topk_idx", "topk_weights",
+                       "l1_weight_user", "l1_scale_user", "l1_weight",
+                       "l1_scale", "l2_weight", "l2_scale", "y",
+                       "recv_stats"}));
+  LayerTensor sf = layerTensor(c, "l1_scale");
+  EXPECT_EQ(sf.home, TensorHome::Forward);
+  EXPECT_EQ(sf.transform, TensorTransform::L1ScalePairs);
+  EXPECT_STREQ(sf.from, "l1_scale_user");
+  EXPECT_EQ(sf.shape, (std::vector<int64_t>{4, 2, 2, 2}));
+  EXPECT_EQ(layerTensor(c, "y", 8).shape, (std::vector<int64_t>{8, 256}));
+  EXPECT_EQ(layerTensor(c, "recv_stats").shape, (std::vector<int64_t>{4}));
+  EXPECT_EQ(layerTensor(c, "l2_scale").bytes(), 4u * 2 * 1 * 4);
+  EXPECT_RT_ERROR(layerTensor(c, "h"), ErrorKind::InvalidArgument,
+                  "unknown layer tensor 'h' (known: x, x_sf, ");
 }
 
 TEST(LayerContract, ForwardAcceptsGoodArgsAndZeroTokens) {
@@ -79,7 +112,7 @@ TEST(LayerContract, ForwardRejectsTooManyTokens) {
   LayerConfig c = smallConfig();
   EXPECT_RT_ERROR(checkForwardArgs(c, goodArgs(c, 65)),
                   ErrorKind::InvalidArgument,
-                  "num_tokens = 65 is outside [0, max_tokens = 64]");
+                  "num_tokens = 65 is outside [0, max_tokens_per_rank = 64]");
 }
 
 TEST(LayerContract, ForwardRejectsWrongDtypeShapeAlignment) {
@@ -91,15 +124,24 @@ TEST(LayerContract, ForwardRejectsWrongDtypeShapeAlignment) {
   a = goodArgs(c, 8);
   a.y.shape = {8, 128};
   EXPECT_RT_ERROR(checkForwardArgs(c, a), ErrorKind::InvalidArgument,
-                  "y must have shape [8, 256], got [8, 128]");
+                  "y must have shape [num_tokens, H] = [8, 256], got [8, 128]");
   a = goodArgs(c, 8);
   a.l1Scale.shape = {4, 2, 2}; // the user layout, not the kernel layout
   EXPECT_RT_ERROR(checkForwardArgs(c, a), ErrorKind::InvalidArgument,
-                  "l1_scale must have shape [4, 2, 2, 2]");
+                  "l1_scale must have shape [L, 2I/128, H/128, 2] = [4, 2, 2, 2]");
   a = goodArgs(c, 8);
   a.l2Weight.address = 0x10008;
   EXPECT_RT_ERROR(checkForwardArgs(c, a), ErrorKind::InvalidArgument,
                   "l2_weight must be 16-byte aligned");
+  a = goodArgs(c, 8);
+  a.recvStats = tensor(DType::I64, {4});
+  EXPECT_RT_ERROR(checkForwardArgs(c, a), ErrorKind::InvalidArgument,
+                  "recv_stats must be i32, got i64");
+  a.recvStats = tensor(DType::I32, {8});
+  EXPECT_RT_ERROR(checkForwardArgs(c, a), ErrorKind::InvalidArgument,
+                  "recv_stats must have shape [L] = [4], got [8]");
+  a.recvStats = tensor(DType::I32, {4});
+  checkForwardArgs(c, a);
 }
 
 TEST(LayerContract, InputRegions) {
@@ -113,7 +155,7 @@ TEST(LayerContract, InputRegions) {
   EXPECT_EQ(idx.bytes, 64u * 2 * 8);
   EXPECT_EQ(inputRegionType(c, "x_sf").bytes, 64u * 2 * 4);
   EXPECT_RT_ERROR(inputRegionType(c, "y"), ErrorKind::InvalidArgument,
-                  "unknown input region 'y'");
+                  "'y' is not an input region");
 }
 
 TEST(LayerContract, TransformArgs) {

@@ -46,6 +46,8 @@ megamoe.layer @small config = #megamoe.config<hidden = 512, intermediate = 256, 
 // MANIFEST: layer {'activation': 'swiglu', 'clamp': 10, 'fast_math': False, 'requant_block': 128, 'schedule': 'unfused'}
 // 20 regions: no l2_out (512 x 512 bf16 = 524288 bytes less).
 // MANIFEST: regions 20 total_bytes 1633664 workspace_bytes 384
+// MANIFEST: config 512 256 8 2 2 64 clamp 10
+// MANIFEST: plan unfused pool_tokens 512 variants [(0, 64, 64)]
 // MANIFEST: unbound params: none
 // MANIFEST: binds outside the layout: none
 // MANIFEST: spills: none

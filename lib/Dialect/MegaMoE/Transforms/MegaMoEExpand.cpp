@@ -191,8 +191,8 @@ struct MegaMoEExpandPass
     gpuModule->setAttr(mf::kSymbols, layerSymbols(b, config, plan));
     gpuModule->setAttr(mf::kRuntimeSymbols, b.getStrArrayAttr({}));
     gpuModule->setAttr(mf::kLayer, layerDescription(b, config, plan));
-    gpuModule->setAttr(mf::kBufferLayout, b.getStringAttr(cfg::layoutToJson(
-                                              layout, /*indent=*/-1)));
+    gpuModule->setAttr(mf::kPlan, b.getStringAttr(cfg::planToJson(
+                                      config, plan, /*indent=*/-1)));
 
     // Errors of the builders are reported through the diagnostic engine.
     bool builderFailed = false;

@@ -47,16 +47,20 @@ public:
   /// The name of the fused layer kernel the forward launches.
   static constexpr const char *kFusedKernelName = "megamoe_fused_layer";
 
-  /// `symm` must outlive the layer. Throws for a config that breaks its rules
-  /// or does not match the manifest, a rank count other than config.ranks, a
-  /// GPU the manifest was not compiled for, or a symmetric buffer smaller
-  /// than the manifest's buffer layout. With a schedule: loads the cubin,
-  /// resolves the schedule (Schedule.h), zeroes the workspace and then waits
-  /// on a cross-rank barrier, so creation is COLLECTIVE (every rank creates
-  /// its layer; no peer's kernel can touch this rank's workspace before it is
-  /// zeroed). Throws if a peer does not arrive within `barrierTimeoutMs`.
+  /// `symm` must outlive the layer. The config comes from the manifest
+  /// ("config"; Manifest::config); `given`, when not null, must equal it
+  /// (Error(InvalidArgument) naming the first field that differs). A manifest
+  /// without a config (no layer schedule, e.g. the fused kernel's) needs
+  /// `given`. Throws for a config that breaks its rules, a rank count other
+  /// than config.ranks, a GPU the manifest was not compiled for, or a
+  /// symmetric buffer smaller than the manifest's buffer layout. With a
+  /// schedule: loads the cubin, resolves the schedule (Schedule.h), zeroes
+  /// the workspace and then waits on a cross-rank barrier, so creation is
+  /// COLLECTIVE (every rank creates its layer; no peer's kernel can touch
+  /// this rank's workspace before it is zeroed). Throws if a peer does not
+  /// arrive within `barrierTimeoutMs`.
   static std::unique_ptr<Layer> create(const std::string &manifestPath,
-                                       const LayerConfig &config,
+                                       const LayerConfig *given,
                                        const SymmetricMemory &symm,
                                        unsigned barrierTimeoutMs = 60000);
   ~Layer();
@@ -74,7 +78,11 @@ public:
                           CUstream stream) const;
 
   /// Checks `args`, then launches the schedule's kernels in order on
-  /// `stream` (see the file comment; HALF-BUILT without a schedule). Not
+  /// `stream` (see the file comment; HALF-BUILT without a schedule). With
+  /// args.recvStats (i32 [L]) it then adds, on the same stream, the tokens
+  /// each local expert received in this call (from the pool_row_start region
+  /// moe_layout wrote: rank-local, so no peer's next call can change it
+  /// before the add runs). Not
   /// thread-safe: one thread at a time per layer (it updates its parameter
   /// storage and descriptor cache).
   void forward(const ForwardArgs &args, CUstream stream) const;
@@ -90,8 +98,9 @@ public:
   /// Whether forward() runs a schedule (false: not available yet).
   bool hasSchedule() const { return manifest_.hasLayerSchedule(); }
 
-  /// The index into variants() of the schedule forward(numTokens) runs.
-  /// Throws Error(InvalidArgument) for numTokens outside [0, max_tokens],
+  /// The index into variants() of the schedule forward(numTokens) runs
+  /// (config::selectVariant on the manifest's plan). Throws
+  /// Error(InvalidArgument) for numTokens outside [0, max_tokens_per_rank],
   /// Error(NotAvailable) without a schedule.
   size_t variantFor(int64_t numTokens) const;
   /// The layer's variants (Manifest::scheduleVariants: one for a manifest
@@ -104,11 +113,14 @@ private:
 
   LayerConfig config_;
   Manifest manifest_;
+  std::vector<LayerTensor> tensors_; // layerTensors(config_)
   std::vector<ScheduleVariant> variants_;
   const SymmetricMemory *symm_ = nullptr;
   std::unique_ptr<Module> module_;
   struct Schedule;
   std::unique_ptr<Schedule> schedule_;
+  /// The pool_row_start region (EPLB counts), null when the layout has none.
+  const int32_t *poolRowStart_ = nullptr;
 };
 
 /// Device version of the L1 transform on `stream` (no layer needed).

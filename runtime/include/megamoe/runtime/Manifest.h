@@ -10,6 +10,8 @@
 
 #include "megamoe/runtime/Expr.h"
 
+#include "megamoe/Config/Plan.h"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -137,31 +139,35 @@ struct Manifest {
   /// from 0 to the symbol T, each with a non-empty schedule checked like
   /// `schedule`.
   std::vector<ScheduleVariant> variants;
+  /// A layer manifest's "config" and "plan" (what planToJson wrote, read back
+  /// with planFromJson). parseManifest checks them against the rest: the
+  /// config and plan valid (config::validate, validatePlan), buffer_layout
+  /// equal to computeBufferLayout(config, plan), the variants' token ranges
+  /// and block_m equal to the plan's, and the short symbols (H, I, E, K, R,
+  /// T) equal to the config's. Both present or both absent.
+  std::optional<config::LayerConfig> config;
+  std::optional<config::Plan> plan;
 
   const KernelSpec *findKernel(const std::string &name) const;
   /// Whether the manifest is a layer schedule ("schedule" or "variants").
   bool hasLayerSchedule() const {
     return !schedule.empty() || !variants.empty();
   }
-  /// The layer's variants: `variants`, or a single `schedule` as one variant
-  /// over [0, T] (the whole int64 range without a symbol T; blockM = the
-  /// symbol BM, 0 without one); empty when the manifest has no schedule.
+  /// The layer's variants: `variants`, or a single `schedule` as one variant:
+  /// the plan's one variant (range and blockM), or without a plan [0, T] (the
+  /// whole int64 range without a symbol T; blockM = the symbol BM, 0 without
+  /// one); empty when the manifest has no schedule.
   std::vector<ScheduleVariant> scheduleVariants() const;
   /// The cubin path (directory + cubin).
   std::string cubinPath() const;
 };
-
-/// The index of the variant whose token range holds `numTokens`. Throws
-/// Error(InvalidArgument) when none does.
-size_t findVariant(const std::vector<ScheduleVariant> &variants,
-                   int64_t numTokens);
 
 /// Parses and checks manifest text; `directory` is where relative paths in it
 /// point. Throws Error(Manifest) naming the offending field (e.g.
 /// "kernels[0].tma_descriptors[1].box: expected 2 entries, got 3"). Binds are
 /// checked here: the kind and name, the parameter kind they can fill, and
 /// that a bound region exists in buffer_layout; so are "schedule" and
-/// "variants" (Manifest::variants).
+/// "variants" (Manifest::variants), and "config" / "plan" (Manifest::plan).
 Manifest parseManifest(const std::string &jsonText,
                        const std::string &directory = "");
 

@@ -1,5 +1,5 @@
 """Prints the facts of a layer manifest that megamoe-expand.mlir checks: the
-schedule, the layer entry, the buffer layout, that every parameter of every
+schedule, the layer entry, the buffer layout, the config and plan, that every parameter of every
 scheduled kernel is bound (to a region the layout has, or to an input, value
 or the peer table), that ptxas reported no spills, and the L1 output
 descriptor."""
@@ -13,6 +13,12 @@ layout = m["buffer_layout"]
 regions = {r["name"] for r in layout["regions"]}
 print("regions", len(regions), "total_bytes", layout["total_bytes"], "workspace_bytes",
       layout["workspace_bytes"])
+# The config and plan the runtime reads back (planToJson's members).
+c, p = m["config"], m["plan"]
+print("config", c["hidden"], c["intermediate"], c["experts"], c["topk"], c["ranks"],
+      c["max_tokens_per_rank"], "clamp", c.get("clamp"))
+print("plan", p["schedule"], "pool_tokens", p["pool_tokens"], "variants",
+      [(v["min_tokens"], v["max_tokens"], v["block_m"]) for v in p["variants"]])
 kernels = {k["name"]: k for k in m["kernels"]}
 unbound, outside, spills = [], [], []
 for name in m["schedule"]:
