@@ -388,7 +388,13 @@ std::vector<std::string> validatePlan(const LayerConfig &c, const Plan &p) {
                "; narrow BLOCK_N, use two warpgroups on N (cooperative-n), "
                "or raise math-registers"));
     int64_t active = v.activeMathWarpgroups();
-    int64_t sum = 128 * (r.producer + active * r.math + (2 - active) * r.idle);
+    // (Summed only when every target is in range: a plan read back from IR
+    // may carry any int64.)
+    bool targetsOk = isRegisterTarget(r.producer) &&
+                     isRegisterTarget(r.math) && isRegisterTarget(r.idle);
+    int64_t sum =
+        targetsOk ? 128 * (r.producer + active * r.math + (2 - active) * r.idle)
+                  : 0;
     if (sum > kRegistersPerSM)
       fail(cat(who, ": registers 128 x (", r.producer, " + ", active, " x ",
                r.math, (active == 1 ? cat(" + ", r.idle) : std::string()),
