@@ -7,8 +7,12 @@
 #  2. fault paths: pool overflow, expert ids out of range, num_tokens above
 #     T, a rank that never arrives at the cross-rank barrier;
 #  3. the multi-rank forward with 4 ranks on one GPU.
-# Logs in $OUT (or ./gpu-out); a summary table is printed last. PARTS picks
-# the parts to run (default "sanitize faults forward").
+# $OUT (or ./gpu-out) receives three files only (a device run returns a
+# limited number of files): progress.txt (one row per run, appended as it
+# finishes, so a run cut short keeps what it did), logs.tgz (every log,
+# rewritten after each row) and summary.txt (the table, printed last). PARTS picks
+# the parts to run, in order (default "forward faults sanitize"), and
+# SANITIZE_LAYERS the layers of the sanitizer part (default "san_ep1 san_r2").
 # memcheck runs with --report-api-errors no (PyTorch's own probes of the
 # driver API are not this project's errors); racecheck, synccheck and
 # initcheck check the project's kernels (--kernel-name kns=moe_); memcheck
@@ -18,21 +22,26 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$here/gpu-out}
 mkdir -p "$out"
+logs=$(mktemp -d)
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 export PYTHONPATH=$here/python CUDA_MODULE_LOADING=EAGER CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
 cs=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
-nvidia-smi --query-gpu=index,name,driver_version --format=csv > "$out/gpu.txt" 2>&1
-"$cs" --version > "$out/compute-sanitizer-version.txt" 2>&1
-mr() { python3 -m megamoe_testing.multirank "$here/layers/$1" "${@:2}"; }
+nvidia-smi --query-gpu=index,name,driver_version --format=csv > "$logs/gpu.txt" 2>&1
+"$cs" --version > "$logs/compute-sanitizer-version.txt" 2>&1
 
 rows=()
-row() { rows+=("$(printf '%-34s %-8s %s' "$1" "$2" "$3")"); }
+: > "$out/progress.txt"
+row() { # also appended to progress.txt as it comes (a run cut short keeps it)
+  rows+=("$(printf '%-34s %-8s %s' "$1" "$2" "$3")")
+  echo "${rows[-1]}" >> "$out/progress.txt"
+  tar czf "$out/logs.tgz" -C "$logs" .
+}
 
-parts=${PARTS:-sanitize faults forward}
 # 1. Sanitizers. Each tool's summary line is kept for the table.
-[[ " $parts " == *" sanitize "* ]] && for layer in san_ep1 san_r2; do
+sanitize() {
+for layer in ${SANITIZE_LAYERS:-san_ep1 san_r2}; do
   for tool in memcheck racecheck synccheck initcheck; do
-    log=$out/sanitize_${tool}_$layer.txt
+    log=$logs/sanitize_${tool}_$layer.txt
     opts=(--tool "$tool" --error-exitcode 97 --print-limit 50)
     case $tool in
       memcheck) opts+=(--report-api-errors no) ;;
@@ -48,12 +57,14 @@ parts=${PARTS:-sanitize faults forward}
     row "$tool $layer" "rc=$rc" "${summary:-no summary} | ${result:-no result line}"
   done
 done
+}
 
 # 2. Fault paths (each in its own process: never_arrives loses its context).
-[[ " $parts " == *" faults "* ]] && for case in "overflow_r2 overflow" "san_r2 bad_ids" "san_ep1 bad_ids" "san_r2 too_many_tokens" \
+faults() {
+for case in "overflow_r2 overflow" "san_r2 bad_ids" "san_ep1 bad_ids" "san_r2 too_many_tokens" \
             "san_ep1 too_many_tokens" "timeout_r2 never_arrives --timeout 30"; do
   set -- $case
-  log=$out/fault_$1_$2.txt
+  log=$logs/fault_$1_$2.txt
   timeout 120 python3 -m megamoe_testing.multirank "$here/layers/$1" "${@:2}" > "$log" 2>&1
   rc=$?
   row "$2 $1" "rc=$rc" "$(grep -E '^multirank:' "$log" | tail -1 | cut -c1-200)"
@@ -61,13 +72,22 @@ done
     row "  (device printf)" "" "$(grep -m1 'megamoe: timeout' "$log" | cut -c1-200)"
   fi
 done
+}
 
 # 3. Multi-rank forward without a sanitizer: 2 and 4 ranks on one GPU.
-[[ " $parts " == *" forward "* ]] && for layer in san_r2 san_r4; do
-  log=$out/forward_$layer.txt
+forward() {
+for layer in san_ep1 san_r2 san_r4; do
+  log=$logs/forward_$layer.txt
   timeout 120 python3 -m megamoe_testing.multirank "$here/layers/$layer" forward > "$log" 2>&1
   row "forward $layer" "rc=$?" "$(grep -E '^multirank:' "$log" | tail -1 | cut -c1-160)"
 done
+}
 
-echo "=== gpu-sanitize summary (logs in $out)"
+for part in ${PARTS:-forward faults sanitize}; do
+  start=$SECONDS
+  "$part"
+  row "($part: $((SECONDS - start)) s)" "" ""
+done
+
+echo "=== gpu-sanitize summary (logs in $out/logs.tgz)"
 printf '%s\n' "${rows[@]}" | tee "$out/summary.txt"
