@@ -36,10 +36,9 @@ public:
       std::uniform_int_distribution<size_t> d(0, typical.size() - 1);
       return *(typical.begin() + d(rng));
     }
-    static const int64_t edges[] = {0,       -1,      1,       2,
-                                    3,       127,     129,     4097,
-                                    1 << 20, 1 << 31, kI64Max, kI64Min,
-                                    kI64Max / 2};
+    static const int64_t edges[] = {
+        0,    -1,      1,       2,       3,       127,        129,
+        4097, 1 << 20, 1 << 31, kI64Max, kI64Min, kI64Max / 2};
     std::uniform_int_distribution<size_t> d(0, std::size(edges) - 1);
     return edges[d(rng)];
   }
@@ -69,9 +68,10 @@ public:
     if (chance(0.05))
       c.recipe.output = DType::F32;
     if (chance(0.2))
-      c.clamp = chance(0.8) ? 7.0
-                            : (chance(0.5) ? -1.0
-                                           : std::numeric_limits<double>::quiet_NaN());
+      c.clamp =
+          chance(0.8)
+              ? 7.0
+              : (chance(0.5) ? -1.0 : std::numeric_limits<double>::quiet_NaN());
     c.chip = chance(0.95) ? Chip::SM90a : Chip::SM100a;
     return c;
   }
@@ -170,13 +170,12 @@ void expectSentences(const std::vector<std::string> &errors,
 }
 
 std::string describe(const LayerConfig &c, const PlanOverrides &o) {
-  std::string s = "H=" + std::to_string(c.hidden) +
-                  " I=" + std::to_string(c.intermediate) +
-                  " E=" + std::to_string(c.experts) +
-                  " K=" + std::to_string(c.topk) +
-                  " R=" + std::to_string(c.ranks) +
-                  " T=" + std::to_string(c.maxTokensPerRank) +
-                  " requant=" + std::to_string(c.recipe.requantBlock);
+  std::string s =
+      "H=" + std::to_string(c.hidden) + " I=" + std::to_string(c.intermediate) +
+      " E=" + std::to_string(c.experts) + " K=" + std::to_string(c.topk) +
+      " R=" + std::to_string(c.ranks) +
+      " T=" + std::to_string(c.maxTokensPerRank) +
+      " requant=" + std::to_string(c.recipe.requantBlock);
   if (o.schedule)
     s += std::string(" schedule=") + toString(*o.schedule);
   if (o.blockM)
@@ -197,7 +196,8 @@ TEST(PlanProperty, RandomLayersGiveUsablePlansOrSentences) {
     Gen g(seed);
     LayerConfig c = g.config();
     PlanOverrides o = g.overrides();
-    std::string who = "seed " + std::to_string(seed) + " (" + describe(c, o) + ")";
+    std::string who =
+        "seed " + std::to_string(seed) + " (" + describe(c, o) + ")";
     std::vector<std::string> rules = validate(c);
     expectSentences(rules, who);
     Plan p;
@@ -237,21 +237,47 @@ TEST(PlanProperty, MutatedPlansAreRejectedOrUsable) {
     Plan p;
     if (!validate(c).empty() || !makePlan(c, o, p).empty())
       continue;
-    std::string who = "seed " + std::to_string(seed) + " (" + describe(c, o) + ")";
+    std::string who =
+        "seed " + std::to_string(seed) + " (" + describe(c, o) + ")";
     Variant &v = p.variants[g.index(p.variants.size())];
     switch (seed % 12) {
-    case 0: v.blockM = g.pick({32, 64, 128}); break;
-    case 1: v.l1BlockN = g.pick({128, 256}); break;
-    case 2: v.l2BlockN = g.pick({64, 128}); break;
-    case 3: v.blockK = g.pick({128, 256}); break;
-    case 4: v.stages = g.pick({0, 2, 4, 8}); break;
-    case 5: v.minTokens = g.pick({0, 1}); v.maxTokens = g.pick({64, 128}); break;
-    case 6: v.registers.math = g.pick({232, 240}); break;
-    case 7: v.smemBytes = g.pick({0, 1024}); break;
-    case 8: p.poolTokens = g.pick({128, 256}); break;
-    case 9: p.numSMs = g.pick({1, 132}); break;
-    case 10: v.expertsPerWave = g.pick({1, 2}); break;
-    case 11: p.variants.clear(); break;
+    case 0:
+      v.blockM = g.pick({32, 64, 128});
+      break;
+    case 1:
+      v.l1BlockN = g.pick({128, 256});
+      break;
+    case 2:
+      v.l2BlockN = g.pick({64, 128});
+      break;
+    case 3:
+      v.blockK = g.pick({128, 256});
+      break;
+    case 4:
+      v.stages = g.pick({0, 2, 4, 8});
+      break;
+    case 5:
+      v.minTokens = g.pick({0, 1});
+      v.maxTokens = g.pick({64, 128});
+      break;
+    case 6:
+      v.registers.math = g.pick({232, 240});
+      break;
+    case 7:
+      v.smemBytes = g.pick({0, 1024});
+      break;
+    case 8:
+      p.poolTokens = g.pick({128, 256});
+      break;
+    case 9:
+      p.numSMs = g.pick({1, 132});
+      break;
+    case 10:
+      v.expertsPerWave = g.pick({1, 2});
+      break;
+    case 11:
+      p.variants.clear();
+      break;
     }
     std::vector<std::string> errors = validatePlan(c, p);
     expectSentences(errors, who);

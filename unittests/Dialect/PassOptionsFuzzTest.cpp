@@ -28,9 +28,9 @@ const char *const kLayerKeys[] = {
     "name",       "hidden", "intermediate",  "experts", "topk",     "ranks",
     "max-tokens", "chip",   "requant-block", "clamp",   "fast-math"};
 const char *const kPlanKeys[] = {
-    "block-m",     "l1-block-n",         "l2-block-n",     "block-k",
-    "stages",      "experts-per-wave",   "num-sms",        "producer-registers",
-    "math-registers", "pool-tokens",     "schedule",       "math-mode"};
+    "block-m",        "l1-block-n",       "l2-block-n", "block-k",
+    "stages",         "experts-per-wave", "num-sms",    "producer-registers",
+    "math-registers", "pool-tokens",      "schedule",   "math-mode"};
 
 class Gen {
 public:
@@ -41,16 +41,38 @@ public:
   }
 
   std::string value() {
-    static const char *const kOdd[] = {
-        "",         "-1",     "0",          "9223372036854775807",
-        "-9223372036854775808", "99999999999999999999", "1e3", "0x80",
-        "abc",      "12abc",  "sm_80",      "unfused",  "fused", "split",
-        "single",   "cooperative-n", "nan", "inf", "-0.5", "true",
-        "\"quoted\"", "'x'",  "{",          "}",        "a b", "=",
-        ",",        "\\",     "\xff\xfe"};
+    static const char *const kOdd[] = {"",
+                                       "-1",
+                                       "0",
+                                       "9223372036854775807",
+                                       "-9223372036854775808",
+                                       "99999999999999999999",
+                                       "1e3",
+                                       "0x80",
+                                       "abc",
+                                       "12abc",
+                                       "sm_80",
+                                       "unfused",
+                                       "fused",
+                                       "split",
+                                       "single",
+                                       "cooperative-n",
+                                       "nan",
+                                       "inf",
+                                       "-0.5",
+                                       "true",
+                                       "\"quoted\"",
+                                       "'x'",
+                                       "{",
+                                       "}",
+                                       "a b",
+                                       "=",
+                                       ",",
+                                       "\\",
+                                       "\xff\xfe"};
     static const char *const kTypical[] = {
-        "128", "256", "1024", "4096", "7168", "2048", "64", "8", "2",
-        "1",   "6",   "132",  "66",   "33",   "40",   "232"};
+        "128", "256", "1024", "4096", "7168", "2048", "64", "8",
+        "2",   "1",   "6",    "132",  "66",   "33",   "40", "232"};
     return chance(0.6) ? kTypical[rng() % std::size(kTypical)]
                        : kOdd[rng() % std::size(kOdd)];
   }
@@ -70,17 +92,16 @@ public:
 
   std::string layerOptions() {
     if (chance(0.3)) // a near-valid layer, so the planner gets work
-      return "hidden=" + pickOf({"256", "1024", "4096"}) + " intermediate=" +
-             pickOf({"128", "256", "2048"}) + " experts=" +
-             pickOf({"4", "8", "256"}) + " topk=" + pickOf({"1", "2", "6"}) +
-             " ranks=" + pickOf({"1", "2", "8"}) + " max-tokens=" +
-             pickOf({"1", "64", "128", "8192"}) + " " +
+      return "hidden=" + pickOf({"256", "1024", "4096"}) +
+             " intermediate=" + pickOf({"128", "256", "2048"}) +
+             " experts=" + pickOf({"4", "8", "256"}) +
+             " topk=" + pickOf({"1", "2", "6"}) +
+             " ranks=" + pickOf({"1", "2", "8"}) +
+             " max-tokens=" + pickOf({"1", "64", "128", "8192"}) + " " +
              options(kLayerKeys, std::size(kLayerKeys));
     return options(kLayerKeys, std::size(kLayerKeys));
   }
-  std::string planOptions() {
-    return options(kPlanKeys, std::size(kPlanKeys));
-  }
+  std::string planOptions() { return options(kPlanKeys, std::size(kPlanKeys)); }
 
 private:
   std::string pickOf(std::initializer_list<const char *> list) {
@@ -122,12 +143,11 @@ TEST(PassOptionsFuzz, EveryOptionStringSucceedsOrSaysWhy) {
     }
     ++ran;
     std::vector<std::string> diagnostics;
-    mlir::ScopedDiagnosticHandler handler(
-        &context, [&](mlir::Diagnostic &d) {
-          if (d.getSeverity() == mlir::DiagnosticSeverity::Error)
-            diagnostics.push_back(d.str());
-          return mlir::success();
-        });
+    mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
+      if (d.getSeverity() == mlir::DiagnosticSeverity::Error)
+        diagnostics.push_back(d.str());
+      return mlir::success();
+    });
     mlir::OwningOpRef<mlir::ModuleOp> module =
         mlir::ModuleOp::create(mlir::UnknownLoc::get(&context));
     if (mlir::succeeded(manager.run(*module))) {
@@ -136,8 +156,8 @@ TEST(PassOptionsFuzz, EveryOptionStringSucceedsOrSaysWhy) {
       std::string text;
       llvm::raw_string_ostream os(text);
       module->print(os);
-      EXPECT_NE(text.find(" plan = <chip"), std::string::npos)
-          << who << "\n" << text;
+      EXPECT_NE(text.find(" plan = <chip"), std::string::npos) << who << "\n"
+                                                               << text;
       ++planned;
     } else {
       EXPECT_FALSE(diagnostics.empty()) << who << ": failed without an error";
@@ -149,7 +169,8 @@ TEST(PassOptionsFuzz, EveryOptionStringSucceedsOrSaysWhy) {
   }
   std::string stderrText = ::testing::internal::GetCapturedStderr();
   if (::testing::Test::HasFailure())
-    std::cerr << stderrText.substr(stderrText.size() > 4000 ? stderrText.size() - 4000 : 0);
+    std::cerr << stderrText.substr(
+        stderrText.size() > 4000 ? stderrText.size() - 4000 : 0);
   // The generator must reach both outcomes of the passes.
   EXPECT_GT(ran, kCases / 10);
   EXPECT_GT(planned, 10);

@@ -116,8 +116,9 @@ std::string outcome(const std::string &text, const std::string &who) {
     EXPECT_GT(std::string(e.what()).size(), 8u) << who << ": " << e.what();
     return e.what();
   } catch (const std::exception &e) {
-    ADD_FAILURE() << who << ": an exception that is not a runtime Error: "
-                  << e.what() << "\ninput:\n"
+    ADD_FAILURE() << who
+                  << ": an exception that is not a runtime Error: " << e.what()
+                  << "\ninput:\n"
                   << text;
   } catch (...) {
     ADD_FAILURE() << who << ": a non-std exception\ninput:\n" << text;
@@ -139,7 +140,8 @@ TEST(ManifestFuzz, TheSeedIsAcceptedOrRejectedCleanly) {
 TEST(ManifestFuzz, EveryPrefixIsAnError) {
   std::string seed = kLayer;
   for (size_t n = 0; n < seed.size(); ++n) {
-    std::string result = outcome(seed.substr(0, n), "prefix " + std::to_string(n));
+    std::string result =
+        outcome(seed.substr(0, n), "prefix " + std::to_string(n));
     // Only whitespace may follow the closing brace.
     if (seed.find_first_not_of(" \n", n) != std::string::npos)
       EXPECT_NE(result, "ok") << "prefix of " << n << " bytes accepted";
@@ -158,9 +160,15 @@ TEST(ManifestFuzz, ByteMutationsGiveMessages) {
     for (int e = 0; e < edits; ++e) {
       size_t at = rng() % s.size();
       switch (rng() % 3) {
-      case 0: s[at] = kBytes[rng() % (sizeof(kBytes) - 1)]; break;
-      case 1: s.erase(at, 1 + rng() % 8); break;
-      case 2: s.insert(at, 1, kBytes[rng() % (sizeof(kBytes) - 1)]); break;
+      case 0:
+        s[at] = kBytes[rng() % (sizeof(kBytes) - 1)];
+        break;
+      case 1:
+        s.erase(at, 1 + rng() % 8);
+        break;
+      case 2:
+        s.insert(at, 1, kBytes[rng() % (sizeof(kBytes) - 1)]);
+        break;
       }
       if (s.empty())
         s = "{";
@@ -181,22 +189,38 @@ void collect(json &j, std::vector<json *> &nodes) {
 
 json replacement(std::mt19937 &rng) {
   switch (rng() % 16) {
-  case 0: return -1;
-  case 1: return 0;
-  case 2: return 1;
-  case 3: return int64_t(1) << 31;
-  case 4: return int64_t(1) << 32;
-  case 5: return std::numeric_limits<int64_t>::max();
-  case 6: return std::numeric_limits<int64_t>::min();
-  case 7: return std::numeric_limits<uint64_t>::max();
-  case 8: return 1e300;
-  case 9: return 0.5;
-  case 10: return "";
-  case 11: return "H * P * 1000000000000";
-  case 12: return nullptr;
-  case 13: return json::array();
-  case 14: return json::object();
-  default: return true;
+  case 0:
+    return -1;
+  case 1:
+    return 0;
+  case 2:
+    return 1;
+  case 3:
+    return int64_t(1) << 31;
+  case 4:
+    return int64_t(1) << 32;
+  case 5:
+    return std::numeric_limits<int64_t>::max();
+  case 6:
+    return std::numeric_limits<int64_t>::min();
+  case 7:
+    return std::numeric_limits<uint64_t>::max();
+  case 8:
+    return 1e300;
+  case 9:
+    return 0.5;
+  case 10:
+    return "";
+  case 11:
+    return "H * P * 1000000000000";
+  case 12:
+    return nullptr;
+  case 13:
+    return json::array();
+  case 14:
+    return json::object();
+  default:
+    return true;
   }
 }
 
