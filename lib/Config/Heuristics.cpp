@@ -202,6 +202,10 @@ int64_t expertsPerWave(const LayerConfig &c, const Variant &v,
   if (perExpert < 1)
     return cap;
   int64_t blocksPerExpert = mBlocks * ((2 * c.intermediate) / v.l1BlockN);
+  // An L1 BLOCK_N wider than 2 x I has no tile (validatePlan rejects it; the
+  // heuristic must not divide by zero first).
+  if (blocksPerExpert < 1)
+    return cap;
   // One expert already fills every SM: the smallest wave keeps that expert's
   // weights hot in L2.
   if (blocksPerExpert >= numSMs)

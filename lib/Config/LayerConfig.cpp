@@ -47,9 +47,13 @@ std::vector<std::string> validate(const LayerConfig &c) {
              ") must be at least 1"));
   // Pool rows and source indices (token * K + k, rank * T + token) are i32 in
   // the kernel.
+  // (Checked multiplication: an absurd T or K must give this sentence, not
+  // an int64 overflow.)
+  int64_t slots = 0;
   if (c.maxTokensPerRank >= 1 && c.topk >= 1 && c.ranks >= 1 &&
-      c.maxTokensPerRank * c.topk * c.ranks >
-          std::numeric_limits<int32_t>::max())
+      (__builtin_mul_overflow(c.maxTokensPerRank, c.topk, &slots) ||
+       __builtin_mul_overflow(slots, c.ranks, &slots) ||
+       slots > std::numeric_limits<int32_t>::max()))
     fail(cat("max tokens per rank (T = ", c.maxTokensPerRank,
              ") x top-k (K = ", c.topk, ") x ranks (R = ", c.ranks,
              ") must stay below 2^31: the kernel indexes token slots in i32"));

@@ -304,6 +304,11 @@ const VariantRule kVariantRules[] = {
        const Variant &v = p.variants[i];
        const RegisterBudget &b = v.registers;
        int64_t active = v.activeMathWarpgroups();
+       // Summed only when every target is in range ("register-targets"
+       // reports the others): a plan read back from IR may carry any int64.
+       if (!isRegisterTarget(b.producer) || !isRegisterTarget(b.math) ||
+           !isRegisterTarget(b.idle))
+         return true;
        int64_t sum =
            128 * (b.producer + active * b.math + (2 - active) * b.idle);
        int64_t limit = chipLimits(p.chip).registersPerSM;

@@ -57,7 +57,10 @@ void megamoe::buildMoeCombineBarrierKernel(OpBuilder &b, Location loc,
         elementPtr(b, loc, barriers, i64Const(b, loc, kCombineBarrierSlot), 4);
     warpspec::CrossRankBarrierOp::create(
         b, loc, counter, rank, i32Const(b, loc, c.ranks), peerOffsets,
-        warpspec::Scope::sys, b.getI64IntegerAttr(ctx.barrierTimeoutCycles));
+        warpspec::Scope::sys,
+        b.getStringAttr(ctx.kernelName(kCombineBarrierKernel) +
+                        ": barriers[1], before the combine reduce"),
+        b.getI64IntegerAttr(ctx.barrierTimeoutCycles));
   }
   warpspec::ReturnOp::create(b, loc);
 }

@@ -268,6 +268,8 @@ void megamoe::buildMoeLayoutKernel(OpBuilder &b, Location loc,
       ws::CrossRankBarrierOp::create(
           tb, loc, args[kBarriers], args[kRank], i32Const(tb, loc, s.R),
           args[kPeerOffsets], ws::Scope::sys,
+          tb.getStringAttr(ctx.kernelName(kLayoutKernel) +
+                           ": barriers[0], before the pull"),
           tb.getI64IntegerAttr(ctx.barrierTimeoutCycles));
     });
     // Thread 0's acquire plus this sync make the peers' stores visible to

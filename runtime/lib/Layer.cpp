@@ -75,16 +75,16 @@ std::unique_ptr<Layer> Layer::create(const std::string &manifestPath,
                 std::to_string(l->totalBytes) +
                 " bytes per rank but the symmetric buffer has " +
                 std::to_string(symm.usableBytes()));
-  if (layer->manifest_.bufferLayout &&
-      layer->manifest_.bufferLayout->workspaceBytes > 0) {
+  if (layer->hasSchedule()) {
+    layer->setUpSchedule(barrierTimeoutMs);
+  } else if (layer->manifest_.bufferLayout &&
+             layer->manifest_.bufferLayout->workspaceBytes > 0) {
     ScopedDevice scope(symm.device());
     checkCu(cuMemsetD8((CUdeviceptr)symm.local(), 0,
                        layer->manifest_.bufferLayout->workspaceBytes),
             "zeroing the workspace counters");
     checkCu(cuCtxSynchronize(), "cuCtxSynchronize");
   }
-  if (layer->hasSchedule())
-    layer->setUpSchedule(barrierTimeoutMs);
   return layer;
 }
 
@@ -127,9 +127,26 @@ void Layer::setUpSchedule(unsigned barrierTimeoutMs) {
                              ? (void *)&k.maps[i]
                              : (void *)&k.scalars[i]);
     }
-  // No peer may write into this rank's workspace before it is zeroed (above):
-  // every rank zeroes, then all meet here.
-  symm_->barrier(nullptr, barrierTimeoutMs);
+  // No peer may write into this rank's workspace before it is zeroed: every
+  // rank zeroes, then all meet here. Both on a private non-blocking stream
+  // and synchronized on that stream alone, so that ranks sharing one GPU
+  // (one process, a thread per rank: the one-GPU multi-rank mode) can create
+  // their layers concurrently: a context-wide sync or the legacy stream here
+  // would wait for a peer's barrier kernel that waits for this one.
+  ScopedDevice scope(symm_->device());
+  CUstream stream = nullptr;
+  checkCu(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
+          "cuStreamCreate (layer setup)");
+  struct StreamGuard {
+    CUstream s;
+    ~StreamGuard() { cuStreamDestroy(s); }
+  } guard{stream};
+  if (manifest_.bufferLayout && manifest_.bufferLayout->workspaceBytes > 0)
+    checkCu(cuMemsetD8Async((CUdeviceptr)symm_->local(), 0,
+                            manifest_.bufferLayout->workspaceBytes, stream),
+            "zeroing the workspace counters");
+  symm_->barrier(stream, barrierTimeoutMs);
+  checkCu(cuStreamSynchronize(stream), "cuStreamSynchronize (layer setup)");
   if (symm_->barrierTimedOut())
     fail(ErrorKind::InvalidArgument,
          "layer: not every rank created its layer within " +

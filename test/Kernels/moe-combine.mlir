@@ -22,7 +22,7 @@
 // IR-SAME: megamoe.grid = [1, 1, 1], threads = 32 : i32
 // IR: scf.if
 // IR: %[[CTR:.*]] = llvm.getelementptr %[[BARRIERS]]
-// IR: warpspec.cross_rank.barrier %[[CTR]], %[[RANK]], %c2_i32, %[[BPEERS]] scope sys timeout_cycles 20000000000
+// IR: warpspec.cross_rank.barrier %[[CTR]], %[[RANK]], %c2_i32, %[[BPEERS]] scope sys name "moe_combine_barrier: barriers[1], before the combine reduce" timeout_cycles 20000000000
 
 // IR-LABEL: warpspec.kernel @moe_combine_reduce(
 // IR-SAME: %[[IDX:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:topk_idx", megamoe.name = "topk_idx"}

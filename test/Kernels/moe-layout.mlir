@@ -42,7 +42,7 @@
 // IR-NEXT: nvvm.barrier0
 // IR: scf.if
 // IR-NEXT: %[[NR:.*]] = arith.constant 2 : i32
-// IR-NEXT: warpspec.cross_rank.barrier %[[BARRIERS]], %[[RANK]], %[[NR]], %[[PEERS]] scope sys timeout_cycles 20000000000
+// IR-NEXT: warpspec.cross_rank.barrier %[[BARRIERS]], %[[RANK]], %[[NR]], %[[PEERS]] scope sys name "moe_layout: barriers[0], before the pull" timeout_cycles 20000000000
 // IR-NEXT: }
 // IR-NEXT: nvvm.barrier0
 // Step 3 (warp 0): chunks of 32 experts; N_l = sum of min(recv_count[r][l], T * K).
@@ -91,6 +91,7 @@
 
 // JSON: moe_layout [128, 1, 1] [1, 1, 1] [('send_count', 'pointer', 'region:send_count'), ('recv_count', 'pointer', 'region:recv_count'), ('pool_row_start', 'pointer', 'region:pool_row_start'), ('pool_block_expert', 'pointer', 'region:pool_block_expert'), ('pool_info', 'pointer', 'region:pool_info'), ('barriers', 'pointer', 'region:barriers'), ('errors', 'pointer', 'region:errors'), ('peer_offsets', 'pointer', 'peer_offsets'), ('rank', 'i32', 'value:rank')]
 
-// The 16-byte stack frame holds the arguments of the timeout's printf.
+// The 24-byte stack frame holds the 6 arguments of the barrier timeout's
+// printf (rank, block, thread, phase, arrived, ranks).
 // PTXAS: Compiling entry function 'moe_layout' for 'sm_90a'
-// PTXAS: 16 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// PTXAS: 24 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

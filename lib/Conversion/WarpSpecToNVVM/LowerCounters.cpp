@@ -57,24 +57,45 @@ Value acquireLoad(OpBuilder &b, Location loc, Scope scope, Value ptr) {
 }
 
 /// What a timed-out wait reports: the counter's name and the value it waits
-/// for (an i32 computed before the poll loop).
+/// for (an i32 computed before the poll loop). A cross-rank barrier reports
+/// its rank, rank count and phase instead of the raw counter values.
 struct WaitReport {
   std::string counter;
   Value target;
+  struct Barrier {
+    Value rank, ranks, phase;
+  };
+  std::optional<Barrier> barrier;
 };
+
+/// `name` with '%' escaped for a printf format.
+std::string escapePercent(StringRef name) {
+  std::string out;
+  for (char c : name) {
+    out += c;
+    if (c == '%')
+      out += '%';
+  }
+  return out;
+}
 
 /// `megamoe: timeout waiting for counter '<name>' (block B, thread T): value
 /// V, expected >= E after C cycles`, as a printf format ('%' in the name
 /// escaped).
 std::string timeoutFormat(StringRef counter, int64_t cycles) {
-  std::string name;
-  for (char c : counter) {
-    name += c;
-    if (c == '%')
-      name += '%';
-  }
+  std::string name = escapePercent(counter);
   return ("megamoe: timeout waiting for counter '" + name +
           "' (block %u, thread %u): value %u, expected >= %u after " +
+          Twine(cycles) + " cycles\n")
+      .str();
+}
+
+/// `megamoe: timeout in cross-rank barrier '<name>' on rank R (block B,
+/// thread T): phase P, A of N ranks arrived after C cycles`.
+std::string barrierTimeoutFormat(StringRef barrier, int64_t cycles) {
+  return ("megamoe: timeout in cross-rank barrier '" + escapePercent(barrier) +
+          "' on rank %u (block %u, thread %u): phase %u, %u of %u ranks "
+          "arrived after " +
           Twine(cycles) + " cycles\n")
       .str();
 }
@@ -85,8 +106,20 @@ void reportTimeoutAndTrap(OpBuilder &b, Location loc, const WaitReport &report,
   Type i32 = b.getI32Type();
   Value block = NVVM::BlockIdXOp::create(b, loc, i32);
   Value thread = NVVM::ThreadIdXOp::create(b, loc, i32);
-  gpu::PrintfOp::create(b, loc, timeoutFormat(report.counter, cycles),
-                        ValueRange{block, thread, value, report.target});
+  if (const std::optional<WaitReport::Barrier> &x = report.barrier) {
+    // Ranks arrived in this phase: the counter minus the previous phases'
+    // (phase - 1) * N adds.
+    Value one = i32Const(b, loc, 1);
+    Value before = arith::MulIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, x->phase, one), x->ranks);
+    Value arrived = arith::SubIOp::create(b, loc, value, before);
+    gpu::PrintfOp::create(
+        b, loc, barrierTimeoutFormat(report.counter, cycles),
+        ValueRange{x->rank, block, thread, x->phase, arrived, x->ranks});
+  } else {
+    gpu::PrintfOp::create(b, loc, timeoutFormat(report.counter, cycles),
+                          ValueRange{block, thread, value, report.target});
+  }
   LLVM::Trap::create(b, loc);
 }
 
@@ -253,7 +286,9 @@ struct CrossRankBarrierLowering : OpConversionPattern<CrossRankBarrierOp> {
         [&](OpBuilder &b, Location l, Value v) {
           return reached(b, l, v, target);
         },
-        op.getTimeoutCycles(), WaitReport{"cross_rank.barrier", target});
+        op.getTimeoutCycles(),
+        WaitReport{op.getName().value_or("cross_rank.barrier").str(), target,
+                   WaitReport::Barrier{adaptor.getRank(), ranks, next}});
     rewriter.eraseOp(op);
     return success();
   }

@@ -13,7 +13,8 @@
 // CHECK-DAG: llvm.mlir.global internal constant @[[L2FMT:printfFormat_[0-9]+]]("megamoe: timeout waiting for counter 'l2_arrival' (block %u, thread %u): value %u, expected >= %u after 2000000000 cycles\0A\00") {addr_space = 0 : i32}
 // CHECK-DAG: llvm.mlir.global internal constant @[[PCTFMT:printfFormat_[0-9]+]]("megamoe: timeout waiting for counter '50%%_tokens' (block %u, thread %u): value %u, expected >= %u after 7 cycles\0A\00")
 // CHECK-DAG: llvm.mlir.global internal constant @[[GSFMT:printfFormat_[0-9]+]]("megamoe: timeout waiting for counter 'grid.sync' (block %u, thread %u): value %u, expected >= %u after 1000 cycles\0A\00")
-// CHECK-DAG: llvm.mlir.global internal constant @[[XRFMT:printfFormat_[0-9]+]]("megamoe: timeout waiting for counter 'cross_rank.barrier' (block %u, thread %u): value %u, expected >= %u after 5000 cycles\0A\00")
+// CHECK-DAG: llvm.mlir.global internal constant @[[XRFMT:printfFormat_[0-9]+]]("megamoe: timeout in cross-rank barrier 'cross_rank.barrier' on rank %u (block %u, thread %u): phase %u, %u of %u ranks arrived after 5000 cycles\0A\00")
+// CHECK-DAG: llvm.mlir.global internal constant @[[XRNFMT:printfFormat_[0-9]+]]("megamoe: timeout in cross-rank barrier 'moe_layout: 100%% of counts' on rank %u (block %u, thread %u): phase %u, %u of %u ranks arrived after 6000 cycles\0A\00")
 // CHECK-DAG: llvm.func @vprintf(!llvm.ptr, !llvm.ptr) -> i32
 // CHECK: llvm.mlir.global external @__dynamic_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK: llvm.func @all_sm90(%{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, megamoe.tma = {box = [128, 128], dtype = "e4m3", {{.*}}swizzle = "128B"}, nvvm.grid_constant}
@@ -134,9 +135,9 @@
 // PTX-DAG: fence.proxy.async.shared::cta;
 // PTX-DAG: stmatrix.sync.aligned.m8n8.x4.shared.b16
 // The pipeline iterators are registers, not local memory: local memory
-// holds only the 4 timeout reports' printf arguments (4 x 16 bytes),
-// stored, never loaded.
-// PTXLOCAL: .local .align 8 .b8 __local_depot0[64];
+// holds only the 5 timeout reports' printf arguments (3 counter waits x 16
+// bytes, 2 cross-rank barriers x 24), stored, never loaded.
+// PTXLOCAL: .local .align 8 .b8 __local_depot0[96];
 // PTXLOCAL-NOT: ld.local
 
 // The first timed wait in the assembly: the poll, then the cold path that calls
@@ -210,6 +211,7 @@ warpspec.kernel @all_sm90(%da: !desc, %dout: !odesc,
       %peer = warpspec.peer.ptr %ctr, %n, %offsets
       warpspec.cross_rank.barrier %peer, %n, %n, %offsets scope sys
       warpspec.cross_rank.barrier %peer, %n, %n, %offsets scope sys timeout_cycles 5000
+      warpspec.cross_rank.barrier %peer, %n, %n, %offsets scope sys name "moe_layout: 100% of counts" timeout_cycles 6000
     }
   }
   warpspec.return

@@ -123,6 +123,8 @@ warpspec.kernel @all_sm90(%da: !desc, %dsf: !sfdesc, %dout: !odesc,
       warpspec.cross_rank.barrier %peer, %n, %n, %offsets scope sys
       // CHECK: warpspec.cross_rank.barrier %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} scope sys timeout_cycles 5
       warpspec.cross_rank.barrier %peer, %n, %n, %offsets scope sys timeout_cycles 5
+      // CHECK: warpspec.cross_rank.barrier %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} scope sys name "moe_layout" timeout_cycles 5
+      warpspec.cross_rank.barrier %peer, %n, %n, %offsets scope sys name "moe_layout" timeout_cycles 5
       // CHECK: warpspec.barrier.sync %{{.*}}
       warpspec.barrier.sync %all
     }

@@ -176,6 +176,12 @@ struct MegaMoEExpandPass
 
     cfg::BufferLayout layout = cfg::computeBufferLayout(config, plan);
     mk::MoeKernelContext ctx{config, plan, layout};
+    if (barrierTimeoutCycles < 0)
+      return layer.emitError("megamoe-expand: barrier-timeout-cycles (")
+             << int64_t(barrierTimeoutCycles)
+             << ") must be positive, or 0 for the default";
+    if (barrierTimeoutCycles > 0)
+      ctx.barrierTimeoutCycles = barrierTimeoutCycles;
 
     MLIRContext *mctx = module.getContext();
     OpBuilder b(mctx);

@@ -129,6 +129,10 @@ def MegaMoEExpand : Pass<"megamoe-expand", "::mlir::ModuleOp"> {
   let options = [
     ListOption<"only", "only", "std::string",
                "Build only these kernels of the schedule (default: all)">,
+    Option<"barrierTimeoutCycles", "barrier-timeout-cycles", "int64_t", "0",
+           "clock cycles a cross-rank barrier waits before it prints which "
+           "counter it waited for and traps (0 = the default, 2e10, about "
+           "10 s; the fault tests use less)">,
   ];
   let dependentDialects = [
     "::mlir::warpspec::WarpSpecDialect", "::mlir::gpu::GPUDialect",

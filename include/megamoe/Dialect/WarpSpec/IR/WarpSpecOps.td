@@ -664,18 +664,25 @@ def WarpSpec_CrossRankBarrierOp : WarpSpec_Op<"cross_rank.barrier"> {
     `warpspec.peer.ptr`), then waits (acquire, sys scope) until its own
     counter reaches `phase * num_ranks`, where `phase` is derived from the
     counter's value so that it never needs a reset. Scope must be `sys`.
-    Optional `timeout_cycles` traps like `warpspec.counter.wait`.
+    Optional `timeout_cycles` traps like `warpspec.counter.wait`, after
+    printing one line that names the barrier (`name`, default
+    "cross_rank.barrier"), this rank, the phase, and how many of the ranks
+    had arrived:
+    `megamoe: timeout in cross-rank barrier 'NAME' on rank R (block B,
+    thread T): phase P, A of N ranks arrived after C cycles`.
 
     ```mlir
     warpspec.cross_rank.barrier %ctr, %rank, %nranks, %offsets scope sys
+    warpspec.cross_rank.barrier %ctr, %rank, %nranks, %offsets scope sys name "moe_layout" timeout_cycles 20000000000
     ```
   }];
   let arguments = (ins WarpSpec_GlobalPtr:$counter, I32:$rank, I32:$num_ranks,
                        WarpSpec_GlobalPtr:$offsets, WarpSpec_ScopeAttr:$scope,
+                       OptionalAttr<StrAttr>:$name,
                        OptionalAttr<I64Attr>:$timeout_cycles);
   let assemblyFormat = [{
     $counter `,` $rank `,` $num_ranks `,` $offsets `scope` $scope
-    (`timeout_cycles` $timeout_cycles^)? attr-dict
+    (`name` $name^)? (`timeout_cycles` $timeout_cycles^)? attr-dict
   }];
   let hasVerifier = 1;
 }

@@ -1,0 +1,259 @@
+//===- ManifestFuzzTest.cpp - mutated and truncated manifests -------------===//
+//
+// Seeded property tests of the manifest reader: every prefix of a layer
+// manifest, thousands of byte-level mutations and thousands of structural
+// mutations (a value replaced by an extreme number, a string, null, an array
+// or an object; a key removed) go through parseManifest and, when it accepts
+// one, through the layer contract and planLayer. Each must either succeed or
+// throw megamoe::rt::Error with a message; any other exception fails the test,
+// and a crash or (under MEGAMOE_SANITIZE) a sanitizer report fails the binary.
+//
+//===----------------------------------------------------------------------===//
+#include "TestUtil.h"
+#include "megamoe/runtime/LayerContract.h"
+#include "megamoe/runtime/Manifest.h"
+#include "megamoe/runtime/Schedule.h"
+
+#include <nlohmann/json.hpp>
+
+#include <random>
+
+using namespace megamoe::rt;
+using json = nlohmann::json;
+
+namespace {
+
+// A two-variant layer manifest in the shape megamoe-expand{schedule=unfused}
+// emits (docs/UnfusedSchedule.md), cut down to three kernels: H = 256,
+// I = 128, E = 4, K = 2, R = 2, T = 64 (L = 2, P = 256).
+const char *kLayer = R"json({
+  "format": "megamoe-manifest", "version": 1, "chip": "sm_90a",
+  "cubin": "layer.cubin", "ptx": "layer.ptx",
+  "symbols": {"H": 256, "I": 128, "E": 4, "K": 2, "R": 2, "T": 64, "L": 2,
+              "P": 256},
+  "runtime_symbols": ["num_tokens"],
+  "variants": [
+    {"min_tokens": 0, "max_tokens": 16, "block_m": 64,
+     "schedule": ["moe_route", "moe_l1_gemm_bm64", "moe_combine_barrier"]},
+    {"min_tokens": 17, "max_tokens": 64, "block_m": 128,
+     "schedule": ["moe_route", "moe_l1_gemm_bm128", "moe_combine_barrier"]}],
+  "kernels": [
+   {"name": "moe_combine_barrier", "block": [32, 1, 1], "grid": [1, 1, 1],
+    "cluster": [1, 1, 1], "dynamic_smem_bytes": 0, "max_registers": 0,
+    "params": [
+      {"name": "barriers", "kind": "pointer", "bind": "region:barriers"},
+      {"name": "peer_offsets", "kind": "pointer", "bind": "peer_offsets"},
+      {"name": "rank", "kind": "i32", "bind": "value:rank"}]},
+   {"name": "moe_route", "block": [256, 1, 1], "grid": ["num_sms", 1, 1],
+    "params": [
+      {"name": "topk_idx", "kind": "pointer", "bind": "region:topk_idx"},
+      {"name": "errors", "kind": "pointer", "bind": "region:errors"},
+      {"name": "y", "kind": "pointer", "bind": "input:y"},
+      {"name": "rank", "kind": "i32", "bind": "value:rank"},
+      {"name": "num_tokens", "kind": "i32", "bind": "value:num_tokens"}]},
+   {"name": "moe_l1_gemm_bm64", "block": [384, 1, 1],
+    "grid": ["num_sms", 1, 1], "dynamic_smem_bytes": 200000,
+    "params": [
+      {"name": "a", "kind": "tma_descriptor", "tma": "a", "bind": "region:l1_pool"},
+      {"name": "b", "kind": "tma_descriptor", "tma": "b", "bind": "input:l1_weight"},
+      {"name": "sfb", "kind": "pointer", "bind": "input:l1_scale"}],
+    "tma_descriptors": [
+      {"name": "a", "dtype": "e4m3", "rank": 2, "global_shape": ["H", "P"],
+       "global_strides_bytes": ["H"], "box": [128, 64],
+       "element_strides": [1, 1], "swizzle": "128B", "interleave": "none",
+       "l2_promotion": "256B", "oob_fill": "zero"},
+      {"name": "b", "dtype": "e4m3", "rank": 2, "global_shape": [256, 512],
+       "global_strides_bytes": [256], "box": [128, 128], "swizzle": "128B"}]},
+   {"name": "moe_l1_gemm_bm128", "block": [384, 1, 1],
+    "grid": ["num_sms * 1", "(H + 127) / 128", 1], "dynamic_smem_bytes": 200000,
+    "params": [
+      {"name": "a", "kind": "tma_descriptor", "tma": "a", "bind": "region:l1_pool"},
+      {"name": "b", "kind": "tma_descriptor", "tma": "b", "bind": "input:l1_weight"},
+      {"name": "sfb", "kind": "pointer", "bind": "input:l1_scale"}],
+    "tma_descriptors": [
+      {"name": "a", "dtype": "e4m3", "rank": 2, "global_shape": ["H", "P"],
+       "global_strides_bytes": ["H"], "box": [128, 128], "swizzle": "128B"},
+      {"name": "b", "dtype": "e4m3", "rank": 2, "global_shape": [256, 512],
+       "global_strides_bytes": [256], "box": [128, 128], "swizzle": "128B"}]}
+  ],
+  "buffer_layout": {"total_bytes": 1048576, "workspace_bytes": 512, "regions": [
+    {"name": "barriers", "offset": 0, "bytes": 128},
+    {"name": "errors", "offset": 256, "bytes": 16},
+    {"name": "topk_idx", "offset": 4096, "bytes": 1024},
+    {"name": "l1_pool", "offset": 65536, "bytes": 65536}]}
+})json";
+
+LayerConfig config() {
+  LayerConfig c;
+  c.hidden = 256;
+  c.intermediate = 128;
+  c.experts = 4;
+  c.topk = 2;
+  c.ranks = 2;
+  c.maxTokens = 64;
+  return c;
+}
+
+ScheduleEnv env() {
+  ScheduleEnv e;
+  e.symmBase = 0x7f0000000000;
+  e.peerOffsets = 0x7e0000000000;
+  e.rank = 1;
+  e.numSms = 132;
+  return e;
+}
+
+/// What the reader did with one input: "ok", or the error message.
+std::string outcome(const std::string &text, const std::string &who) {
+  try {
+    Manifest m = parseManifest(text, "/cache/x");
+    if (m.hasLayerSchedule() && m.bufferLayout) {
+      checkManifestMatchesConfig(m, config());
+      planLayer(m, config(), env());
+    }
+    return "ok";
+  } catch (const Error &e) {
+    EXPECT_GT(std::string(e.what()).size(), 8u) << who << ": " << e.what();
+    return e.what();
+  } catch (const std::exception &e) {
+    ADD_FAILURE() << who
+                  << ": an exception that is not a runtime Error: " << e.what()
+                  << "\ninput:\n"
+                  << text;
+  } catch (...) {
+    ADD_FAILURE() << who << ": a non-std exception\ninput:\n" << text;
+  }
+  return "bad";
+}
+
+TEST(ManifestFuzz, TheSeedIsAcceptedOrRejectedCleanly) {
+  // The seed itself must go through (or the mutations test nothing).
+  try {
+    Manifest m = parseManifest(kLayer, "/cache/x");
+    EXPECT_EQ(m.variants.size(), 2u);
+    planLayer(m, config(), env());
+  } catch (const Error &e) {
+    FAIL() << "the seed manifest is rejected: " << e.what();
+  }
+}
+
+TEST(ManifestFuzz, EveryPrefixIsAnError) {
+  std::string seed = kLayer;
+  for (size_t n = 0; n < seed.size(); ++n) {
+    std::string result =
+        outcome(seed.substr(0, n), "prefix " + std::to_string(n));
+    // Only whitespace may follow the closing brace.
+    if (seed.find_first_not_of(" \n", n) != std::string::npos)
+      EXPECT_NE(result, "ok") << "prefix of " << n << " bytes accepted";
+    if (::testing::Test::HasFailure())
+      return;
+  }
+}
+
+TEST(ManifestFuzz, ByteMutationsGiveMessages) {
+  const std::string seed = kLayer;
+  static const char kBytes[] = "{}[]\":,0123456789-+.eE \\/ntfu\x01\xff";
+  std::mt19937 rng(19);
+  for (int i = 0; i < 4000; ++i) {
+    std::string s = seed;
+    int edits = 1 + int(rng() % 4);
+    for (int e = 0; e < edits; ++e) {
+      size_t at = rng() % s.size();
+      switch (rng() % 3) {
+      case 0:
+        s[at] = kBytes[rng() % (sizeof(kBytes) - 1)];
+        break;
+      case 1:
+        s.erase(at, 1 + rng() % 8);
+        break;
+      case 2:
+        s.insert(at, 1, kBytes[rng() % (sizeof(kBytes) - 1)]);
+        break;
+      }
+      if (s.empty())
+        s = "{";
+    }
+    outcome(s, "byte mutation " + std::to_string(i));
+    if (::testing::Test::HasFailure())
+      return;
+  }
+}
+
+/// Every JSON node of `j` (pointers into it), depth first.
+void collect(json &j, std::vector<json *> &nodes) {
+  nodes.push_back(&j);
+  if (j.is_object() || j.is_array())
+    for (json &child : j)
+      collect(child, nodes);
+}
+
+json replacement(std::mt19937 &rng) {
+  switch (rng() % 16) {
+  case 0:
+    return -1;
+  case 1:
+    return 0;
+  case 2:
+    return 1;
+  case 3:
+    return int64_t(1) << 31;
+  case 4:
+    return int64_t(1) << 32;
+  case 5:
+    return std::numeric_limits<int64_t>::max();
+  case 6:
+    return std::numeric_limits<int64_t>::min();
+  case 7:
+    return std::numeric_limits<uint64_t>::max();
+  case 8:
+    return 1e300;
+  case 9:
+    return 0.5;
+  case 10:
+    return "";
+  case 11:
+    return "H * P * 1000000000000";
+  case 12:
+    return nullptr;
+  case 13:
+    return json::array();
+  case 14:
+    return json::object();
+  default:
+    return true;
+  }
+}
+
+TEST(ManifestFuzz, StructuralMutationsGiveMessages) {
+  const json seed = json::parse(kLayer);
+  std::mt19937 rng(1919);
+  int accepted = 0;
+  for (int i = 0; i < 6000; ++i) {
+    json j = seed;
+    int edits = 1 + int(rng() % 3);
+    for (int e = 0; e < edits; ++e) {
+      std::vector<json *> nodes;
+      collect(j, nodes);
+      json *node = nodes[rng() % nodes.size()];
+      if (node->is_object() && !node->empty() && rng() % 3 == 0) {
+        auto it = node->begin();
+        std::advance(it, rng() % node->size());
+        node->erase(it.key()); // a missing field
+      } else if (node->is_array() && !node->empty() && rng() % 3 == 0) {
+        node->erase(node->begin() + long(rng() % node->size()));
+      } else if (node->is_array() && rng() % 4 == 0) {
+        node->push_back(replacement(rng)); // one entry too many
+      } else {
+        *node = replacement(rng);
+      }
+    }
+    if (outcome(j.dump(), "structural mutation " + std::to_string(i)) == "ok")
+      ++accepted;
+    if (::testing::Test::HasFailure())
+      return;
+  }
+  // Most mutations break a rule; some (a kernel's unused field) do not.
+  EXPECT_LT(accepted, 6000 / 2);
+}
+
+} // namespace
