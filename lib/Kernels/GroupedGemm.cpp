@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "megamoe/Kernels/GroupedGemm.h"
-#include "MoeElementwiseIR.h"
 #include "MoeKernelUtil.h"
+#include "megamoe/Conversion/TargetAttr.h"
 #include "megamoe/Kernels/KernelBuilder.h"
 
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
@@ -24,9 +24,41 @@
 using namespace mlir;
 using namespace megamoe;
 namespace ws = mlir::warpspec;
-namespace ewir = megamoe::ewir;
 
 namespace {
+
+/// Byte-addressed loads and stores through untyped pointers (global and
+/// shared), kept local until this builder moves to the collectives and the
+/// typed pointers of MoeKernelUtil.
+namespace ewir {
+using moe::i64Const;
+using moe::inRange;
+using moe::vector16BytesType;
+Type globalPtrType(OpBuilder &b) {
+  return LLVM::LLVMPointerType::get(b.getContext(), 1);
+}
+Value toI64(OpBuilder &b, Location loc, Value v) {
+  return arith::ExtUIOp::create(b, loc, b.getI64Type(), v);
+}
+Value byteOffset(OpBuilder &b, Location loc, Value base, Value bytes) {
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                             ValueRange{bytes});
+}
+Value elementPtr(OpBuilder &b, Location loc, Value base, Value index,
+                 int64_t elementBytes) {
+  Value bytes =
+      arith::MulIOp::create(b, loc, index, i64Const(b, loc, elementBytes));
+  return byteOffset(b, loc, base, bytes);
+}
+Value load(OpBuilder &b, Location loc, Type type, Value ptr,
+           unsigned alignment = 0) {
+  return LLVM::LoadOp::create(b, loc, type, ptr, alignment);
+}
+void store(OpBuilder &b, Location loc, Value value, Value ptr,
+           unsigned alignment = 0) {
+  LLVM::StoreOp::create(b, loc, value, ptr, alignment);
+}
+} // namespace ewir
 
 /// Kernel parameter names (the manifest lists them in kernelParams' order).
 constexpr char kParamA[] = "a";          // TMA: A [M, K] fp8
@@ -713,8 +745,12 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
                   b.getUnitAttr());
 
   // The gpu.module: target, and the config symbols the manifest carries.
-  auto target = NVVM::NVVMTargetAttr::get(
-      ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", c.chip, "+ptx86");
+  auto target = ::megamoe::nvvmTargetForChip(ctx, c.chip);
+  if (!target) {
+    emitError(loc) << "no PTX target for chip '" << c.chip
+                   << "'; supported: " << ::megamoe::supportedChips();
+    return;
+  }
   auto gpuModule = gpu::GPUModuleOp::create(b, loc, "grouped_gemm",
                                             b.getArrayAttr({target}));
   auto sym = [&](StringRef name, int64_t v) {

@@ -100,7 +100,7 @@
 // CHECK-COUNT-7: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
 // CHECK-NOT: warpspec.tma.store
 // After the tile loop: the system-scope fence, no TMA store drain.
-// CHECK: llvm.fence seq_cst
+// CHECK: warpspec.fence scope sys
 // CHECK-NOT: warpspec.tma.store_wait
 // CHECK: warpspec.role "math1"
 // math1: its rows start at tile row 64.

@@ -5,6 +5,7 @@
 // (docs/UnfusedSchedule.md).
 //
 //===----------------------------------------------------------------------===//
+#include "megamoe/Conversion/TargetAttr.h"
 #include "megamoe/InitAll.h"
 #include "megamoe/Kernels/GroupedGemm.h"
 #include "megamoe/Kernels/KernelBuilder.h"
@@ -32,8 +33,7 @@ struct Fixture : ::testing::Test {
     b.setInsertionPointToEnd(module->getBody());
     (*module)->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                        b.getUnitAttr());
-    auto target = NVVM::NVVMTargetAttr::get(&context, 3, "nvptx64-nvidia-cuda",
-                                            "sm_90a", "+ptx86");
+    auto target = megamoe::nvvmTargetForChip(&context, "sm_90a");
     gpuModule = gpu::GPUModuleOp::create(b, b.getUnknownLoc(), "layer",
                                          b.getArrayAttr({target}));
   }
@@ -181,7 +181,7 @@ TEST_F(Fixture, TheL2GemmScattersIntoCombineInsteadOfD) {
   int64_t peerPtrs = 0, fences = 0, tmaStores = 0;
   k.walk([&](Operation *op) {
     peerPtrs += isa<warpspec::PeerPtrOp>(op);
-    fences += isa<LLVM::FenceOp>(op);
+    fences += isa<warpspec::FenceOp>(op);
     tmaStores += isa<warpspec::TmaStoreOp>(op);
   });
   EXPECT_EQ(peerPtrs, 2 * 8); // 2 math warpgroups x 8 row passes

@@ -31,6 +31,9 @@ void warpspec::populateWarpSpecTypeConversions(TypeConverter &converter) {
     SmallVector<Type> fields(t.getN() / 2, Float32Type::get(t.getContext()));
     return LLVM::LLVMStructType::getLiteral(t.getContext(), fields);
   });
+  converter.addConversion([](GlobalType t) -> Type {
+    return LLVM::LLVMPointerType::get(t.getContext(), 1);
+  });
   auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
                  Location loc) -> Value {
     return UnrealizedConversionCastOp::create(b, loc, type, inputs)
@@ -76,6 +79,7 @@ struct ConvertWarpSpecToNVVMPass
       populateWarpSpecAsyncCopyPatterns(converter, patterns);
       populateWarpSpecCounterPatterns(converter, patterns);
       populateWarpSpecMmaSm90Patterns(converter, patterns);
+      populateWarpSpecGlobalMemoryPatterns(converter, patterns);
       ConversionTarget target(*ctx);
       target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect,
                              arith::ArithDialect>();

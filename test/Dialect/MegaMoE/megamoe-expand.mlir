@@ -36,7 +36,7 @@ megamoe.layer @small config = #megamoe.config<hidden = 512, intermediate = 256, 
 // CHECK: warpspec.peer.ptr
 // CHECK: warpspec.acc.store
 // CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
-// CHECK: llvm.fence seq_cst
+// CHECK: warpspec.fence scope sys
 // moe_combine_push is no longer built (only= still builds it).
 // CHECK-NOT: warpspec.kernel @moe_combine_push(
 // CHECK: warpspec.kernel @moe_combine_barrier(
