@@ -17,11 +17,20 @@ using namespace mlir::warpspec;
 
 namespace {
 
-/// The LLVM type of an element of `ptrType`, or null when LLVM has none
-/// (fp8: access such data as i8).
+/// The type an element of `ptrType` is loaded / stored as: itself, or for a
+/// type LLVM lacks (fp8 and vectors of it) the integer type of its width;
+/// arith.bitcast converts between the two (a no-op once arith is LLVM, whose
+/// type converter makes fp8 an i8).
 Type llvmElementType(GlobalType ptrType) {
   Type t = ptrType.getElementType();
-  return LLVM::isCompatibleType(t) ? t : Type();
+  if (LLVM::isCompatibleType(t))
+    return t;
+  Builder b(t.getContext());
+  if (auto vector = dyn_cast<VectorType>(t))
+    return VectorType::get(
+        vector.getShape(),
+        b.getIntegerType(vector.getElementType().getIntOrFloatBitWidth()));
+  return b.getIntegerType(t.getIntOrFloatBitWidth());
 }
 
 struct GlobalOffsetLowering : OpConversionPattern<GlobalOffsetOp> {
@@ -29,11 +38,8 @@ struct GlobalOffsetLowering : OpConversionPattern<GlobalOffsetOp> {
   LogicalResult
   matchAndRewrite(GlobalOffsetOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    GlobalType type = op.getBase().getType();
-    // GEP steps by the element's size; a type LLVM lacks steps as bytes.
-    Type step = llvmElementType(type);
-    if (!step)
-      step = rewriter.getIntegerType(8 * type.getElementBytes());
+    // GEP steps by the element's size.
+    Type step = llvmElementType(op.getBase().getType());
     Value index = adaptor.getIndex();
     if (index.getType().isInteger(32))
       index = arith::ExtUIOp::create(rewriter, op.getLoc(),
@@ -51,12 +57,13 @@ struct GlobalLoadLowering : OpConversionPattern<GlobalLoadOp> {
   matchAndRewrite(GlobalLoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type type = llvmElementType(op.getPtr().getType());
-    if (!type)
-      return op.emitOpError("cannot load ")
-             << op.getType() << " elements; cast the pointer to an integer "
-             << "element type of the same width";
-    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, type, adaptor.getPtr(),
-                                              op.getAlignment().value_or(0));
+    Value loaded = LLVM::LoadOp::create(rewriter, op.getLoc(), type,
+                                        adaptor.getPtr(),
+                                        op.getAlignment().value_or(0));
+    if (type != op.getType())
+      loaded = arith::BitcastOp::create(rewriter, op.getLoc(), op.getType(),
+                                        loaded);
+    rewriter.replaceOp(op, loaded);
     return success();
   }
 };
@@ -66,13 +73,11 @@ struct GlobalStoreLowering : OpConversionPattern<GlobalStoreOp> {
   LogicalResult
   matchAndRewrite(GlobalStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!llvmElementType(op.getPtr().getType()))
-      return op.emitOpError("cannot store ")
-             << op.getValue().getType()
-             << " elements; cast the pointer to an integer element type of "
-                "the same width";
-    rewriter.replaceOpWithNewOp<LLVM::StoreOp>(op, adaptor.getValue(),
-                                               adaptor.getPtr(),
+    Type type = llvmElementType(op.getPtr().getType());
+    Value value = adaptor.getValue();
+    if (type != value.getType())
+      value = arith::BitcastOp::create(rewriter, op.getLoc(), type, value);
+    rewriter.replaceOpWithNewOp<LLVM::StoreOp>(op, value, adaptor.getPtr(),
                                                op.getAlignment().value_or(0));
     return success();
   }

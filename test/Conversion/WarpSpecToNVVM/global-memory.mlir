@@ -70,5 +70,31 @@ warpspec.kernel @typed(%x: !warpspec.global<f32> {megamoe.name = "x"},
   warpspec.global.store %v, %remote : !warpspec.global<f32>
   warpspec.return
 }
+
+// fp8 elements (no LLVM type) move as i8 plus an arith.bitcast, which
+// arith-to-llvm later drops (fp8 is i8 there); offsets step by one byte.
+// CHECK-LABEL: llvm.func @fp8
+// CHECK: %[[B:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+// CHECK: %[[I:.*]] = llvm.load %[[B]] : !llvm.ptr<1> -> i8
+// CHECK: %[[F:.*]] = arith.bitcast %[[I]] : i8 to f8E4M3FN
+// CHECK: %[[V:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<16xi8>
+// CHECK: arith.bitcast %[[V]] : vector<16xi8> to vector<16xf8E4M3FN>
+// CHECK: %[[J:.*]] = arith.bitcast %[[F]] : f8E4M3FN to i8
+// CHECK: llvm.store %[[J]], %{{.*}} : i8, !llvm.ptr<1>
+// PTX-LABEL: .entry fp8(
+// PTX: ld.global.b8
+// PTX: st.global.b8
+warpspec.kernel @fp8(%x: !warpspec.global<f8E4M3FN>, %y: !warpspec.global<f8E4M3FN>, %j: i64)
+    attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %p = warpspec.global.offset %x[%j] : !warpspec.global<f8E4M3FN>, i64
+  %v = warpspec.global.load %p : !warpspec.global<f8E4M3FN>
+  %c = warpspec.global.cast %x : !warpspec.global<f8E4M3FN> to !warpspec.global<vector<16xf8E4M3FN>>
+  %w = warpspec.global.load %c align 16 : !warpspec.global<vector<16xf8E4M3FN>>
+  %d = warpspec.global.cast %y : !warpspec.global<f8E4M3FN> to !warpspec.global<vector<16xf8E4M3FN>>
+  warpspec.global.store %w, %d align 16 : !warpspec.global<vector<16xf8E4M3FN>>
+  %q = warpspec.global.offset %y[%j] : !warpspec.global<f8E4M3FN>, i64
+  warpspec.global.store %v, %q : !warpspec.global<f8E4M3FN>
+  warpspec.return
+}
 }
 }

@@ -48,6 +48,9 @@ def WarpSpec_GlobalLoadOp : WarpSpec_Op<"global.load", [
     ```mlir
     %v = warpspec.global.load %p align 16 : !warpspec.global<vector<4xi32>>
     ```
+
+    Lowers to `llvm.load`; an element type LLVM lacks (fp8, vectors of
+    fp8) is loaded as the integer type of its width and `arith.bitcast`.
   }];
   let arguments = (ins WarpSpec_GlobalType:$ptr,
                        OptionalAttr<I64Attr>:$alignment);
@@ -73,6 +76,9 @@ def WarpSpec_GlobalStoreOp : WarpSpec_Op<"global.store", [
     ```mlir
     warpspec.global.store %v, %p align 4 : !warpspec.global<i32>
     ```
+
+    Lowers to `llvm.store` (fp8 values through an `arith.bitcast` to the
+    integer type of their width).
   }];
   let arguments = (ins AnyType:$value, WarpSpec_GlobalType:$ptr,
                        OptionalAttr<I64Attr>:$alignment);
