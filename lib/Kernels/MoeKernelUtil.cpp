@@ -81,9 +81,7 @@ Value elementPtr(OpBuilder &b, Location loc, Value base, Type elementType,
 }
 
 Value byteOffset(OpBuilder &b, Location loc, Value base, Value bytes) {
-  Type elementType = cast<ws::GlobalType>(base.getType()).getElementType();
-  Value p = elementPtr(b, loc, base, b.getI8Type(), bytes);
-  return castPtr(b, loc, p, elementType);
+  return elementPtr(b, loc, base, b.getI8Type(), bytes);
 }
 
 Value rowPtr(OpBuilder &b, Location loc, Value base, Value index,

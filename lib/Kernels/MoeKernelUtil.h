@@ -51,11 +51,12 @@ mlir::Value castPtr(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr,
 /// from `base`.
 mlir::Value elementPtr(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
                        mlir::Type elementType, mlir::Value index);
-/// `base + bytes` (bytes: i64), with the type of `base`.
+/// `base + bytes` (bytes: i64) as a byte pointer (!warpspec.global<i8>);
+/// load/store cast it to the type they access.
 mlir::Value byteOffset(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::Value base, mlir::Value bytes);
 /// `base + index * rowBytes` bytes (index: i64): row `index` of an array of
-/// `rowBytes`-byte rows, with the type of `base`.
+/// `rowBytes`-byte rows, as a byte pointer.
 mlir::Value rowPtr(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
                    mlir::Value index, int64_t rowBytes);
 
