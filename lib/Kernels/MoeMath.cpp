@@ -1,10 +1,10 @@
 //===- MoeMath.cpp - the element math of the MoE layer, as IR builders ----===//
 #include "megamoe/Kernels/MoeMath.h"
 
+#include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
 #include <cassert>
@@ -21,13 +21,6 @@ Value i32Const(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, v, 32);
 }
 
-/// A unary f32 NVVM intrinsic (the approximate ex2 / rcp of fast math).
-Value callF32Intrinsic(OpBuilder &b, Location loc, StringRef name, Value x) {
-  return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
-                                       b.getStringAttr(name), ValueRange{x})
-      .getResult(0);
-}
-
 } // namespace
 
 Value megamoe::buildExpF32(OpBuilder &b, Location loc, Value x, bool fastMath) {
@@ -35,7 +28,8 @@ Value megamoe::buildExpF32(OpBuilder &b, Location loc, Value x, bool fastMath) {
     // exp(x) = 2^(x log2 e); ex2.approx has 2 ulp over the reduced range
     // but the product's rounding costs more for large |x|.
     Value scaled = arith::MulFOp::create(b, loc, x, f32Const(b, loc, M_LOG2E));
-    return callF32Intrinsic(b, loc, "llvm.nvvm.ex2.approx.ftz.f32", scaled);
+    return warpspec::ApproxOp::create(b, loc, warpspec::ApproxKind::ex2,
+                                      scaled);
   }
   // Lowered to a call of libdevice's __nv_expf (megamoe-convert-to-llvm), the
   // correctly rounded exp the oracle's expf is checked against.
@@ -62,7 +56,8 @@ Value megamoe::buildSwiGLU(OpBuilder &b, Location loc, Value gate, Value up,
       fastMath
           ? arith::MulFOp::create(
                 b, loc, g,
-                callF32Intrinsic(b, loc, "llvm.nvvm.rcp.approx.ftz.f", denom))
+                warpspec::ApproxOp::create(b, loc, warpspec::ApproxKind::rcp,
+                                           denom))
                 .getResult()
           : arith::DivFOp::create(b, loc, g, denom).getResult();
   Value siluUp = arith::MulFOp::create(b, loc, silu, u);
@@ -89,12 +84,9 @@ Value megamoe::buildQuantizeE4M3x4(OpBuilder &b, Location loc,
   assert(values.size() == 4 && "buildQuantizeE4M3x4 takes four values");
   Type i32 = b.getI32Type();
   auto e4m3Pair = [&](Value lo, Value hi) {
-    // cvt.rn.satfinite.e4m3x2.f32 puts its first operand in the high byte.
-    Value pair = NVVM::ConvertF32x2ToF8x2Op::create(
-        b, loc, b.getI16Type(), arith::DivFOp::create(b, loc, hi, sf),
-        arith::DivFOp::create(b, loc, lo, sf), NVVM::FPRoundingMode::RN,
-        NVVM::SaturationMode::SATFINITE, /*relu=*/false,
-        b.getType<Float8E4M3FNType>());
+    Value loQ = arith::DivFOp::create(b, loc, lo, sf);
+    Value hiQ = arith::DivFOp::create(b, loc, hi, sf);
+    Value pair = warpspec::CvtE4M3x2Op::create(b, loc, loQ, hiQ);
     return arith::ExtUIOp::create(b, loc, i32, pair).getResult();
   };
   Value low = e4m3Pair(values[0], values[1]);

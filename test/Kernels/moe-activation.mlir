@@ -74,8 +74,8 @@
 // IR: %[[S:.*]] = arith.divf %[[AMAX]], %{{.*}} : f32
 // IR: %[[Q0:.*]] = arith.divf %[[A0]], %[[S]] : f32
 // IR: %[[Q1:.*]] = arith.divf %{{.*}}, %[[S]] : f32
-// IR: nvvm.convert.f32x2.to.f8x2 %[[Q1]], %[[Q0]] {rnd = #nvvm.fp_rnd_mode<rn>, sat = #nvvm.sat_mode<satfinite>} : i16(f8E4M3FN)
-// IR: nvvm.convert.f32x2.to.f8x2
+// IR: warpspec.cvt.e4m3x2 %[[Q0]], %[[Q1]]
+// IR: warpspec.cvt.e4m3x2
 // IR: %[[POS:.*]] = arith.cmpf ogt, %[[S]], %{{.*}} : f32
 // IR: %[[PACKED:.*]] = arith.select %[[POS]], %{{.*}}, %{{.*}} : i32
 // IR: scf.yield %[[PACKED]], %[[S]] : i32, f32

@@ -19,9 +19,9 @@
 // The builders emit upstream ops (arith, math, gpu) at the builder's
 // insertion point: exp is `math.exp`, which megamoe-convert-to-llvm lowers to
 // a call of libdevice's `__nv_expf` (gpu-module-to-binary links libdevice
-// from the CUDA toolkit). Still NVVM / LLVM ops, for want of an upstream op
-// with their exact semantics: the fast-math ex2/rcp.approx.ftz intrinsics
-// and cvt.rn.satfinite.e4m3x2.f32.
+// from the CUDA toolkit). The instructions no upstream op specifies exactly
+// are warpspec element ops: `warpspec.approx ex2|rcp` (fast math) and
+// `warpspec.cvt.e4m3x2`.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MEGAMOE_KERNELS_MOEMATH_H

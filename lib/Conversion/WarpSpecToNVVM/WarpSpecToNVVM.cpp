@@ -80,6 +80,7 @@ struct ConvertWarpSpecToNVVMPass
       populateWarpSpecCounterPatterns(converter, patterns);
       populateWarpSpecMmaSm90Patterns(converter, patterns);
       populateWarpSpecGlobalMemoryPatterns(converter, patterns);
+      populateWarpSpecElementMathPatterns(converter, patterns);
       ConversionTarget target(*ctx);
       target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect,
                              arith::ArithDialect>();

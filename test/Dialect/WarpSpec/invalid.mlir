@@ -1487,3 +1487,27 @@ func.func @peer_table_of_i32(%p: !warpspec.global<f32>, %t: !warpspec.global<i32
   %q = warpspec.peer.ptr %p, %r, %t : !warpspec.global<f32>, !warpspec.global<i32>
   return
 }
+
+// -----
+
+func.func @approx_f16(%x: f16) {
+  // expected-error @+1 {{operand #0 must be 32-bit float}}
+  %e = "warpspec.approx"(%x) {kind = 0 : i32} : (f16) -> f16
+  return
+}
+
+// -----
+
+func.func @approx_kind(%x: f32) {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [ex2, rcp]}}
+  %e = warpspec.approx exp %x
+  return
+}
+
+// -----
+
+func.func @cvt_result(%x: f32) {
+  // expected-error @+1 {{result #0 must be 16-bit signless integer}}
+  %p = "warpspec.cvt.e4m3x2"(%x, %x) : (f32, f32) -> i32
+  return
+}

@@ -227,3 +227,15 @@ warpspec.kernel @typed_global(%x: !warpspec.global<f32>, %ctr: !warpspec.global<
   warpspec.cross_rank.barrier %ctr, %i, %i, %offsets scope sys : !warpspec.global<i32>, !warpspec.global<i64>
   warpspec.return
 }
+
+// Element math with PTX-exact semantics.
+// CHECK-LABEL: func.func @element_math
+func.func @element_math(%x: f32, %y: f32) -> (f32, f32, i16) {
+  // CHECK: warpspec.approx ex2 %{{.*}}
+  %e = warpspec.approx ex2 %x
+  // CHECK: warpspec.approx rcp %{{.*}}
+  %r = warpspec.approx rcp %y
+  // CHECK: warpspec.cvt.e4m3x2 %{{.*}}, %{{.*}}
+  %p = warpspec.cvt.e4m3x2 %x, %y
+  return %e, %r, %p : f32, f32, i16
+}

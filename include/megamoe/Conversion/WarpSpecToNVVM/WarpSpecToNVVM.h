@@ -49,6 +49,10 @@ void populateWarpSpecMmaSm90Patterns(const TypeConverter &converter,
 /// (LowerGlobalMemory.cpp).
 void populateWarpSpecGlobalMemoryPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns);
+/// Element math: approx (ex2/rcp.approx.ftz) and cvt.e4m3x2
+/// (LowerElementMath.cpp).
+void populateWarpSpecElementMathPatterns(const TypeConverter &converter,
+                                         RewritePatternSet &patterns);
 
 /// Phase 2: warpspec.kernel -> llvm.func, warpspec.return -> llvm.return,
 /// warpspec.roles -> warp-index dispatch with setmaxnreg per warpgroup.

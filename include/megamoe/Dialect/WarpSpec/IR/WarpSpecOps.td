@@ -881,4 +881,10 @@ def WarpSpec_MmaSm100Op : WarpSpec_Op<"mma.sm100", [AttrSizedOperandSegments]> {
 
 include "megamoe/Dialect/WarpSpec/IR/WarpSpecGlobalOps.td"
 
+//===----------------------------------------------------------------------===//
+// Element math with PTX-exact semantics (WarpSpecElementOps.td)
+//===----------------------------------------------------------------------===//
+
+include "megamoe/Dialect/WarpSpec/IR/WarpSpecElementOps.td"
+
 #endif // MEGAMOE_DIALECT_WARPSPEC_WARPSPECOPS_TD
