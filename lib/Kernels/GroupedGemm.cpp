@@ -14,14 +14,13 @@
 #include "Collectives/Epilogues.h"
 #include "Collectives/TileScheduler.h"
 #include "MoeKernelUtil.h"
+#include "megamoe/Conversion/TargetAttr.h"
 #include "megamoe/Kernels/KernelBuilder.h"
 
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -62,25 +61,10 @@ Value toI32(OpBuilder &b, Location loc, Value index) {
   return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
 }
 
-/// N blocks per group of the tile order. When one expert's weights (N * K
-/// bytes) take more than about half of the H200's 50 MB L2, the m-major order
-/// (one group of all N blocks) streams them from HBM again every wave, so
-/// groups of 8 (or 4, 2) N blocks are used; below that m-major measured
-/// faster (8 x 4096 rows: K=2048..4096 shapes lost about 4% with groups of 8,
-/// N=4096 K=7168 gained 7%).
-int64_t nBlocksPerGroup(const GroupedGemmConfig &c) {
-  int64_t nBlocks = c.n / c.blockN;
-  if (c.n * c.k <= (int64_t(24) << 20))
-    return nBlocks;
-  for (int64_t g : {8, 4, 2})
-    if (nBlocks % g == 0)
-      return g;
-  return 1;
-}
-
 /// The kernel-level values the roles share.
 struct GemmKernel {
   const GroupedGemmConfig &cfg;
+  const config::KernelPlan &plan;
   Value a, b, sfa, d, sfb, blockExpert;
   CombineScatter scatter; // combineScatter only (d is then null)
   BlockScaledMainloop mainloop;
@@ -92,22 +76,22 @@ struct GemmKernel {
 /// The expert that owns row block `mBlock` (block_expert[mBlock]).
 Value loadBlockExpert(OpBuilder &b, Location loc, const GemmKernel &k,
                       Value mBlock) {
-  auto ptrTy = LLVM::LLVMPointerType::get(b.getContext(), 1);
-  Value addr = LLVM::GEPOp::create(b, loc, ptrTy, b.getI32Type(), k.blockExpert,
-                                   ValueRange{toI32(b, loc, mBlock)});
-  return LLVM::LoadOp::create(b, loc, b.getI32Type(), addr);
+  return moe::loadAt(b, loc, b.getI32Type(), k.blockExpert,
+                     toI32(b, loc, mBlock));
 }
 
-MainloopConfig mainloopConfig(MLIRContext *ctx, const GroupedGemmConfig &c) {
+MainloopConfig mainloopConfig(MLIRContext *ctx, const GroupedGemmConfig &c,
+                              const config::KernelPlan &plan) {
   MainloopConfig m;
-  m.blockM = c.blockM;
-  m.blockN = c.blockN;
-  m.blockK = GroupedGemmConfig::kBlockK;
-  m.kBlocks = c.k / GroupedGemmConfig::kBlockK;
-  m.stages = c.resolvedStages();
-  m.releaseLag = c.releaseLag;
-  m.producerWarps = 4;
-  m.consumerWarps = 4 * c.numMathWarpgroups();
+  m.blockM = plan.blockM;
+  m.blockN = plan.blockN;
+  m.blockK = plan.blockK;
+  m.kBlocks = c.k / plan.blockK;
+  m.stages = plan.stages;
+  m.releaseLag = plan.releaseLag;
+  const config::RolePlan &producer = plan.roles.front();
+  m.producerWarps = producer.warpEnd - producer.warpBegin;
+  m.consumerWarps = 4 * plan.mathWarpgroups();
   if (c.bScaleInterleave) {
     // B rows interleaved by g between two 128-row scale blocks (the SwiGLU
     // gate/up layout of the weight transform): column c of a tile uses the
@@ -120,11 +104,16 @@ MainloopConfig mainloopConfig(MLIRContext *ctx, const GroupedGemmConfig &c) {
   return m;
 }
 
+/// The warpspec.role of a role of the kernel plan.
+ws::RoleOp createRole(OpBuilder &b, Location loc, const config::RolePlan &r) {
+  return ws::RoleOp::create(b, loc, r.name, r.warpBegin, r.warpEnd,
+                            r.registers, r.mma);
+}
+
 /// Role "tma": the mainloop's producer for every tile of the schedule.
 void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
   const GroupedGemmConfig &c = k.cfg;
-  auto role = ws::RoleOp::create(b, loc, "tma", 0, 4,
-                                 GroupedGemmConfig::kProducerRegs, false);
+  auto role = createRole(b, loc, k.plan.roles.front());
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&role.getBody().emplaceBlock());
   Value warp = ws::RoleWarpIdOp::create(b, loc);
@@ -156,10 +145,7 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
 void buildMathRole(OpBuilder &b, Location loc, const GemmKernel &k,
                    int64_t wg) {
   const GroupedGemmConfig &c = k.cfg;
-  int64_t firstWarp = 4 + 4 * wg;
-  auto role =
-      ws::RoleOp::create(b, loc, "math" + std::to_string(wg), firstWarp,
-                         firstWarp + 4, GroupedGemmConfig::kMathRegs, true);
+  auto role = createRole(b, loc, k.plan.roles[1 + wg]);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&role.getBody().emplaceBlock());
   Value warp = ws::RoleWarpIdOp::create(b, loc);
@@ -223,7 +209,8 @@ SmallVector<KernelParam> kernelParams(Builder &b, const GroupedGemmConfig &c,
   MLIRContext *ctx = b.getContext();
   Type fp8 = b.getType<Float8E4M3FNType>();
   Type outType = c.outBytes() == 4 ? Type(b.getF32Type()) : b.getBF16Type();
-  auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
+  Type i32 = b.getI32Type();
+  auto global = [](Type element) -> Type { return moe::globalType(element); };
   int64_t m = c.staticM, panelCols = dPanelCols(c);
   auto e = [&](StringRef symbolic, int64_t value) {
     return shapeExpr(b, c, symbolic, value);
@@ -245,14 +232,15 @@ SmallVector<KernelParam> kernelParams(Builder &b, const GroupedGemmConfig &c,
          ws::TmaDescType::get(ctx, {64, panelCols}, outType, kDPanelBytes),
          tmaSpec(b, {e("N", c.n), e("M", m)},
                  {e(c.outBytes() == 4 ? "N * 4" : "N * 2", c.n * c.outBytes())})});
-  params.push_back({kParamSfb, binds.bScales, globalPtr});
-  params.push_back({kParamBlockExpert, binds.blockExpert, globalPtr});
+  params.push_back({kParamSfb, binds.bScales, global(b.getF32Type())});
+  params.push_back({kParamBlockExpert, binds.blockExpert, global(i32)});
   params.push_back({kParamNumMBlocks, binds.numMBlocks,
-                    c.deviceMBlocks ? Type(globalPtr) : Type(b.getI32Type())});
+                    c.deviceMBlocks ? global(i32) : i32});
   if (c.combineScatter) {
-    params.push_back({kParamPoolSource, binds.poolSource, globalPtr});
-    params.push_back({kParamCombine, binds.combine, globalPtr});
-    params.push_back({kParamPeerOffsets, binds.peerOffsets, globalPtr});
+    params.push_back({kParamPoolSource, binds.poolSource, global(i32)});
+    params.push_back({kParamCombine, binds.combine, global(b.getBF16Type())});
+    params.push_back(
+        {kParamPeerOffsets, binds.peerOffsets, global(b.getI64Type())});
   }
   return params;
 }
@@ -281,7 +269,7 @@ Value numMBlocksAtStart(OpBuilder &b, Location loc, const GroupedGemmConfig &c,
   Value count = param;
   if (c.deviceMBlocks)
     count =
-        LLVM::LoadOp::create(b, loc, b.getI32Type(), param, /*alignment=*/4);
+        moe::load(b, loc, b.getI32Type(), param, /*align=*/4);
   Value most = constI32(b, loc, c.rowCapacity() / c.blockM);
   count = arith::MinSIOp::create(b, loc, count, most);
   return arith::MaxSIOp::create(b, loc, count, constI32(b, loc, 0));
@@ -294,10 +282,14 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
                                      const GroupedGemmConfig &c,
                                      const GroupedGemmBinds &binds) {
   MLIRContext *ctx = b.getContext();
+  config::KernelPlan plan = c.plan();
   SmallVector<KernelParam> params = kernelParams(b, c, binds);
   auto kernel =
-      createBoundKernel(b, loc, kernelName, params, c.numThreads(),
-                        c.entryRegisterCap(), c.chip, kernelGrid(b, c));
+      createBoundKernel(b, loc, kernelName, params, plan.threads,
+                        plan.entryRegisters, c.chip, kernelGrid(b, c));
+  // warpspec-plan-smem checks its layout against the plan's SMEM model.
+  kernel->setAttr(ws::kPlannedSmemBytesAttrName,
+                  b.getI64IntegerAttr(plan.smemBytes));
   OpBuilder::InsertionGuard guard(b);
   Block *body = &kernel.getBody().front();
   b.setInsertionPointToStart(body);
@@ -309,7 +301,7 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
         return body->getArgument(i);
     return Value();
   };
-  GemmKernel k{c};
+  GemmKernel k{c, plan};
   k.a = arg(kParamA);
   k.b = arg(kParamB);
   k.sfa = arg(kParamSfa);
@@ -320,12 +312,12 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
                arg(kParamPeerOffsets), c.combineRanks, c.combineTokens,
                c.combineTopk, c.n};
   k.tiles = {numMBlocksAtStart(b, loc, c, arg(kParamNumMBlocks)),
-             c.n / c.blockN, nBlocksPerGroup(c)};
+             c.n / c.blockN, plan.rasterGroupN};
   // Shared memory: the mainloop's ring (A, B, A scales) and the output tile.
-  k.mainloop = BlockScaledMainloop::create(b, loc, mainloopConfig(ctx, c));
+  k.mainloop = BlockScaledMainloop::create(b, loc, mainloopConfig(ctx, c, plan));
   Type outType = c.outBytes() == 4 ? Type(b.getF32Type()) : b.getBF16Type();
   k.dTiles = EpilogueTile::allocate(b, loc, c.blockM, c.blockN, outType);
-  for (int64_t wg = 0; wg < c.numMathWarpgroups(); ++wg)
+  for (int64_t wg = 0; wg < plan.mathWarpgroups(); ++wg)
     k.epilogueBarriers.push_back(ws::NamedBarrierOp::create(
         b, loc, ws::BarrierType::get(ctx), static_cast<uint32_t>(1 + wg),
         b.getStrArrayAttr({"math" + std::to_string(wg)})));
@@ -335,7 +327,7 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&roles.getBody().emplaceBlock());
     buildProducerRole(b, loc, k);
-    for (int64_t wg = 0; wg < c.numMathWarpgroups(); ++wg)
+    for (int64_t wg = 0; wg < plan.mathWarpgroups(); ++wg)
       buildMathRole(b, loc, k, wg);
   }
   ws::ReturnOp::create(b, loc);
@@ -350,8 +342,12 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
                   b.getUnitAttr());
 
   // The gpu.module: target, and the config symbols the manifest carries.
-  auto target = NVVM::NVVMTargetAttr::get(
-      ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", c.chip, "+ptx86");
+  auto target = ::megamoe::nvvmTargetForChip(ctx, c.chip);
+  if (!target) {
+    emitError(loc) << "no PTX target for chip '" << c.chip
+                   << "'; supported: " << ::megamoe::supportedChips();
+    return;
+  }
   auto gpuModule = gpu::GPUModuleOp::create(b, loc, "grouped_gemm",
                                             b.getArrayAttr({target}));
   auto sym = [&](StringRef name, int64_t v) {
@@ -362,7 +358,7 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
       b.getDictionaryAttr({sym("E", c.experts), sym("N", c.n), sym("K", c.k),
                            sym("MAX_M", c.rowCapacity()),
                            sym("BLOCK_M", c.blockM), sym("BLOCK_N", c.blockN),
-                           sym("STAGES", c.resolvedStages()),
+                           sym("STAGES", c.plan().stages),
                            sym("OUT_BYTES", c.outBytes()),
                            sym("B_SCALE_INTERLEAVE", c.bScaleInterleave),
                            sym("DEVICE_M_BLOCKS", c.deviceMBlocks ? 1 : 0),

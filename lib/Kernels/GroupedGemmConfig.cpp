@@ -57,13 +57,6 @@ cfg::KernelPlan GroupedGemmConfig::plan() const {
   return cfg::planGroupedGemmKernel(problem());
 }
 
-int64_t GroupedGemmConfig::entryRegisterCap() const {
-  return plan().entryRegisters;
-}
-int64_t GroupedGemmConfig::stageBytes() const { return plan().stageBytes(); }
-int64_t GroupedGemmConfig::fixedBytes() const { return plan().fixedBytes(); }
-int64_t GroupedGemmConfig::resolvedStages() const { return plan().stages; }
-
 static std::string str(int64_t v) { return std::to_string(v); }
 
 std::optional<std::string>

@@ -9,15 +9,19 @@
 // store (the warp's stores are one contiguous 128-byte line).
 //
 //===----------------------------------------------------------------------===//
-#include "MoeElementwiseIR.h"
+#include "MoeKernelUtil.h"
 #include "megamoe/Kernels/KernelBuilder.h"
 #include "megamoe/Kernels/MoeKernels.h"
 #include "megamoe/Kernels/MoeMath.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
 #include <limits>
 
 using namespace mlir;
-using namespace megamoe::ewir;
+using namespace megamoe::moe;
 
 namespace {
 
@@ -59,13 +63,15 @@ void megamoe::buildMoeActivationKernel(OpBuilder &b, Location loc,
     return;
   }
 
-  Type ptr = globalPtrType(b);
+  MLIRContext *mc = b.getContext();
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  // l2_pool holds e4m3 bytes; the kernel stores them four at a time.
   SmallVector<KernelParam> params = {
-      {"pool_info", "region:pool_info", ptr},
-      {"l1_out", "region:l1_out", ptr},
-      {"l1_pool_weight", "region:l1_pool_weight", ptr},
-      {"l2_pool", "region:l2_pool", ptr},
-      {"l2_pool_sf", "region:l2_pool_sf", ptr},
+      regionParam(mc, "pool_info", i32),
+      regionParam(mc, "l1_out", f32),
+      regionParam(mc, "l1_pool_weight", f32),
+      regionParam(mc, "l2_pool", b.getI8Type()),
+      regionParam(mc, "l2_pool_sf", f32),
   };
   OpBuilder::InsertionGuard guard(b);
   auto kernel = createBoundKernel(b, loc, ctx.kernelName(kActivationKernel),
@@ -75,12 +81,11 @@ void megamoe::buildMoeActivationKernel(OpBuilder &b, Location loc,
   Value poolInfo = body.getArgument(0), l1Out = body.getArgument(1),
         rowWeight = body.getArgument(2), l2Pool = body.getArgument(3),
         l2PoolSf = body.getArgument(4);
-  Type f32 = b.getF32Type(), i32 = b.getI32Type();
 
   // Used rows = pool_info[1], bounded by the pool.
   Value usedRows = clampCount(
       b, loc,
-      load(b, loc, i32, elementPtr(b, loc, poolInfo, i64Const(b, loc, 1), 4)),
+      loadAt(b, loc, i32, poolInfo, i64Const(b, loc, 1), 4),
       pool);
   Value items =
       arith::MulIOp::create(b, loc, usedRows, i32Const(b, loc, groups));
@@ -94,9 +99,9 @@ void megamoe::buildMoeActivationKernel(OpBuilder &b, Location loc,
   Value step =
       arith::MulIOp::create(b, loc, gridDimX(b, loc), i32Const(b, loc, kWarps));
 
-  stridedLoop(
+  forLoop(
       b, loc, firstItem, items, step,
-      [&](OpBuilder &b, Location loc, Value item) {
+      [&](OpBuilder &b, Value item) {
         Value row =
             arith::DivUIOp::create(b, loc, item, i32Const(b, loc, groups));
         Value group =
@@ -118,17 +123,17 @@ void megamoe::buildMoeActivationKernel(OpBuilder &b, Location loc,
                 i32Const(b, loc, 2 * kInterleave)),
             arith::RemUIOp::create(b, loc, column,
                                    i32Const(b, loc, kInterleave)));
-        Value row64 = toI64(b, loc, row);
+        Value row64 = widen(b, loc, row);
         Value outRow =
             arith::MulIOp::create(b, loc, row64, i64Const(b, loc, 2 * inter));
-        Value gatePtr = elementPtr(
+        Value gatePtr = rowPtr(
             b, loc, l1Out,
-            arith::AddIOp::create(b, loc, outRow, toI64(b, loc, gateColumn)),
+            arith::AddIOp::create(b, loc, outRow, widen(b, loc, gateColumn)),
             4);
         Value upPtr =
             byteOffset(b, loc, gatePtr, i64Const(b, loc, 4 * kInterleave));
         Value weight =
-            load(b, loc, f32, elementPtr(b, loc, rowWeight, row64, 4));
+            load(b, loc, f32, rowPtr(b, loc, rowWeight, row64, 4));
         // A row with router weight 0 (every padding row) quantizes to q = 0,
         // sf = 0 whatever h holds (a = silu(g) u 0 has amax 0, and a zero
         // scale gives q = 0), so its h is not read: padding is most of the
@@ -150,12 +155,12 @@ void megamoe::buildMoeActivationKernel(OpBuilder &b, Location loc,
           SmallVector<Value, kColumnsPerLane> acts;
           Value laneMax = f32Const(b, loc, 0.0);
           for (int64_t i = 0; i < kColumnsPerLane; ++i) {
-            Value gi = extractElement(b, loc, gates, i);
-            Value ui = extractElement(b, loc, ups, i);
+            Value gi = vector::ExtractOp::create(b, loc, gates, i);
+            Value ui = vector::ExtractOp::create(b, loc, ups, i);
             Value a = buildSwiGLU(b, loc, gi, ui, weight, c.clamp, c.fastMath);
             acts.push_back(a);
             laneMax = arith::MaxNumFOp::create(b, loc, laneMax,
-                                               LLVM::FAbsOp::create(b, loc, a));
+                                               math::AbsFOp::create(b, loc, a));
           }
           Value amax = buildWarpAbsMaxF32(b, loc, laneMax);
           Value scale = buildRequantScale(b, loc, amax);
@@ -170,7 +175,7 @@ void megamoe::buildMoeActivationKernel(OpBuilder &b, Location loc,
             arith::AddIOp::create(
                 b, loc,
                 arith::MulIOp::create(b, loc, row64, i64Const(b, loc, inter)),
-                toI64(b, loc, column)));
+                widen(b, loc, column)));
         store(b, loc, q, qPtr, 4);
         // The scale, MN-major: l2_pool_sf[group][row].
         Value isLane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
@@ -181,10 +186,10 @@ void megamoe::buildMoeActivationKernel(OpBuilder &b, Location loc,
           b.setInsertionPoint(ifLane0.thenBlock()->getTerminator());
           Value sfIndex = arith::AddIOp::create(
               b, loc,
-              arith::MulIOp::create(b, loc, toI64(b, loc, group),
+              arith::MulIOp::create(b, loc, widen(b, loc, group),
                                     i64Const(b, loc, pool)),
               row64);
-          store(b, loc, sf, elementPtr(b, loc, l2PoolSf, sfIndex, 4), 4);
+          store(b, loc, sf, rowPtr(b, loc, l2PoolSf, sfIndex, 4), 4);
         }
       });
   warpspec::ReturnOp::create(b, loc);

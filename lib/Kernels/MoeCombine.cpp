@@ -7,15 +7,19 @@
 //  - reduce: y[t] = bf16_rn(sum of the valid slots' f32 values, slot order).
 //
 //===----------------------------------------------------------------------===//
-#include "MoeElementwiseIR.h"
+#include "MoeKernelUtil.h"
 #include "megamoe/Kernels/KernelBuilder.h"
 #include "megamoe/Kernels/MoeKernels.h"
 #include "megamoe/Kernels/MoeMath.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
 #include <limits>
 
 using namespace mlir;
-using namespace megamoe::ewir;
+using namespace megamoe::moe;
 
 namespace {
 
@@ -32,11 +36,11 @@ constexpr int64_t kCombineBarrierSlot = 1;
 void megamoe::buildMoeCombineBarrierKernel(OpBuilder &b, Location loc,
                                            const MoeKernelContext &ctx) {
   const config::LayerConfig &c = ctx.config;
-  Type ptr = globalPtrType(b), i32 = b.getI32Type();
+  MLIRContext *mc = b.getContext();
   SmallVector<KernelParam> params = {
-      {"barriers", "region:barriers", ptr},
-      {"peer_offsets", "peer_offsets", ptr},
-      {"rank", "value:rank", i32},
+      regionParam(mc, "barriers", b.getI32Type()),
+      peerOffsetsParam(mc),
+      valueParam(mc, "rank"),
   };
   OpBuilder::InsertionGuard guard(b);
   auto kernel =
@@ -53,8 +57,8 @@ void megamoe::buildMoeCombineBarrierKernel(OpBuilder &b, Location loc,
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPoint(ifThread0.thenBlock()->getTerminator());
-    Value counter =
-        elementPtr(b, loc, barriers, i64Const(b, loc, kCombineBarrierSlot), 4);
+    Value counter = elementPtr(b, loc, barriers, b.getI32Type(),
+                               i64Const(b, loc, kCombineBarrierSlot));
     warpspec::CrossRankBarrierOp::create(
         b, loc, counter, rank, i32Const(b, loc, c.ranks), peerOffsets,
         warpspec::Scope::sys,
@@ -82,13 +86,14 @@ void megamoe::buildMoeCombineReduceKernel(OpBuilder &b, Location loc,
                    << " vectors per row exceed its 32-bit work index";
     return;
   }
-  Type ptr = globalPtrType(b), i32 = b.getI32Type(), i64 = b.getI64Type();
+  MLIRContext *mc = b.getContext();
+  Type i64 = b.getI64Type(), bf16 = b.getBF16Type();
   Type v4i32 = vector16BytesType(b);
   SmallVector<KernelParam> params = {
-      {"topk_idx", "region:topk_idx", ptr},
-      {"combine", "region:combine", ptr},
-      {"y", "input:y", ptr},
-      {"num_tokens", "value:num_tokens", i32},
+      regionParam(mc, "topk_idx", i64),
+      regionParam(mc, "combine", bf16),
+      {"y", "input:y", globalType(bf16)},
+      valueParam(mc, "num_tokens"),
   };
   OpBuilder::InsertionGuard guard(b);
   auto kernel = createBoundKernel(b, loc, ctx.kernelName(kCombineReduceKernel),
@@ -109,29 +114,29 @@ void megamoe::buildMoeCombineReduceKernel(OpBuilder &b, Location loc,
                             threadIdX(b, loc));
   Value step = arith::MulIOp::create(b, loc, gridDimX(b, loc),
                                      i32Const(b, loc, kThreads));
-  stridedLoop(
-      b, loc, first, items, step, [&](OpBuilder &b, Location loc, Value item) {
+  forLoop(
+      b, loc, first, items, step, [&](OpBuilder &b, Value item) {
         Value token = arith::DivUIOp::create(b, loc, item,
                                              i32Const(b, loc, vectorsPerRow));
         Value vector = arith::RemUIOp::create(b, loc, item,
                                               i32Const(b, loc, vectorsPerRow));
-        Value token64 = toI64(b, loc, token);
+        Value token64 = widen(b, loc, token);
         Value vectorBytes = arith::MulIOp::create(
-            b, loc, toI64(b, loc, vector), i64Const(b, loc, kVectorBytes));
+            b, loc, widen(b, loc, vector), i64Const(b, loc, kVectorBytes));
         SmallVector<Value> init(kBf16PerVector, f32Const(b, loc, 0.0));
         // Slot order k = 0, 1, ...: the sum is the oracle's, bit for bit.
         auto slots = scf::ForOp::create(
             b, loc, i32Const(b, loc, 0), i32Const(b, loc, topk),
             i32Const(b, loc, 1), init,
             [&](OpBuilder &b, Location loc, Value k, ValueRange acc) {
-              Value k64 = toI64(b, loc, k);
+              Value k64 = widen(b, loc, k);
               Value slotIndex = arith::AddIOp::create(
                   b, loc,
                   arith::MulIOp::create(b, loc, token64,
                                         i64Const(b, loc, topk)),
                   k64);
-              Value expert = load(b, loc, i64,
-                                  elementPtr(b, loc, topkIdx, slotIndex, 8), 8);
+              Value expert =
+                  load(b, loc, i64, rowPtr(b, loc, topkIdx, slotIndex, 8), 8);
               Value valid = inRange(b, loc, expert, i64Const(b, loc, 0),
                                     i64Const(b, loc, c.experts));
               auto ifValid = scf::IfOp::create(
@@ -145,13 +150,13 @@ void megamoe::buildMoeCombineReduceKernel(OpBuilder &b, Location loc,
                         token64);
                     Value src = byteOffset(
                         b, loc,
-                        elementPtr(b, loc, combine, combineRow, 2 * hidden),
+                        rowPtr(b, loc, combine, combineRow, 2 * hidden),
                         vectorBytes);
                     Value data = load(b, loc, v4i32, src, kVectorBytes);
                     SmallVector<Value> sums;
                     for (int64_t w = 0; w < 4; ++w) {
                       auto [lo, hi] = buildUnpackBF16x2(
-                          b, loc, extractElement(b, loc, data, w));
+                          b, loc, vector::ExtractOp::create(b, loc, data, w));
                       sums.push_back(
                           arith::AddFOp::create(b, loc, acc[2 * w], lo));
                       sums.push_back(
@@ -164,15 +169,15 @@ void megamoe::buildMoeCombineReduceKernel(OpBuilder &b, Location loc,
                   });
               scf::YieldOp::create(b, loc, ifValid.getResults());
             });
-        Value out = LLVM::UndefOp::create(b, loc, v4i32);
+        Value out = ub::PoisonOp::create(b, loc, v4i32);
         for (int64_t w = 0; w < 4; ++w)
-          out = LLVM::InsertElementOp::create(
-              b, loc, out,
+          out = vector::InsertOp::create(
+              b, loc,
               buildPackBF16x2(b, loc, slots.getResult(2 * w),
                               slots.getResult(2 * w + 1)),
-              i32Const(b, loc, w));
+              out, w);
         Value dst = byteOffset(
-            b, loc, elementPtr(b, loc, y, token64, 2 * hidden), vectorBytes);
+            b, loc, rowPtr(b, loc, y, token64, 2 * hidden), vectorBytes);
         store(b, loc, out, dst, kVectorBytes);
       });
   warpspec::ReturnOp::create(b, loc);

@@ -1,25 +1,27 @@
-//===- MoeKernelUtil.cpp - helpers of route/layout/pull -------------------===//
+//===- MoeKernelUtil.cpp - IR helpers of the layer kernels ----------------===//
 #include "MoeKernelUtil.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
+namespace ws = mlir::warpspec;
 
 namespace megamoe::moe {
 
-Type globalPtrType(MLIRContext *ctx) {
-  return LLVM::LLVMPointerType::get(ctx, 1);
+ws::GlobalType globalType(Type elementType) {
+  return ws::GlobalType::get(elementType.getContext(), elementType);
 }
 
-KernelParam regionParam(MLIRContext *ctx, const std::string &name) {
-  return {name, "region:" + name, globalPtrType(ctx)};
+KernelParam regionParam(MLIRContext *ctx, const std::string &name,
+                        Type elementType) {
+  return {name, "region:" + name, globalType(elementType)};
 }
 
 KernelParam peerOffsetsParam(MLIRContext *ctx) {
-  return {"peer_offsets", "peer_offsets", globalPtrType(ctx)};
+  return {"peer_offsets", "peer_offsets",
+          globalType(IntegerType::get(ctx, 64))};
 }
 
 KernelParam valueParam(MLIRContext *ctx, const std::string &name) {
@@ -50,54 +52,122 @@ Value i64Const(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, v, 64);
 }
 
+Value f32Const(OpBuilder &b, Location loc, double v) {
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+}
+
 Value widen(OpBuilder &b, Location loc, Value v) {
   if (v.getType().isInteger(64))
     return v;
   return arith::ExtUIOp::create(b, loc, b.getI64Type(), v);
 }
 
+Value castPtr(OpBuilder &b, Location loc, Value ptr, Type elementType) {
+  ws::GlobalType type = globalType(elementType);
+  if (ptr.getType() == type)
+    return ptr;
+  // A cast of a cast reads the original pointer (the fold of global.cast).
+  if (auto cast = ptr.getDefiningOp<ws::GlobalCastOp>())
+    ptr = cast.getSource();
+  if (ptr.getType() == type)
+    return ptr;
+  return ws::GlobalCastOp::create(b, loc, type, ptr);
+}
+
 Value elementPtr(OpBuilder &b, Location loc, Value base, Type elementType,
                  Value index) {
-  return LLVM::GEPOp::create(b, loc, base.getType(), elementType, base,
-                             ValueRange{widen(b, loc, index)});
+  return ws::GlobalOffsetOp::create(b, loc, castPtr(b, loc, base, elementType),
+                                    index);
+}
+
+Value byteOffset(OpBuilder &b, Location loc, Value base, Value bytes) {
+  return elementPtr(b, loc, base, b.getI8Type(), bytes);
+}
+
+Value rowPtr(OpBuilder &b, Location loc, Value base, Value index,
+             int64_t rowBytes) {
+  Value bytes =
+      arith::MulIOp::create(b, loc, index, i64Const(b, loc, rowBytes));
+  return byteOffset(b, loc, base, bytes);
+}
+
+static IntegerAttr alignAttr(OpBuilder &b, unsigned align) {
+  return align ? b.getI64IntegerAttr(align) : IntegerAttr();
+}
+
+Value load(OpBuilder &b, Location loc, Type type, Value ptr, unsigned align) {
+  return ws::GlobalLoadOp::create(b, loc, castPtr(b, loc, ptr, type),
+                                  alignAttr(b, align));
+}
+
+void store(OpBuilder &b, Location loc, Value value, Value ptr,
+           unsigned align) {
+  ws::GlobalStoreOp::create(b, loc, value,
+                            castPtr(b, loc, ptr, value.getType()),
+                            alignAttr(b, align));
 }
 
 Value loadAt(OpBuilder &b, Location loc, Type type, Value base, Value index,
              unsigned align) {
-  return LLVM::LoadOp::create(b, loc, type,
-                              elementPtr(b, loc, base, type, index), align);
+  return load(b, loc, type, elementPtr(b, loc, base, type, index), align);
 }
 
 void storeAt(OpBuilder &b, Location loc, Value value, Value base, Value index,
              unsigned align) {
-  LLVM::StoreOp::create(
-      b, loc, value, elementPtr(b, loc, base, value.getType(), index), align);
+  store(b, loc, value, elementPtr(b, loc, base, value.getType(), index),
+        align);
+}
+
+Value atomicAdd(OpBuilder &b, Location loc, Value ptr, Value value) {
+  return ws::GlobalAtomicOp::create(b, loc, ws::AtomicKind::add,
+                                    castPtr(b, loc, ptr, value.getType()),
+                                    value);
+}
+
+Type vector16BytesType(OpBuilder &b) {
+  return VectorType::get({4}, b.getI32Type());
 }
 
 Value umin(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::MinUIOp::create(b, loc, x, y);
 }
 
+Value clampCount(OpBuilder &b, Location loc, Value v, int64_t hi) {
+  Value lo = arith::MaxSIOp::create(b, loc, v, i32Const(b, loc, 0));
+  return arith::MinSIOp::create(b, loc, lo, i32Const(b, loc, hi));
+}
+
+Value inRange(OpBuilder &b, Location loc, Value v, Value lo, Value hi) {
+  Value ge = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, v, lo);
+  Value lt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, hi);
+  return arith::AndIOp::create(b, loc, ge, lt);
+}
+
+/// An index-typed GPU coordinate as i32 (the hardware register's width).
+static Value toI32(OpBuilder &b, Location loc, Value index) {
+  return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), index);
+}
+
 Value threadIdX(OpBuilder &b, Location loc) {
-  return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  return toI32(b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
 }
 Value blockIdX(OpBuilder &b, Location loc) {
-  return NVVM::BlockIdXOp::create(b, loc, b.getI32Type());
+  return toI32(b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
 }
 Value gridDimX(OpBuilder &b, Location loc) {
-  return NVVM::GridDimXOp::create(b, loc, b.getI32Type());
+  return toI32(b, loc, gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
 }
 Value laneId(OpBuilder &b, Location loc) {
-  return NVVM::LaneIdOp::create(b, loc, b.getI32Type());
+  return toI32(b, loc,
+               gpu::LaneIdOp::create(b, loc, /*upper_bound=*/IntegerAttr()));
 }
 
 void forLoop(OpBuilder &b, Location loc, Value begin, Value end, Value step,
              function_ref<void(OpBuilder &, Value)> body) {
-  scf::ForOp::create(b, loc, begin, end, step, ValueRange{},
-                     [&](OpBuilder &lb, Location l, Value iv, ValueRange) {
-                       body(lb, iv);
-                       scf::YieldOp::create(lb, l);
-                     });
+  auto loop = scf::ForOp::create(b, loc, begin, end, step);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  body(b, loop.getInductionVar());
 }
 
 void ifThen(OpBuilder &b, Location loc, Value cond,
@@ -113,8 +183,7 @@ void ifThen(OpBuilder &b, Location loc, Value cond,
 }
 
 void systemFence(OpBuilder &b, Location loc) {
-  // seq_cst at system scope (no syncscope) is fence.sc.sys on NVPTX.
-  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::seq_cst);
+  ws::FenceOp::create(b, loc, ws::Scope::sys);
 }
 
 } // namespace megamoe::moe

@@ -1,14 +1,18 @@
-//===- MoeKernelUtil.h - helpers of route/layout/pull ---------*- C++ -*-===//
+//===- MoeKernelUtil.h - IR helpers of the layer kernels ------*- C++ -*-===//
 //
-// Small builders shared by moe_route, moe_layout and moe_pull: constants,
-// typed global loads/stores at an element index, thread coordinates,
-// grid-stride loops and the check that a region of the symmetric buffer is
-// large enough for what a kernel addresses. Private to lib/Kernels.
+// Small builders shared by the unfused schedule's kernels (moe_route,
+// moe_layout, moe_pull, moe_activation, the combine kernels): constants,
+// kernel parameters, element and byte addressing over typed global
+// pointers (!warpspec.global<T>), loads and stores, thread coordinates,
+// loops and the check that a region of the symmetric buffer is large enough
+// for what a kernel addresses. Only upstream and warpspec ops. Private to
+// lib/Kernels.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MEGAMOE_LIB_KERNELS_MOEKERNELUTIL_H
 #define MEGAMOE_LIB_KERNELS_MOEKERNELUTIL_H
 
+#include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 #include "megamoe/Kernels/KernelBuilder.h"
 #include "megamoe/Kernels/MoeKernels.h"
 
@@ -18,12 +22,14 @@
 
 namespace megamoe::moe {
 
-/// !llvm.ptr<1>, the type of every pointer parameter.
-mlir::Type globalPtrType(mlir::MLIRContext *ctx);
+/// !warpspec.global<elementType>, the type of a pointer parameter.
+mlir::warpspec::GlobalType globalType(mlir::Type elementType);
 
-/// Parameters bound to a region (`region:NAME`), to the peer-offset table and
-/// to a per-call value (`value:NAME`, i32).
-KernelParam regionParam(mlir::MLIRContext *ctx, const std::string &name);
+/// Parameters bound to a region (`region:NAME`) of `elementType` elements,
+/// to the peer-offset table (i64) and to a per-call value (`value:NAME`,
+/// i32).
+KernelParam regionParam(mlir::MLIRContext *ctx, const std::string &name,
+                        mlir::Type elementType);
 KernelParam peerOffsetsParam(mlir::MLIRContext *ctx);
 KernelParam valueParam(mlir::MLIRContext *ctx, const std::string &name);
 
@@ -34,21 +40,54 @@ bool checkRegion(mlir::Location loc, const MoeKernelContext &ctx,
 
 mlir::Value i32Const(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 mlir::Value i64Const(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+mlir::Value f32Const(mlir::OpBuilder &b, mlir::Location loc, double v);
 
-/// Address of element `index` (i32 or i64, zero-extended when i32 and
-/// `unsignedIndex`) of `elementType` from `base`.
+/// `ptr` seen as a pointer to `elementType` (no code; `ptr` itself when it
+/// already is one).
+mlir::Value castPtr(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr,
+                    mlir::Type elementType);
+
+/// Address of element `index` (i32, zero-extended, or i64) of `elementType`
+/// from `base`.
 mlir::Value elementPtr(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
                        mlir::Type elementType, mlir::Value index);
+/// `base + bytes` (bytes: i64) as a byte pointer (!warpspec.global<i8>);
+/// load/store cast it to the type they access.
+mlir::Value byteOffset(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value base, mlir::Value bytes);
+/// `base + index * rowBytes` bytes (index: i64): row `index` of an array of
+/// `rowBytes`-byte rows, as a byte pointer.
+mlir::Value rowPtr(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
+                   mlir::Value index, int64_t rowBytes);
+
+/// A `type` load from / store to `ptr` (align 0: the type's natural one).
+mlir::Value load(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
+                 mlir::Value ptr, unsigned align = 0);
+void store(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+           mlir::Value ptr, unsigned align = 0);
 /// base[index] and base[index] = value; `index` as in elementPtr.
 mlir::Value loadAt(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
                    mlir::Value base, mlir::Value index, unsigned align = 0);
 void storeAt(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
              mlir::Value base, mlir::Value index, unsigned align = 0);
+/// Relaxed atomic add of an i32 to the u32 at `ptr`; returns the old value.
+mlir::Value atomicAdd(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr,
+                      mlir::Value value);
+
+/// The 16 bytes of a vector copy: ld/st.global.v4.b32.
+mlir::Type vector16BytesType(mlir::OpBuilder &b);
 
 /// i64 zero extension of a non-negative i32 (offsets above 2^31 bytes).
 mlir::Value widen(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
 mlir::Value umin(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                  mlir::Value y);
+/// min(max(v, 0), hi) for i32: a count read from memory, bounded so that no
+/// value written by a faulty earlier stage can index out of bounds.
+mlir::Value clampCount(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                       int64_t hi);
+/// lo <= v < hi for i32 or i64 values (signed).
+mlir::Value inRange(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                    mlir::Value lo, mlir::Value hi);
 
 /// Thread coordinates as i32.
 mlir::Value threadIdX(mlir::OpBuilder &b, mlir::Location loc);
@@ -56,7 +95,9 @@ mlir::Value blockIdX(mlir::OpBuilder &b, mlir::Location loc);
 mlir::Value gridDimX(mlir::OpBuilder &b, mlir::Location loc);
 mlir::Value laneId(mlir::OpBuilder &b, mlir::Location loc);
 
-/// for (iv = begin; iv < end; iv += step) body(iv), over i32 values.
+/// for (iv = begin; iv < end; iv += step) body(iv), over i32 values. The
+/// loop op exists before `body` runs, so the body can look up enclosing
+/// symbol tables.
 void forLoop(mlir::OpBuilder &b, mlir::Location loc, mlir::Value begin,
              mlir::Value end, mlir::Value step,
              llvm::function_ref<void(mlir::OpBuilder &, mlir::Value)> body);

@@ -26,8 +26,7 @@
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -77,7 +76,7 @@ void sendCounts(OpBuilder &b, Location loc, const LayoutShape &s,
             elementPtr(lb, loc, args[kRecvCount], lb.getI32Type(), index);
         Value remote =
             ws::PeerPtrOp::create(lb, loc, mine, owner, args[kPeerOffsets]);
-        LLVM::StoreOp::create(lb, loc, count, remote, 4);
+        store(lb, loc, count, remote, 4);
         storeAt(lb, loc, i32Const(lb, loc, 0), args[kSendCount], e, 4);
       });
 }
@@ -107,11 +106,10 @@ Value expertRows(OpBuilder &b, Location loc, const LayoutShape &s,
 
 /// Inclusive prefix sum of `value` over the 32 lanes (all lanes active).
 Value warpInclusiveScan(OpBuilder &b, Location loc, Value lane, Value value) {
-  Value fullMask = i32Const(b, loc, -1);
   for (int64_t d = 1; d < kWarpSize; d *= 2) {
-    Value up = NVVM::ShflOp::create(b, loc, b.getI32Type(), fullMask, value,
-                                    i32Const(b, loc, d), i32Const(b, loc, 0),
-                                    NVVM::ShflKind::up, UnitAttr());
+    Value up = gpu::ShuffleOp::create(b, loc, value, d, kWarpSize,
+                                      gpu::ShuffleMode::UP)
+                   .getShuffleResult();
     Value hasSource = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
                                             lane, i32Const(b, loc, d));
     value = arith::SelectOp::create(
@@ -186,10 +184,10 @@ void layOutPool(OpBuilder &b, Location loc, const LayoutShape &s,
         ifThen(lb, ll, valid, [&](OpBuilder &tb) {
           writeExpert(tb, ll, s, args, l, start, padded);
         });
-        Value chunkRows = NVVM::ShflOp::create(
-            lb, ll, lb.getI32Type(), i32Const(lb, ll, -1), inclusive,
-            i32Const(lb, ll, kWarpSize - 1), i32Const(lb, ll, kWarpSize - 1),
-            NVVM::ShflKind::idx, UnitAttr());
+        Value chunkRows =
+            gpu::ShuffleOp::create(lb, ll, inclusive, kWarpSize - 1, kWarpSize,
+                                   gpu::ShuffleMode::IDX)
+                .getShuffleResult();
         scf::YieldOp::create(
             lb, ll,
             ValueRange{arith::AddIOp::create(lb, ll, carry[0], chunkRows)});
@@ -209,9 +207,7 @@ void layOutPool(OpBuilder &b, Location loc, const LayoutShape &s,
     ifThen(tb, loc, overflow, [&](OpBuilder &ob) {
       Value counter = elementPtr(ob, loc, args[kErrors], ob.getI32Type(),
                                  i32Const(ob, loc, 1));
-      LLVM::AtomicRMWOp::create(ob, loc, LLVM::AtomicBinOp::add, counter,
-                                i32Const(ob, loc, 1),
-                                LLVM::AtomicOrdering::monotonic);
+      atomicAdd(ob, loc, counter, i32Const(ob, loc, 1));
     });
   });
 }
@@ -238,13 +234,14 @@ void megamoe::buildMoeLayoutKernel(OpBuilder &b, Location loc,
       !checkRegion(loc, ctx, "errors", 2 * 4))
     return;
   MLIRContext *mc = b.getContext();
-  SmallVector<KernelParam> params = {regionParam(mc, "send_count"),
-                                     regionParam(mc, "recv_count"),
-                                     regionParam(mc, "pool_row_start"),
-                                     regionParam(mc, "pool_block_expert"),
-                                     regionParam(mc, "pool_info"),
-                                     regionParam(mc, "barriers"),
-                                     regionParam(mc, "errors"),
+  Type i32 = b.getI32Type();
+  SmallVector<KernelParam> params = {regionParam(mc, "send_count", i32),
+                                     regionParam(mc, "recv_count", i32),
+                                     regionParam(mc, "pool_row_start", i32),
+                                     regionParam(mc, "pool_block_expert", i32),
+                                     regionParam(mc, "pool_info", i32),
+                                     regionParam(mc, "barriers", i32),
+                                     regionParam(mc, "errors", i32),
                                      peerOffsetsParam(mc),
                                      valueParam(mc, "rank")};
   OpBuilder::InsertionGuard guard(b);
@@ -260,7 +257,7 @@ void megamoe::buildMoeLayoutKernel(OpBuilder &b, Location loc,
   ifThen(b, loc, rankOk, [&](OpBuilder &rb) {
     sendCounts(rb, loc, s, args);
     systemFence(rb, loc);
-    NVVM::Barrier0Op::create(rb, loc);
+    gpu::BarrierOp::create(rb, loc);
     Value tid = threadIdX(rb, loc);
     Value isThread0 = arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::eq,
                                             tid, i32Const(rb, loc, 0));
@@ -274,7 +271,7 @@ void megamoe::buildMoeLayoutKernel(OpBuilder &b, Location loc,
     });
     // Thread 0's acquire plus this sync make the peers' stores visible to
     // warp 0's plain loads of recv_count.
-    NVVM::Barrier0Op::create(rb, loc);
+    gpu::BarrierOp::create(rb, loc);
     Value isWarp0 = arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::ult,
                                           tid, i32Const(rb, loc, kWarpSize));
     ifThen(rb, loc, isWarp0,

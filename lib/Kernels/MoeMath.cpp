@@ -1,10 +1,11 @@
 //===- MoeMath.cpp - the element math of the MoE layer, as IR builders ----===//
 #include "megamoe/Kernels/MoeMath.h"
 
+#include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/IR/SymbolTable.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 
 #include <cassert>
 #include <cmath>
@@ -13,42 +14,11 @@ using namespace mlir;
 
 namespace {
 
-constexpr char kLibdeviceExp[] = "__nv_expf";
-
 Value f32Const(OpBuilder &b, Location loc, double v) {
   return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
 }
 Value i32Const(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, v, 32);
-}
-
-/// `llvm.func @__nv_expf(f32) -> f32` in the nearest symbol table around the
-/// insertion point (the gpu.module), declared once.
-LLVM::LLVMFuncOp getOrDeclareLibdeviceExp(OpBuilder &b, Location loc) {
-  Operation *scope = b.getInsertionBlock()->getParentOp();
-  Operation *table =
-      scope ? SymbolTable::getNearestSymbolTable(scope) : nullptr;
-  if (!table) {
-    emitError(loc) << "buildExpF32: the insertion point is not inside a "
-                      "symbol table (build inside the gpu.module, not in a "
-                      "region that is not attached yet)";
-    return {};
-  }
-  if (auto fn = dyn_cast_or_null<LLVM::LLVMFuncOp>(
-          SymbolTable::lookupSymbolIn(table, kLibdeviceExp)))
-    return fn;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&table->getRegion(0).front());
-  Type f32 = b.getF32Type();
-  return LLVM::LLVMFuncOp::create(b, loc, kLibdeviceExp,
-                                  LLVM::LLVMFunctionType::get(f32, {f32}));
-}
-
-/// A unary f32 NVVM intrinsic (the approximate ex2 / rcp of fast math).
-Value callF32Intrinsic(OpBuilder &b, Location loc, StringRef name, Value x) {
-  return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
-                                       b.getStringAttr(name), ValueRange{x})
-      .getResult(0);
 }
 
 } // namespace
@@ -58,12 +28,12 @@ Value megamoe::buildExpF32(OpBuilder &b, Location loc, Value x, bool fastMath) {
     // exp(x) = 2^(x log2 e); ex2.approx has 2 ulp over the reduced range
     // but the product's rounding costs more for large |x|.
     Value scaled = arith::MulFOp::create(b, loc, x, f32Const(b, loc, M_LOG2E));
-    return callF32Intrinsic(b, loc, "llvm.nvvm.ex2.approx.ftz.f32", scaled);
+    return warpspec::ApproxOp::create(b, loc, warpspec::ApproxKind::ex2,
+                                      scaled);
   }
-  LLVM::LLVMFuncOp fn = getOrDeclareLibdeviceExp(b, loc);
-  if (!fn)
-    return LLVM::PoisonOp::create(b, loc, x.getType());
-  return LLVM::CallOp::create(b, loc, fn, ValueRange{x}).getResult();
+  // Lowered to a call of libdevice's __nv_expf (megamoe-convert-to-llvm), the
+  // correctly rounded exp the oracle's expf is checked against.
+  return math::ExpOp::create(b, loc, x);
 }
 
 Value megamoe::buildSwiGLU(OpBuilder &b, Location loc, Value gate, Value up,
@@ -86,7 +56,8 @@ Value megamoe::buildSwiGLU(OpBuilder &b, Location loc, Value gate, Value up,
       fastMath
           ? arith::MulFOp::create(
                 b, loc, g,
-                callF32Intrinsic(b, loc, "llvm.nvvm.rcp.approx.ftz.f", denom))
+                warpspec::ApproxOp::create(b, loc, warpspec::ApproxKind::rcp,
+                                           denom))
                 .getResult()
           : arith::DivFOp::create(b, loc, g, denom).getResult();
   Value siluUp = arith::MulFOp::create(b, loc, silu, u);
@@ -94,13 +65,11 @@ Value megamoe::buildSwiGLU(OpBuilder &b, Location loc, Value gate, Value up,
 }
 
 Value megamoe::buildWarpAbsMaxF32(OpBuilder &b, Location loc, Value v) {
-  Value m = LLVM::FAbsOp::create(b, loc, v);
-  Value fullMask = i32Const(b, loc, -1);
-  Value clampMask = i32Const(b, loc, 31);
+  Value m = math::AbsFOp::create(b, loc, v);
   for (int64_t offset : {16, 8, 4, 2, 1}) {
-    Value other = NVVM::ShflOp::create(b, loc, b.getF32Type(), fullMask, m,
-                                       i32Const(b, loc, offset), clampMask,
-                                       NVVM::ShflKind::bfly, UnitAttr());
+    Value other = gpu::ShuffleOp::create(b, loc, m, offset, /*width=*/32,
+                                         gpu::ShuffleMode::XOR)
+                      .getShuffleResult();
     m = arith::MaxNumFOp::create(b, loc, m, other);
   }
   return m;
@@ -115,12 +84,9 @@ Value megamoe::buildQuantizeE4M3x4(OpBuilder &b, Location loc,
   assert(values.size() == 4 && "buildQuantizeE4M3x4 takes four values");
   Type i32 = b.getI32Type();
   auto e4m3Pair = [&](Value lo, Value hi) {
-    // cvt.rn.satfinite.e4m3x2.f32 puts its first operand in the high byte.
-    Value pair = NVVM::ConvertF32x2ToF8x2Op::create(
-        b, loc, b.getI16Type(), arith::DivFOp::create(b, loc, hi, sf),
-        arith::DivFOp::create(b, loc, lo, sf), NVVM::FPRoundingMode::RN,
-        NVVM::SaturationMode::SATFINITE, /*relu=*/false,
-        b.getType<Float8E4M3FNType>());
+    Value loQ = arith::DivFOp::create(b, loc, lo, sf);
+    Value hiQ = arith::DivFOp::create(b, loc, hi, sf);
+    Value pair = warpspec::CvtE4M3x2Op::create(b, loc, loQ, hiQ);
     return arith::ExtUIOp::create(b, loc, i32, pair).getResult();
   };
   Value low = e4m3Pair(values[0], values[1]);

@@ -21,8 +21,7 @@
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -69,8 +68,6 @@ struct RowFrame {
   Value lane, row;
   Value poolRow; // &l1_pool[row][0]
 };
-
-Type vectorType(OpBuilder &b) { return VectorType::get({4}, b.getI32Type()); }
 
 /// The largest unroll (4, 2, 1) whose 32 * unroll vectors divide the row, so
 /// that the unrolled loop needs no per-vector bound check.
@@ -140,7 +137,7 @@ void copyRow(OpBuilder &b, Location loc, const RowFrame &f, Value r,
   Value xRow = elementPtr(
       b, loc, peerX, b.getI8Type(),
       arith::MulIOp::create(b, loc, widen(b, loc, t), i64Const(b, loc, s.H)));
-  Type vec = vectorType(b);
+  Type vec = vector16BytesType(b);
   forRowVectors(b, loc, f, [&](OpBuilder &lb, ArrayRef<Value> indices) {
     // All loads first: `unroll` 16-byte NVLink reads in flight per lane.
     SmallVector<Value> values;
@@ -171,9 +168,10 @@ void copyRow(OpBuilder &b, Location loc, const RowFrame &f, Value r,
 
 /// A padding row: zero x, scales and weight; source (-1, -1, -1).
 void zeroRow(OpBuilder &b, Location loc, const RowFrame &f) {
-  Type vec = vectorType(b);
+  auto vec = cast<VectorType>(vector16BytesType(b));
   forRowVectors(b, loc, f, [&](OpBuilder &lb, ArrayRef<Value> indices) {
-    Value zero = LLVM::ZeroOp::create(lb, loc, vec);
+    Value zero = arith::ConstantOp::create(
+        lb, loc, DenseElementsAttr::get(vec, lb.getI32IntegerAttr(0)));
     for (Value i : indices)
       storeAt(lb, loc, zero, f.poolRow, i, kVectorBytes);
   });
@@ -213,8 +211,10 @@ Value sourceRank(OpBuilder &b, Location loc, const RowFrame &f, Value l) {
             arith::ExtUIOp::create(lb, ll, lb.getI32Type(), before));
         scf::YieldOp::create(lb, ll, sum);
       });
-  return NVVM::ReduxOp::create(b, loc, b.getI32Type(), loop.getResult(0),
-                               NVVM::ReduxKind::ADD, i32Const(b, loc, -1));
+  // All 32 lanes take part (uniform): redux.sync.add.u32.
+  return gpu::SubgroupReduceOp::create(b, loc, loop.getResult(0),
+                                       gpu::AllReduceOperation::ADD,
+                                       /*uniform=*/true);
 }
 
 /// The slot (t * K + k) that fills `row`, or -1 for a padding row.
@@ -317,17 +317,19 @@ void megamoe::buildMoePullKernel(OpBuilder &b, Location loc,
       !checkRegion(loc, ctx, "topk_weights", T * K * 4))
     return;
   MLIRContext *mc = b.getContext();
-  SmallVector<KernelParam> params = {regionParam(mc, "src_token_index"),
-                                     regionParam(mc, "pool_row_start"),
-                                     regionParam(mc, "pool_block_expert"),
-                                     regionParam(mc, "pool_info"),
-                                     regionParam(mc, "l1_pool"),
-                                     regionParam(mc, "l1_pool_sf"),
-                                     regionParam(mc, "l1_pool_weight"),
-                                     regionParam(mc, "pool_source"),
-                                     regionParam(mc, "x"),
-                                     regionParam(mc, "x_sf"),
-                                     regionParam(mc, "topk_weights"),
+  // fp8 rows are bytes (x, l1_pool); scales and weights f32.
+  Type i8 = b.getI8Type(), i32 = b.getI32Type(), f32 = b.getF32Type();
+  SmallVector<KernelParam> params = {regionParam(mc, "src_token_index", i32),
+                                     regionParam(mc, "pool_row_start", i32),
+                                     regionParam(mc, "pool_block_expert", i32),
+                                     regionParam(mc, "pool_info", i32),
+                                     regionParam(mc, "l1_pool", i8),
+                                     regionParam(mc, "l1_pool_sf", f32),
+                                     regionParam(mc, "l1_pool_weight", f32),
+                                     regionParam(mc, "pool_source", i32),
+                                     regionParam(mc, "x", i8),
+                                     regionParam(mc, "x_sf", f32),
+                                     regionParam(mc, "topk_weights", f32),
                                      peerOffsetsParam(mc)};
   OpBuilder::InsertionGuard guard(b);
   ws::KernelOp kernel = createBoundKernel(

@@ -13,7 +13,6 @@
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 using namespace mlir;
 using namespace megamoe;
@@ -48,9 +47,7 @@ void sendSlot(OpBuilder &b, Location loc, const config::LayerConfig &c,
   // Relaxed: the position only has to be unique; the values are published
   // by the fence at the end and the barrier of moe_layout.
   Value counter = elementPtr(b, loc, args[kSendCount], b.getI32Type(), expert);
-  Value pos = LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, counter,
-                                        i32Const(b, loc, 1),
-                                        LLVM::AtomicOrdering::monotonic);
+  Value pos = atomicAdd(b, loc, counter, i32Const(b, loc, 1));
   // A rank sends at most T * K slots; the bound only guards a corrupted
   // counter from writing outside the region.
   Value inBounds = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, pos,
@@ -70,7 +67,7 @@ void sendSlot(OpBuilder &b, Location loc, const config::LayerConfig &c,
         elementPtr(tb, loc, args[kSrcTokenIndex], tb.getI32Type(), index);
     Value remote =
         ws::PeerPtrOp::create(tb, loc, mine, owner, args[kPeerOffsets]);
-    LLVM::StoreOp::create(tb, loc, slot, remote, 4);
+    store(tb, loc, slot, remote, 4);
   });
 }
 
@@ -87,10 +84,11 @@ void megamoe::buildMoeRouteKernel(OpBuilder &b, Location loc,
       !checkRegion(loc, ctx, "errors", 4))
     return;
   MLIRContext *mc = b.getContext();
-  SmallVector<KernelParam> params = {regionParam(mc, "topk_idx"),
-                                     regionParam(mc, "send_count"),
-                                     regionParam(mc, "src_token_index"),
-                                     regionParam(mc, "errors"),
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  SmallVector<KernelParam> params = {regionParam(mc, "topk_idx", i64),
+                                     regionParam(mc, "send_count", i32),
+                                     regionParam(mc, "src_token_index", i32),
+                                     regionParam(mc, "errors", i32),
                                      peerOffsetsParam(mc),
                                      valueParam(mc, "rank"),
                                      valueParam(mc, "num_tokens")};
@@ -133,9 +131,7 @@ void megamoe::buildMoeRouteKernel(OpBuilder &b, Location loc,
             Value invalid = arith::XOrIOp::create(
                 eb, loc, masked, arith::ConstantIntOp::create(eb, loc, 1, 1));
             ifThen(eb, loc, invalid, [&](OpBuilder &ib) {
-              LLVM::AtomicRMWOp::create(ib, loc, LLVM::AtomicBinOp::add,
-                                        args[kErrors], i32Const(ib, loc, 1),
-                                        LLVM::AtomicOrdering::monotonic);
+              atomicAdd(ib, loc, args[kErrors], i32Const(ib, loc, 1));
             });
           });
     });

@@ -624,7 +624,8 @@ Manifest parseManifest(const std::string &jsonText,
   try {
     j = json::parse(jsonText, nullptr, /*allow_exceptions=*/true,
                     /*ignore_comments=*/true);
-  } catch (const json::parse_error &e) {
+  } catch (const json::exception &e) {
+    // parse_error, and out_of_range for a number beyond double (1E999).
     fail(ErrorKind::Manifest,
          std::string("manifest: not valid JSON: ") + e.what());
   }

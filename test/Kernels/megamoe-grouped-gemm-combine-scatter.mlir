@@ -26,7 +26,7 @@
 // No D descriptor: pool_source, combine, peer_offsets follow num_m_blocks.
 // CHECK: warpspec.kernel @grouped_gemm_fp8(
 // CHECK-NOT: megamoe.name = "d"
-// CHECK-SAME: %arg5: !llvm.ptr<1> {megamoe.name = "num_m_blocks"}, %[[SOURCE:arg6]]: !llvm.ptr<1> {megamoe.name = "pool_source"}, %[[COMBINE:arg7]]: !llvm.ptr<1> {megamoe.name = "combine"}, %[[PEERS:arg8]]: !llvm.ptr<1> {megamoe.name = "peer_offsets"})
+// CHECK-SAME: %arg5: !warpspec.global<i32> {megamoe.name = "num_m_blocks"}, %[[SOURCE:arg6]]: !warpspec.global<i32> {megamoe.name = "pool_source"}, %[[COMBINE:arg7]]: !warpspec.global<bf16> {megamoe.name = "combine"}, %[[PEERS:arg8]]: !warpspec.global<i64> {megamoe.name = "peer_offsets"})
 // CHECK: warpspec.role "tma"
 // CHECK-COUNT-3: warpspec.tma.prefetch
 // CHECK-NOT: warpspec.tma.prefetch
@@ -35,13 +35,14 @@
 // slot) = pool_source[row] (12 bytes), each checked against R, T, K.
 // CHECK: warpspec.mma.block_scaled
 // CHECK: %[[ROW:.*]] = arith.addi %{{.*}}, %c0_i32{{.*}} : i32
-// CHECK-NEXT: %[[ROW64:.*]] = arith.extui %[[ROW]] : i32 to i64
-// CHECK-NEXT: %c12_i64 = arith.constant 12 : i64
-// CHECK-NEXT: %[[OFF:.*]] = arith.muli %[[ROW64]], %c12_i64 : i64
-// CHECK-NEXT: %[[SRC:.*]] = llvm.getelementptr %[[SOURCE]][%[[OFF]]]
-// CHECK-NEXT: %[[RANK:.*]] = llvm.load %[[SRC]] {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-// CHECK: %[[TOKEN:.*]] = llvm.load
-// CHECK: %[[SLOT:.*]] = llvm.load
+// CHECK-NEXT: %c3_i32 = arith.constant 3 : i32
+// CHECK-NEXT: %[[OFF:.*]] = arith.muli %[[ROW]], %c3_i32 : i32
+// CHECK-NEXT: %[[SRC:.*]] = warpspec.global.offset %[[SOURCE]][%[[OFF]]] : !warpspec.global<i32>, i32
+// CHECK-NEXT: %c0_i32{{.*}} = arith.constant 0 : i32
+// CHECK-NEXT: %[[RANKP:.*]] = warpspec.global.offset %[[SRC]][%c0_i32{{.*}}]
+// CHECK-NEXT: %[[RANK:.*]] = warpspec.global.load %[[RANKP]] align 4 : !warpspec.global<i32>
+// CHECK: %[[TOKEN:.*]] = warpspec.global.load
+// CHECK: %[[SLOT:.*]] = warpspec.global.load
 // CHECK: arith.constant 6 : i32
 // CHECK: arith.cmpi slt, %[[SLOT]]
 // CHECK: arith.constant 8192 : i32
@@ -59,8 +60,9 @@
 // CHECK: %[[CROW0:.*]] = arith.muli %{{.*}}, %c8192_i64 : i64
 // CHECK-NEXT: %[[CROW:.*]] = arith.addi %[[CROW0]], %{{.*}} : i64
 // CHECK: %[[CBYTES:.*]] = arith.muli %[[CROW]], %{{.*}} : i64
-// CHECK-NEXT: %[[DSTROW:.*]] = llvm.getelementptr %[[REMOTE]][%[[CBYTES]]]
-// CHECK-NEXT: %[[DST0:.*]] = llvm.getelementptr %[[DSTROW]][%{{.*}}]
+// CHECK-NEXT: %[[RBYTES:.*]] = warpspec.global.cast %[[REMOTE]] : !warpspec.global<bf16> to !warpspec.global<i8>
+// CHECK-NEXT: %[[DSTROW:.*]] = warpspec.global.offset %[[RBYTES]][%[[CBYTES]]] : !warpspec.global<i8>, i64
+// CHECK-NEXT: %[[DST0:.*]] = warpspec.global.offset %[[DSTROW]][%{{.*}}]
 // Passes 1..7: 8 rows further each.
 // CHECK: arith.constant 8 : i32
 // CHECK-COUNT-7: warpspec.peer.ptr %[[COMBINE]]
@@ -79,12 +81,13 @@
 // CHECK-COUNT-6: warpspec.tile.load %[[TILE]]
 // All reads before the stores; each store only for a valid row.
 // CHECK-NEXT: scf.if %[[VALID]] {
-// CHECK-NEXT: llvm.store %[[V0]], %[[DST0]] {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK-NEXT: %[[DSTV:.*]] = warpspec.global.cast %[[DST0]] : !warpspec.global<i8> to !warpspec.global<vector<4xi32>>
+// CHECK-NEXT: warpspec.global.store %[[V0]], %[[DSTV]] align 16 : !warpspec.global<vector<4xi32>>
 // CHECK-NEXT: }
-// CHECK-COUNT-7: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK-COUNT-7: warpspec.global.store %{{.*}} align 16 : !warpspec.global<vector<4xi32>>
 // CHECK-NOT: warpspec.tma.store
 // After the tile loop: the system-scope fence, no TMA store drain.
-// CHECK: llvm.fence seq_cst
+// CHECK: warpspec.fence scope sys
 // CHECK-NOT: warpspec.tma.store_wait
 // CHECK: warpspec.role "math1"
 // math1: its rows start at tile row 64.

@@ -28,10 +28,10 @@
 // L1-SAME: megamoe.name = "b"{{.*}}global_shape = [4096, 32768], global_strides_bytes = [4096]
 // L1-SAME: megamoe.name = "a_scales"{{.*}}global_shape = [4096, 32], global_strides_bytes = [16384]
 // L1-SAME: %arg3: !warpspec.tma_desc<64x32xf32, swizzle = 128> {megamoe.name = "d", megamoe.tma = {global_shape = [4096, 4096], global_strides_bytes = [16384]}
-// L1-SAME: %arg6: !llvm.ptr<1> {megamoe.name = "num_m_blocks"})
+// L1-SAME: %arg6: !warpspec.global<i32> {megamoe.name = "num_m_blocks"})
 // L1-SAME: megamoe.grid = ["min(num_sms, 1024)", 1, 1]
 // The block count: loaded once before the roles, clamped to [0, 4096 / 128].
-// L1-NEXT: %[[RAW:.*]] = llvm.load %arg6 {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+// L1-NEXT: %[[RAW:.*]] = warpspec.global.load %arg6 align 4 : !warpspec.global<i32>
 // L1-NEXT: %[[C32:.*]] = arith.constant 32 : i32
 // L1-NEXT: %[[LO:.*]] = arith.minsi %[[RAW]], %[[C32]] : i32
 // L1-NEXT: %[[C0:.*]] = arith.constant 0 : i32
@@ -43,10 +43,11 @@
 // L1: warpspec.tile_loop ({{.*}}) m_blocks(%[[COUNT]]) n_blocks 32
 // One 8-byte load of the (gate, up) scale pair: entry (tile row * 32 + k block).
 // L1: scf.for
-// L1: %[[GEP:.*]] = llvm.getelementptr %arg4[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, vector<2xf32>
-// L1-NEXT: %[[PAIR:.*]] = llvm.load %[[GEP]] {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
-// L1: %[[GATE:.*]] = llvm.extractelement %[[PAIR]][%{{.*}} : i32] : vector<2xf32>
-// L1: %[[UP:.*]] = llvm.extractelement %[[PAIR]][%{{.*}} : i32] : vector<2xf32>
+// L1: %[[PAIRS:.*]] = warpspec.global.cast %arg4 : !warpspec.global<f32> to !warpspec.global<vector<2xf32>>
+// L1-NEXT: %[[AT:.*]] = warpspec.global.offset %[[PAIRS]][%{{.*}}] : !warpspec.global<vector<2xf32>>, i32
+// L1-NEXT: %[[PAIR:.*]] = warpspec.global.load %[[AT]] align 8 : !warpspec.global<vector<2xf32>>
+// L1-NEXT: %[[GATE:.*]] = vector.extract %[[PAIR]][0] : f32 from vector<2xf32>
+// L1-NEXT: %[[UP:.*]] = vector.extract %[[PAIR]][1] : f32 from vector<2xf32>
 // Gate/up rows interleaved by 8: column c uses scale (c / 8) % 2.
 // L1: warpspec.mma.block_scaled {{.*}} b_scales %[[GATE]], %[[UP]] b_scale_map #map into
 // L1: warpspec.acc.store %{{.*}} -> %[[D]]
@@ -72,9 +73,9 @@
 // The L2 GEMM: BF16 output, one scale per 128x128 block, the same device count.
 // L2: megamoe.runtime_symbols = []
 // L2: megamoe.name = "d", megamoe.tma = {global_shape = [4096, 4096], global_strides_bytes = [8192]}
-// L2-SAME: %arg6: !llvm.ptr<1> {megamoe.name = "num_m_blocks"})
-// L2: llvm.load %arg6
-// L2: %[[SB:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// L2-SAME: %arg6: !warpspec.global<i32> {megamoe.name = "num_m_blocks"})
+// L2: warpspec.global.load %arg6
+// L2: %[[SB:.*]] = warpspec.global.load %{{.*}} : !warpspec.global<f32>
 // L2: warpspec.mma.block_scaled {{.*}} b_scales %[[SB]] into
 // L2-NOT: b_scale_map
 

@@ -15,7 +15,7 @@
 // COOP-SAME: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128> {megamoe.name = "b", megamoe.tma = {{{.*}}global_shape = ["K", "E * N"]
 // COOP-SAME: !warpspec.tma_desc<1x128xf32, swizzle = 0> {megamoe.name = "a_scales", megamoe.tma = {global_shape = ["M", "K / 128"], global_strides_bytes = ["M * 4"]}
 // COOP-SAME: !warpspec.tma_desc<64x64xbf16, swizzle = 128> {megamoe.name = "d", megamoe.tma = {global_shape = ["N", "M"], global_strides_bytes = ["N * 2"]}
-// COOP-SAME: !llvm.ptr<1> {megamoe.name = "b_scales"}, %{{.*}}: !llvm.ptr<1> {megamoe.name = "block_expert"}, %{{.*}}: i32 {megamoe.name = "num_m_blocks"})
+// COOP-SAME: !warpspec.global<f32> {megamoe.name = "b_scales"}, %{{.*}}: !warpspec.global<i32> {megamoe.name = "block_expert"}, %{{.*}}: i32 {megamoe.name = "num_m_blocks"})
 // COOP-SAME: maxnreg = 168 : i32, megamoe.grid = ["min(num_sms, num_m_blocks * (N / 128))", 1, 1], threads = 384 : i32
 // The composition: the mainloop's ring (A, B, A scales), the epilogue tile,
 // one tile loop per role in the same order (raster of 8 n-blocks: one
@@ -42,7 +42,7 @@
 // COOP: warpspec.role "math0" warps [4, 8) regs 232 mma {
 // COOP: warpspec.tile_loop (%{{.*}}, %{{.*}}) m_blocks(%[[MB]]) n_blocks 32 raster 8 {
 // COOP: %[[TOTAL:.*]]:2 = scf.for %[[KB:.*]] = {{.*}} iter_args(%[[ITER:.*]] = %{{.*}}, %[[PREV:.*]] = %{{.*}}) -> (!warpspec.acc<64x128xf32>, index)
-// COOP: %[[SB:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// COOP: %[[SB:.*]] = warpspec.global.load %{{.*}} : !warpspec.global<f32>
 // COOP: %[[CS:.*]] = warpspec.consumer.wait %[[P]]
 // COOP: warpspec.mma.block_scaled %[[A]], %[[B]] stage %[[CS]] row %[[ROW0:.*]] a_scales %[[SA]] b_scales %[[SB]] into %[[ITER]]
 // COOP: %[[NOTFIRST:.*]] = arith.cmpi ugt, %[[KB]]

@@ -15,18 +15,17 @@
 // RUN: FileCheck %s --check-prefix=FAST --input-file=%t/fast/layer.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/fast/layer.ptx -o %t/fast/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 
-// IR: llvm.func @__nv_expf(f32) -> f32
 // IR-LABEL: warpspec.kernel @moe_activation(
-// IR-SAME: %[[INFO:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:pool_info", megamoe.name = "pool_info"}
-// IR-SAME: %[[H:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:l1_out", megamoe.name = "l1_out"}
-// IR-SAME: %[[W:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:l1_pool_weight", megamoe.name = "l1_pool_weight"}
-// IR-SAME: %[[Q:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:l2_pool", megamoe.name = "l2_pool"}
-// IR-SAME: %[[SF:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:l2_pool_sf", megamoe.name = "l2_pool_sf"}
+// IR-SAME: %[[INFO:[a-z0-9]+]]: !warpspec.global<i32> {megamoe.bind = "region:pool_info", megamoe.name = "pool_info"}
+// IR-SAME: %[[H:[a-z0-9]+]]: !warpspec.global<f32> {megamoe.bind = "region:l1_out", megamoe.name = "l1_out"}
+// IR-SAME: %[[W:[a-z0-9]+]]: !warpspec.global<f32> {megamoe.bind = "region:l1_pool_weight", megamoe.name = "l1_pool_weight"}
+// IR-SAME: %[[Q:[a-z0-9]+]]: !warpspec.global<i8> {megamoe.bind = "region:l2_pool", megamoe.name = "l2_pool"}
+// IR-SAME: %[[SF:[a-z0-9]+]]: !warpspec.global<f32> {megamoe.bind = "region:l2_pool_sf", megamoe.name = "l2_pool_sf"}
 // IR-SAME: megamoe.grid = ["num_sms", 1, 1], threads = 1024 : i32
 // Work items: used rows (pool_info[1], bounded by P) x 3 column groups, one
 // warp each, grid-stride.
-// IR: llvm.getelementptr %[[INFO]]
-// IR: %[[USED:.*]] = llvm.load
+// IR: warpspec.global.offset %[[INFO]]
+// IR: %[[USED:.*]] = warpspec.global.load
 // IR: %[[LO:.*]] = arith.maxsi %[[USED]], %c0_i32
 // IR: %[[ROWS:.*]] = arith.minsi %[[LO]], %c768_i32
 // IR: %[[ITEMS:.*]] = arith.muli %[[ROWS]], %c3_i32
@@ -39,10 +38,11 @@
 // IR: %[[JD8:.*]] = arith.divui %[[J]], %c8_i32
 // IR: %[[JD8X16:.*]] = arith.muli %[[JD8]], %c16_i32
 // IR: %[[GCOL:.*]] = arith.addi %[[JD8X16]], %[[JM8]]
-// IR: %[[GPTR:.*]] = llvm.getelementptr %[[H]]
-// IR: %[[UPTR:.*]] = llvm.getelementptr %[[GPTR]][%c32_i64]
-// IR: llvm.getelementptr %[[W]]
-// IR: %[[WEIGHT:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+// IR: %[[HB:.*]] = warpspec.global.cast %[[H]] : !warpspec.global<f32> to !warpspec.global<i8>
+// IR: %[[GPTR:.*]] = warpspec.global.offset %[[HB]]
+// IR: %[[UPTR:.*]] = warpspec.global.offset %[[GPTR]][%c32_i64]
+// IR: warpspec.global.cast %[[W]]
+// IR: %[[WEIGHT:.*]] = warpspec.global.load %{{.*}} : !warpspec.global<f32>
 // A zero router weight (every padding row) gives q = 0, sf = 0 without reading h.
 // IR: %[[ZW:.*]] = arith.cmpf oeq, %[[WEIGHT]], %{{.*}} : f32
 // IR: %[[QS:.*]]:2 = scf.if %[[ZW]] -> (i32, f32) {
@@ -50,42 +50,47 @@
 // IR-NEXT: %[[Z1:.*]] = arith.constant 0.000000e+00 : f32
 // IR-NEXT: scf.yield %[[Z0]], %[[Z1]] : i32, f32
 // IR-NEXT: } else {
-// IR: %[[G:.*]] = llvm.load %[[GPTR]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
-// IR: %[[U:.*]] = llvm.load %[[UPTR]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// IR: %[[GV:.*]] = warpspec.global.cast %[[GPTR]] : !warpspec.global<i8> to !warpspec.global<vector<4xf32>>
+// IR-NEXT: %[[G:.*]] = warpspec.global.load %[[GV]] align 16 : !warpspec.global<vector<4xf32>>
+// IR: %[[UV:.*]] = warpspec.global.cast %[[UPTR]] : !warpspec.global<i8> to !warpspec.global<vector<4xf32>>
+// IR-NEXT: %[[U:.*]] = warpspec.global.load %[[UV]] align 16 : !warpspec.global<vector<4xf32>>
 // SwiGLU of one element (MoeMath): clamp, silu via libdevice expf, * up * w.
-// IR: %[[G0:.*]] = llvm.extractelement %[[G]]
-// IR: %[[U0:.*]] = llvm.extractelement %[[U]]
+// IR: %[[G0:.*]] = vector.extract %[[G]][0]
+// IR: %[[U0:.*]] = vector.extract %[[U]][0]
 // IR: %[[GC:.*]] = arith.minimumf %[[G0]], %[[C:.*]] : f32
 // IR: %[[UC1:.*]] = arith.maximumf %[[U0]], %[[NC:.*]] : f32
 // IR: %[[UC:.*]] = arith.minimumf %[[UC1]], %[[C]] : f32
 // IR: %[[NEG:.*]] = arith.negf %[[GC]] : f32
-// IR: %[[E:.*]] = llvm.call @__nv_expf(%[[NEG]]) : (f32) -> f32
+// IR: %[[E:.*]] = math.exp %[[NEG]] : f32
 // IR: %[[D:.*]] = arith.addf %{{.*}}, %[[E]] : f32
 // IR: %[[SILU:.*]] = arith.divf %[[GC]], %[[D]] : f32
 // IR: %[[SU:.*]] = arith.mulf %[[SILU]], %[[UC]] : f32
 // IR: %[[A0:.*]] = arith.mulf %[[SU]], %[[WEIGHT]] : f32
-// IR: llvm.intr.fabs(%[[A0]])
-// IR-COUNT-3: llvm.call @__nv_expf
+// IR: math.absf %[[A0]]
+// IR-COUNT-3: math.exp
 // amax over the warp, sf = amax / 448, q = e4m3(a / sf) or 0.
-// IR-COUNT-5: nvvm.shfl.sync  bfly
+// IR-COUNT-5: gpu.shuffle  xor
 // IR: %[[AMAX:.*]] = arith.maxnumf
 // IR: %[[S:.*]] = arith.divf %[[AMAX]], %{{.*}} : f32
 // IR: %[[Q0:.*]] = arith.divf %[[A0]], %[[S]] : f32
 // IR: %[[Q1:.*]] = arith.divf %{{.*}}, %[[S]] : f32
-// IR: nvvm.convert.f32x2.to.f8x2 %[[Q1]], %[[Q0]] {rnd = #nvvm.fp_rnd_mode<rn>, sat = #nvvm.sat_mode<satfinite>} : i16(f8E4M3FN)
-// IR: nvvm.convert.f32x2.to.f8x2
+// IR: warpspec.cvt.e4m3x2 %[[Q0]], %[[Q1]]
+// IR: warpspec.cvt.e4m3x2
 // IR: %[[POS:.*]] = arith.cmpf ogt, %[[S]], %{{.*}} : f32
 // IR: %[[PACKED:.*]] = arith.select %[[POS]], %{{.*}}, %{{.*}} : i32
 // IR: scf.yield %[[PACKED]], %[[S]] : i32, f32
 // l2_pool[row][j .. j + 4): one 4-byte store per lane.
 // IR: arith.muli %{{.*}}, %c384_i64
-// IR: %[[QPTR:.*]] = llvm.getelementptr %[[Q]]
-// IR: llvm.store %[[QS]]#0, %[[QPTR]] {alignment = 4 : i64} : i32, !llvm.ptr<1>
+// IR: %[[QB:.*]] = warpspec.global.offset %[[Q]]
+// IR: %[[QPTR:.*]] = warpspec.global.cast %[[QB]] : !warpspec.global<i8> to !warpspec.global<i32>
+// IR: warpspec.global.store %[[QS]]#0, %[[QPTR]] align 4 : !warpspec.global<i32>
 // l2_pool_sf[group][row] (MN-major), lane 0.
 // IR: scf.if
 // IR: arith.muli %{{.*}}, %c768_i64
-// IR: %[[SFPTR:.*]] = llvm.getelementptr %[[SF]]
-// IR: llvm.store %[[QS]]#1, %[[SFPTR]] {alignment = 4 : i64} : f32, !llvm.ptr<1>
+// IR: warpspec.global.cast %[[SF]]
+// IR: %[[SFB:.*]] = warpspec.global.offset
+// IR: %[[SFPTR:.*]] = warpspec.global.cast %[[SFB]] : !warpspec.global<i8> to !warpspec.global<f32>
+// IR: warpspec.global.store %[[QS]]#1, %[[SFPTR]] align 4 : !warpspec.global<f32>
 // IR: warpspec.return
 
 // The constants: clamp 7, amax / 448.

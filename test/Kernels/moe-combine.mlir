@@ -16,18 +16,18 @@
 // RUN: %ptxas -arch=sm_90a -v %t/h7168/layer.ptx -o %t/h7168/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 
 // IR-LABEL: warpspec.kernel @moe_combine_barrier(
-// IR-SAME: %[[BARRIERS:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:barriers", megamoe.name = "barriers"}
-// IR-SAME: %[[BPEERS:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "peer_offsets", megamoe.name = "peer_offsets"}
+// IR-SAME: %[[BARRIERS:[a-z0-9]+]]: !warpspec.global<i32> {megamoe.bind = "region:barriers", megamoe.name = "barriers"}
+// IR-SAME: %[[BPEERS:[a-z0-9]+]]: !warpspec.global<i64> {megamoe.bind = "peer_offsets", megamoe.name = "peer_offsets"}
 // IR-SAME: %[[RANK:[a-z0-9]+]]: i32 {megamoe.bind = "value:rank", megamoe.name = "rank"}
 // IR-SAME: megamoe.grid = [1, 1, 1], threads = 32 : i32
 // IR: scf.if
-// IR: %[[CTR:.*]] = llvm.getelementptr %[[BARRIERS]]
-// IR: warpspec.cross_rank.barrier %[[CTR]], %[[RANK]], %c2_i32, %[[BPEERS]] scope sys name "moe_combine_barrier: barriers[1], before the combine reduce" timeout_cycles 20000000000
+// IR: %[[CTR:.*]] = warpspec.global.offset %[[BARRIERS]]
+// IR: warpspec.cross_rank.barrier %[[CTR]], %[[RANK]], %c2_i32, %[[BPEERS]] scope sys name "moe_combine_barrier: barriers[1], before the combine reduce" timeout_cycles 20000000000 : !warpspec.global<i32>, !warpspec.global<i64>
 
 // IR-LABEL: warpspec.kernel @moe_combine_reduce(
-// IR-SAME: %[[IDX:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:topk_idx", megamoe.name = "topk_idx"}
-// IR-SAME: %[[CMB:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:combine", megamoe.name = "combine"}
-// IR-SAME: %[[Y:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "input:y", megamoe.name = "y"}
+// IR-SAME: %[[IDX:[a-z0-9]+]]: !warpspec.global<i64> {megamoe.bind = "region:topk_idx", megamoe.name = "topk_idx"}
+// IR-SAME: %[[CMB:[a-z0-9]+]]: !warpspec.global<bf16> {megamoe.bind = "region:combine", megamoe.name = "combine"}
+// IR-SAME: %[[Y:[a-z0-9]+]]: !warpspec.global<bf16> {megamoe.bind = "input:y", megamoe.name = "y"}
 // IR-SAME: %[[NT:[a-z0-9]+]]: i32 {megamoe.bind = "value:num_tokens", megamoe.name = "num_tokens"}
 // IR-SAME: megamoe.grid = ["num_sms", 1, 1], threads = 512 : i32
 // Tokens bounded by T; one thread per 8 channels of a token.
@@ -37,14 +37,16 @@
 // IR: scf.for %{{.*}} = %{{.*}} to %[[ITEMS]] step
 // Slots in order, f32 sums starting at 0; slots with ids outside [0, E) skipped.
 // IR: scf.for %[[K:.*]] = %c0_i32{{.*}} to %c2_i32 step %c1_i32 iter_args(%[[ACC0:[a-z0-9]+]] = %cst, {{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32)
-// IR: %[[EPTR:.*]] = llvm.getelementptr %[[IDX]]
-// IR: %[[E:.*]] = llvm.load %[[EPTR]] {alignment = 8 : i64} : !llvm.ptr<1> -> i64
+// IR: %[[IDXB:.*]] = warpspec.global.cast %[[IDX]] : !warpspec.global<i64> to !warpspec.global<i8>
+// IR: %[[EB:.*]] = warpspec.global.offset %[[IDXB]]
+// IR: %[[EPTR:.*]] = warpspec.global.cast %[[EB]] : !warpspec.global<i8> to !warpspec.global<i64>
+// IR: %[[E:.*]] = warpspec.global.load %[[EPTR]] align 8 : !warpspec.global<i64>
 // IR: arith.cmpi sge, %[[E]], %c0_i64
 // IR: arith.cmpi slt, %[[E]], %c8_i64
 // IR: scf.if %{{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32) {
-// IR: llvm.getelementptr %[[CMB]]
-// IR: %[[V:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
-// IR: %[[W0:.*]] = llvm.extractelement %[[V]]
+// IR: warpspec.global.cast %[[CMB]]
+// IR: %[[V:.*]] = warpspec.global.load %{{.*}} align 16 : !warpspec.global<vector<4xi32>>
+// IR: %[[W0:.*]] = vector.extract %[[V]][0]
 // IR: %[[LOBITS:.*]] = arith.shli %[[W0]], %c16_i32
 // IR: %[[LOF:.*]] = arith.bitcast %[[LOBITS]] : i32 to f32
 // IR: arith.addf %[[ACC0]], %[[LOF]] : f32
@@ -52,8 +54,9 @@
 // IR: scf.yield %[[ACC0]],
 // bf16 round to nearest even, 16-byte store into y[t].
 // IR: arith.truncf %{{.*}} : f32 to bf16
-// IR: %[[YROW:.*]] = llvm.getelementptr %[[Y]]
-// IR: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// IR: %[[YB:.*]] = warpspec.global.cast %[[Y]] : !warpspec.global<bf16> to !warpspec.global<i8>
+// IR: %[[YROW:.*]] = warpspec.global.offset %[[YB]]
+// IR: warpspec.global.store %{{.*}} align 16 : !warpspec.global<vector<4xi32>>
 
 // PTX-LABEL: .entry moe_combine_barrier(
 // PTX: .reqntid 32, 1, 1

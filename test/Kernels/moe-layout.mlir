@@ -13,67 +13,68 @@
 // RUN: %ptxas -arch=sm_90a -v %t/big/layer.ptx -o %t/big/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 
 // IR-LABEL: warpspec.kernel @moe_layout(
-// IR-SAME: %[[SEND:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:send_count", megamoe.name = "send_count"}
-// IR-SAME: %[[RECV:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:recv_count", megamoe.name = "recv_count"}
-// IR-SAME: %[[START:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:pool_row_start", megamoe.name = "pool_row_start"}
-// IR-SAME: %[[BLOCKS:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:pool_block_expert", megamoe.name = "pool_block_expert"}
-// IR-SAME: %[[INFO:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:pool_info", megamoe.name = "pool_info"}
-// IR-SAME: %[[BARRIERS:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:barriers", megamoe.name = "barriers"}
-// IR-SAME: %[[ERR:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:errors", megamoe.name = "errors"}
-// IR-SAME: %[[PEERS:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "peer_offsets", megamoe.name = "peer_offsets"}
+// IR-SAME: %[[SEND:[a-z0-9]+]]: !warpspec.global<i32> {megamoe.bind = "region:send_count", megamoe.name = "send_count"}
+// IR-SAME: %[[RECV:[a-z0-9]+]]: !warpspec.global<i32> {megamoe.bind = "region:recv_count", megamoe.name = "recv_count"}
+// IR-SAME: %[[START:[a-z0-9]+]]: !warpspec.global<i32> {megamoe.bind = "region:pool_row_start", megamoe.name = "pool_row_start"}
+// IR-SAME: %[[BLOCKS:[a-z0-9]+]]: !warpspec.global<i32> {megamoe.bind = "region:pool_block_expert", megamoe.name = "pool_block_expert"}
+// IR-SAME: %[[INFO:[a-z0-9]+]]: !warpspec.global<i32> {megamoe.bind = "region:pool_info", megamoe.name = "pool_info"}
+// IR-SAME: %[[BARRIERS:[a-z0-9]+]]: !warpspec.global<i32> {megamoe.bind = "region:barriers", megamoe.name = "barriers"}
+// IR-SAME: %[[ERR:[a-z0-9]+]]: !warpspec.global<i32> {megamoe.bind = "region:errors", megamoe.name = "errors"}
+// IR-SAME: %[[PEERS:[a-z0-9]+]]: !warpspec.global<i64> {megamoe.bind = "peer_offsets", megamoe.name = "peer_offsets"}
 // IR-SAME: %[[RANK:[a-z0-9]+]]: i32 {megamoe.bind = "value:rank", megamoe.name = "rank"}
 // IR-SAME: megamoe.grid = [1, 1, 1], threads = 128 : i32
 // IR: arith.cmpi ult, %[[RANK]], %{{.*}} : i32
 // Step 1: send_count[e] -> rank e / L's recv_count[rank][e % L], then zero.
 // IR: scf.for %[[E:.*]] = %{{.*}} to %c12_i32 step %c128_i32 : i32 {
-// IR: %[[COUNT:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> i32
+// IR: %[[COUNT:.*]] = warpspec.global.load %{{.*}} : !warpspec.global<i32>
 // IR: %[[OWNER:.*]] = arith.divui %[[E]], %c6_i32
 // IR: %[[L:.*]] = arith.remui %[[E]],
 // IR: %[[RL:.*]] = arith.muli %[[RANK]],
 // IR: arith.addi %[[RL]], %[[L]]
-// IR: %[[MINE:.*]] = llvm.getelementptr %[[RECV]]
-// IR: %[[REMOTE:.*]] = warpspec.peer.ptr %[[MINE]], %[[OWNER]], %[[PEERS]]
-// IR: llvm.store %[[COUNT]], %[[REMOTE]]
-// IR: llvm.getelementptr %[[SEND]]
-// IR: llvm.store %c0_i32{{.*}}, %{{.*}} : i32, !llvm.ptr<1>
+// IR: %[[MINE:.*]] = warpspec.global.offset %[[RECV]]
+// IR: %[[REMOTE:.*]] = warpspec.peer.ptr %[[MINE]], %[[OWNER]], %[[PEERS]] : !warpspec.global<i32>, !warpspec.global<i64>
+// IR: warpspec.global.store %[[COUNT]], %[[REMOTE]]
+// IR: warpspec.global.offset %[[SEND]]
+// IR: warpspec.global.store %c0_i32{{.*}}, %{{.*}} : !warpspec.global<i32>
 // IR: }
 // Step 2: fence, block sync, one thread crosses the ranks' barrier, block sync.
-// IR-NEXT: llvm.fence seq_cst
-// IR-NEXT: nvvm.barrier0
+// IR-NEXT: warpspec.fence scope sys
+// IR-NEXT: gpu.barrier
 // IR: scf.if
 // IR-NEXT: %[[NR:.*]] = arith.constant 2 : i32
-// IR-NEXT: warpspec.cross_rank.barrier %[[BARRIERS]], %[[RANK]], %[[NR]], %[[PEERS]] scope sys name "moe_layout: barriers[0], before the pull" timeout_cycles 20000000000
+// IR-NEXT: warpspec.cross_rank.barrier %[[BARRIERS]], %[[RANK]], %[[NR]], %[[PEERS]] scope sys name "moe_layout: barriers[0], before the pull" timeout_cycles 20000000000 : !warpspec.global<i32>, !warpspec.global<i64>
 // IR-NEXT: }
-// IR-NEXT: nvvm.barrier0
+// IR-NEXT: gpu.barrier
 // Step 3 (warp 0): chunks of 32 experts; N_l = sum of min(recv_count[r][l], T * K).
-// IR: %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid : i32
+// IR: %[[LANEID:.*]] = gpu.lane_id
+// IR-NEXT: %[[LANE:.*]] = arith.index_castui %[[LANEID]] : index to i32
 // IR: %[[TOTAL:.*]] = scf.for %{{.*}} = %{{.*}} to %c6_i32 step %c32_i32{{.*}} iter_args(%[[CARRY:.*]] = %{{.*}}) -> (i32)
-// IR: llvm.getelementptr %[[RECV]]
+// IR: warpspec.global.offset %[[RECV]]
 // IR: arith.minui %{{.*}}, %c120_i32 : i32
 // pad(N_l) and its warp-inclusive scan.
 // IR: arith.addi %{{.*}}, %c127_i32 : i32
 // IR: arith.divui
 // IR: %[[PADDED:.*]] = arith.muli
-// IR-COUNT-5: nvvm.shfl.sync  up
+// IR-COUNT-5: gpu.shuffle  up
 // IR: %[[INCL:.*]] = arith.select
 // IR: %[[END:.*]] = arith.addi %[[CARRY]], %[[INCL]] : i32
 // IR: %[[S:.*]] = arith.subi %[[END]], %[[PADDED]] : i32
 // pool_row_start[l][0..R], the blocks of expert l (capped at P / BM = 8).
 // IR: scf.for %{{.*}} iter_args(%{{.*}} = %[[S]]) -> (i32)
-// IR: llvm.getelementptr %[[START]]
-// IR: llvm.getelementptr %[[START]]
+// IR: warpspec.global.offset %[[START]]
+// IR: warpspec.global.offset %[[START]]
 // IR: arith.minui %{{.*}}, %c8_i32{{.*}} : i32
-// IR: llvm.getelementptr %[[BLOCKS]]
-// IR: nvvm.shfl.sync  idx %{{.*}}, %[[INCL]], %c31_i32
+// IR: warpspec.global.offset %[[BLOCKS]]
+// IR: gpu.shuffle  idx %[[INCL]], %c31_i32, %c32_i32{{.*}} : i32
 // pool_info = (min(rows, P) / BM, min(rows, P)); an overflow counts in errors[1].
 // IR: %[[USED:.*]] = arith.minui %[[TOTAL]], %c1024_i32 : i32
 // IR: arith.divui %[[USED]], %c128_i32
-// IR: llvm.getelementptr %[[INFO]]
-// IR: llvm.getelementptr %[[INFO]]
-// IR: llvm.store %[[USED]]
+// IR: warpspec.global.offset %[[INFO]]
+// IR: warpspec.global.offset %[[INFO]]
+// IR: warpspec.global.store %[[USED]]
 // IR: arith.cmpi ugt, %[[TOTAL]], %c1024_i32
-// IR: llvm.getelementptr %[[ERR]]
-// IR: llvm.atomicrmw add
+// IR: warpspec.global.offset %[[ERR]]
+// IR: warpspec.global.atomic add
 
 // PTX: .entry moe_layout(
 // PTX: .reqntid 128, 1, 1

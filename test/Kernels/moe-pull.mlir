@@ -20,80 +20,83 @@
 // RUN: %ptxas -arch=sm_90a -v %t/h2048/layer.ptx -o %t/h2048/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 
 // IR-LABEL: warpspec.kernel @moe_pull(
-// IR-SAME: %[[SRC:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:src_token_index", megamoe.name = "src_token_index"}
-// IR-SAME: %[[START:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:pool_row_start", megamoe.name = "pool_row_start"}
-// IR-SAME: %[[BLOCKS:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:pool_block_expert", megamoe.name = "pool_block_expert"}
-// IR-SAME: %[[INFO:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:pool_info", megamoe.name = "pool_info"}
-// IR-SAME: %[[POOL:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:l1_pool", megamoe.name = "l1_pool"}
-// IR-SAME: %[[POOLSF:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:l1_pool_sf", megamoe.name = "l1_pool_sf"}
-// IR-SAME: %[[WEIGHT:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:l1_pool_weight", megamoe.name = "l1_pool_weight"}
-// IR-SAME: %[[SOURCE:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:pool_source", megamoe.name = "pool_source"}
-// IR-SAME: %[[X:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:x", megamoe.name = "x"}
-// IR-SAME: %[[XSF:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:x_sf", megamoe.name = "x_sf"}
-// IR-SAME: %[[TOPKW:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:topk_weights", megamoe.name = "topk_weights"}
-// IR-SAME: %[[PEERS:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "peer_offsets", megamoe.name = "peer_offsets"}
+// IR-SAME: %[[SRC:[a-z0-9]+]]: !warpspec.global<i32> {megamoe.bind = "region:src_token_index", megamoe.name = "src_token_index"}
+// IR-SAME: %[[START:[a-z0-9]+]]: !warpspec.global<i32> {megamoe.bind = "region:pool_row_start", megamoe.name = "pool_row_start"}
+// IR-SAME: %[[BLOCKS:[a-z0-9]+]]: !warpspec.global<i32> {megamoe.bind = "region:pool_block_expert", megamoe.name = "pool_block_expert"}
+// IR-SAME: %[[INFO:[a-z0-9]+]]: !warpspec.global<i32> {megamoe.bind = "region:pool_info", megamoe.name = "pool_info"}
+// IR-SAME: %[[POOL:[a-z0-9]+]]: !warpspec.global<i8> {megamoe.bind = "region:l1_pool", megamoe.name = "l1_pool"}
+// IR-SAME: %[[POOLSF:[a-z0-9]+]]: !warpspec.global<f32> {megamoe.bind = "region:l1_pool_sf", megamoe.name = "l1_pool_sf"}
+// IR-SAME: %[[WEIGHT:[a-z0-9]+]]: !warpspec.global<f32> {megamoe.bind = "region:l1_pool_weight", megamoe.name = "l1_pool_weight"}
+// IR-SAME: %[[SOURCE:[a-z0-9]+]]: !warpspec.global<i32> {megamoe.bind = "region:pool_source", megamoe.name = "pool_source"}
+// IR-SAME: %[[X:[a-z0-9]+]]: !warpspec.global<i8> {megamoe.bind = "region:x", megamoe.name = "x"}
+// IR-SAME: %[[XSF:[a-z0-9]+]]: !warpspec.global<f32> {megamoe.bind = "region:x_sf", megamoe.name = "x_sf"}
+// IR-SAME: %[[TOPKW:[a-z0-9]+]]: !warpspec.global<f32> {megamoe.bind = "region:topk_weights", megamoe.name = "topk_weights"}
+// IR-SAME: %[[PEERS:[a-z0-9]+]]: !warpspec.global<i64> {megamoe.bind = "peer_offsets", megamoe.name = "peer_offsets"}
 // IR-SAME: megamoe.grid = ["num_sms", 1, 1], threads = 1024 : i32
-// IR: %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid : i32
+// IR: %[[LANEID:.*]] = gpu.lane_id
+// IR-NEXT: %[[LANE:.*]] = arith.index_castui %[[LANEID]] : index to i32
 // Rows: min(pool_info[1], P), one warp each, grid-stride over the warps.
-// IR: llvm.getelementptr %[[INFO]]
-// IR: %[[USED:.*]] = llvm.load
+// IR: warpspec.global.offset %[[INFO]]
+// IR: %[[USED:.*]] = warpspec.global.load
 // IR: %[[ROWS:.*]] = arith.minui %[[USED]], %c1024_i32 : i32
 // IR: scf.for %[[ROW:.*]] = %{{.*}} to %[[ROWS]] step %{{.*}} : i32 {
-// IR: %[[DST:.*]] = llvm.getelementptr %[[POOL]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+// IR: %[[DST:.*]] = warpspec.global.offset %[[POOL]][%{{.*}}] : !warpspec.global<i8>, i64
 // row -> block -> expert l (forced into [0, L)).
 // IR: %[[BLOCK:.*]] = arith.divui %[[ROW]], %c128_i32 : i32
-// IR: llvm.getelementptr %[[BLOCKS]]
-// IR: %[[EXPERT:.*]] = llvm.load
+// IR: warpspec.global.offset %[[BLOCKS]]
+// IR: %[[EXPERT:.*]] = warpspec.global.load
 // IR: %[[EOK:.*]] = arith.cmpi ult, %[[EXPERT]], %c6_i32 : i32
 // IR: %[[L:.*]] = arith.select %[[EOK]], %[[EXPERT]], %{{.*}} : i32
 // Source rank: the lanes count the ranks whose segment ends at or before the row.
 // IR: scf.for %{{.*}} = %[[LANE]] to %c2_i32{{.*}} step %c32_i32{{.*}} iter_args
-// IR: llvm.getelementptr %[[START]]
+// IR: warpspec.global.offset %[[START]]
 // IR: arith.cmpi ule, %{{.*}}, %[[ROW]] : i32
-// IR: %[[COUNT:.*]] = nvvm.redux.sync  add %{{.*}}, %c-1_i32 : i32 -> i32
+// IR: %[[COUNT:.*]] = gpu.subgroup_reduce  add %{{.*}} uniform : (i32) -> i32
 // IR: %[[R:.*]] = arith.select %[[EOK]], %[[COUNT]], %c2_i32 : i32
 // IR: %[[ISSRC:.*]] = arith.cmpi ult, %[[R]], %c2_i32{{.*}} : i32
 // Slot s = src_token_index[l][r][row - pool_row_start[l][r]], or -1.
 // IR: %[[SLOT:.*]] = scf.if %[[ISSRC]] -> (i32) {
 // IR: arith.subi %[[ROW]],
 // IR: arith.constant 120 : i64
-// IR: llvm.getelementptr %[[SRC]]
+// IR: warpspec.global.offset %[[SRC]]
 // IR: } else {
 // IR: %[[REAL:.*]] = arith.cmpi ult, %[[SLOT]], %c120_i32 : i32
 // IR: scf.if %[[REAL]] {
 // IR: %[[T:.*]] = arith.divui %[[SLOT]], %c3_i32
 // IR: %[[K:.*]] = arith.remui %[[SLOT]], %c3_i32
 // x row of rank r: 16-byte vectors, lanes stride over the 24 vectors.
-// IR: %[[PX:.*]] = warpspec.peer.ptr %[[X]], %[[R]], %[[PEERS]]
-// IR: %[[XROW:.*]] = llvm.getelementptr %[[PX]]
+// IR: %[[PX:.*]] = warpspec.peer.ptr %[[X]], %[[R]], %[[PEERS]] : !warpspec.global<i8>, !warpspec.global<i64>
+// IR: %[[XROW:.*]] = warpspec.global.offset %[[PX]]
 // IR: scf.for %{{.*}} = %[[LANE]] to %c24_i32 step %c32_i32
-// IR: llvm.getelementptr %[[XROW]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, vector<4xi32>
-// IR: %[[V:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
-// IR: llvm.getelementptr %[[DST]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, vector<4xi32>
-// IR: llvm.store %[[V]], %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// IR: %[[XV:.*]] = warpspec.global.cast %[[XROW]] : !warpspec.global<i8> to !warpspec.global<vector<4xi32>>
+// IR: warpspec.global.offset %[[XV]][%{{.*}}] : !warpspec.global<vector<4xi32>>, i32
+// IR: %[[V:.*]] = warpspec.global.load %{{.*}} align 16 : !warpspec.global<vector<4xi32>>
+// IR: %[[DV:.*]] = warpspec.global.cast %[[DST]] : !warpspec.global<i8> to !warpspec.global<vector<4xi32>>
+// IR: warpspec.global.offset %[[DV]][%{{.*}}] : !warpspec.global<vector<4xi32>>, i32
+// IR: warpspec.global.store %[[V]], %{{.*}} align 16 : !warpspec.global<vector<4xi32>>
 // x_sf[t][c] -> l1_pool_sf[c][row] (stride P = 1024).
-// IR: %[[PSF:.*]] = warpspec.peer.ptr %[[XSF]], %[[R]], %[[PEERS]]
+// IR: %[[PSF:.*]] = warpspec.peer.ptr %[[XSF]], %[[R]], %[[PEERS]] : !warpspec.global<f32>, !warpspec.global<i64>
 // IR: scf.for %[[C:.*]] = %[[LANE]] to %c3_i32{{.*}} step %c32_i32
-// IR: llvm.getelementptr %[[PSF]]
+// IR: warpspec.global.offset %[[PSF]]
 // IR: arith.constant 1024 : i64
-// IR: llvm.getelementptr %[[POOLSF]]
+// IR: warpspec.global.offset %[[POOLSF]]
 // Lane 0: topk_weights[s] of rank r and the source (r, t, k).
 // IR: warpspec.peer.ptr %[[TOPKW]], %[[R]], %[[PEERS]]
-// IR: llvm.getelementptr %[[WEIGHT]]
-// IR: llvm.getelementptr %[[SOURCE]]
-// IR: llvm.store %[[R]]
-// IR: llvm.getelementptr %[[SOURCE]]
-// IR: llvm.store %[[T]]
-// IR: llvm.getelementptr %[[SOURCE]]
-// IR: llvm.store %[[K]]
+// IR: warpspec.global.offset %[[WEIGHT]]
+// IR: warpspec.global.offset %[[SOURCE]]
+// IR: warpspec.global.store %[[R]]
+// IR: warpspec.global.offset %[[SOURCE]]
+// IR: warpspec.global.store %[[T]]
+// IR: warpspec.global.offset %[[SOURCE]]
+// IR: warpspec.global.store %[[K]]
 // Padding row: zeros and (-1, -1, -1).
 // IR: } else {
-// IR: llvm.mlir.zero : vector<4xi32>
-// IR: llvm.getelementptr %[[DST]]
-// IR: llvm.getelementptr %[[POOLSF]]
-// IR: llvm.getelementptr %[[WEIGHT]]
+// IR: arith.constant dense<0> : vector<4xi32>
+// IR: warpspec.global.cast %[[DST]]
+// IR: warpspec.global.offset %[[POOLSF]]
+// IR: warpspec.global.offset %[[WEIGHT]]
 // IR: %[[NONE:.*]] = arith.constant -1 : i32
-// IR-COUNT-3: llvm.store %[[NONE]]
+// IR-COUNT-3: warpspec.global.store %[[NONE]]
 
 // PTX: .entry moe_pull(
 // PTX: .reqntid 1024, 1, 1

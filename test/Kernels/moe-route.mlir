@@ -10,11 +10,11 @@
 // RUN: %ptxas -arch=sm_90a -v %t/layer.ptx -o %t/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 
 // IR-LABEL: warpspec.kernel @moe_route(
-// IR-SAME: %[[IDX:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:topk_idx", megamoe.name = "topk_idx"}
-// IR-SAME: %[[SEND:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:send_count", megamoe.name = "send_count"}
-// IR-SAME: %[[SRC:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:src_token_index", megamoe.name = "src_token_index"}
-// IR-SAME: %[[ERR:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "region:errors", megamoe.name = "errors"}
-// IR-SAME: %[[PEERS:[a-z0-9]+]]: !llvm.ptr<1> {megamoe.bind = "peer_offsets", megamoe.name = "peer_offsets"}
+// IR-SAME: %[[IDX:[a-z0-9]+]]: !warpspec.global<i64> {megamoe.bind = "region:topk_idx", megamoe.name = "topk_idx"}
+// IR-SAME: %[[SEND:[a-z0-9]+]]: !warpspec.global<i32> {megamoe.bind = "region:send_count", megamoe.name = "send_count"}
+// IR-SAME: %[[SRC:[a-z0-9]+]]: !warpspec.global<i32> {megamoe.bind = "region:src_token_index", megamoe.name = "src_token_index"}
+// IR-SAME: %[[ERR:[a-z0-9]+]]: !warpspec.global<i32> {megamoe.bind = "region:errors", megamoe.name = "errors"}
+// IR-SAME: %[[PEERS:[a-z0-9]+]]: !warpspec.global<i64> {megamoe.bind = "peer_offsets", megamoe.name = "peer_offsets"}
 // IR-SAME: %[[RANK:[a-z0-9]+]]: i32 {megamoe.bind = "value:rank", megamoe.name = "rank"}
 // IR-SAME: %[[NTOK:[a-z0-9]+]]: i32 {megamoe.bind = "value:num_tokens", megamoe.name = "num_tokens"}
 // IR-SAME: megamoe.grid = ["num_sms", 1, 1], threads = 512 : i32
@@ -28,7 +28,7 @@
 // IR: %[[K:.*]] = arith.constant 3 : i32
 // IR: %[[SLOTS:.*]] = arith.muli %[[TOK]], %[[K]]
 // IR: scf.for %[[S:.*]] = %[[FIRST:.*]] to %[[SLOTS]] step %{{.*}} : i32 {
-// IR: %[[E:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> i64
+// IR: %[[E:.*]] = warpspec.global.load %{{.*}} align 8 : !warpspec.global<i64>
 // Valid ids are [0, E) (unsigned compare), -1 is masked.
 // IR: %[[NE:.*]] = arith.constant 12 : i64
 // IR: %[[VALID:.*]] = arith.cmpi ult, %[[E]], %[[NE]] : i64
@@ -38,8 +38,8 @@
 // IR: %[[L:.*]] = arith.constant 6 : i32
 // IR: %[[OWNER:.*]] = arith.divui %[[E32]], %[[L]]
 // IR: %[[LOCAL:.*]] = arith.remui %[[E32]],
-// IR: %[[CTR:.*]] = llvm.getelementptr %[[SEND]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
-// IR: %[[POS:.*]] = llvm.atomicrmw add %[[CTR]], %{{.*}} monotonic : !llvm.ptr<1>, i32
+// IR: %[[CTR:.*]] = warpspec.global.offset %[[SEND]][%[[E32]]] : !warpspec.global<i32>, i32
+// IR: %[[POS:.*]] = warpspec.global.atomic add %[[CTR]], %{{.*}} : !warpspec.global<i32>
 // IR: %[[TK:.*]] = arith.constant 120 : i32
 // IR: %[[INB:.*]] = arith.cmpi ult, %[[POS]], %[[TK]]
 // IR: scf.if %[[INB]] {
@@ -47,18 +47,18 @@
 // IR: %[[LR:.*]] = arith.muli %[[LOCAL]], %{{.*}} : i32
 // IR: %[[ROW:.*]] = arith.addi %[[LR]], %[[RANK]] : i32
 // IR: arith.constant 120 : i64
-// IR: %[[MINE:.*]] = llvm.getelementptr %[[SRC]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
-// IR: %[[REMOTE:.*]] = warpspec.peer.ptr %[[MINE]], %[[OWNER]], %[[PEERS]]
-// IR: llvm.store %[[S]], %[[REMOTE]] {alignment = 4 : i64} : i32, !llvm.ptr<1>
+// IR: %[[MINE:.*]] = warpspec.global.offset %[[SRC]][%{{.*}}] : !warpspec.global<i32>, i64
+// IR: %[[REMOTE:.*]] = warpspec.peer.ptr %[[MINE]], %[[OWNER]], %[[PEERS]] : !warpspec.global<i32>, !warpspec.global<i64>
+// IR: warpspec.global.store %[[S]], %[[REMOTE]] align 4 : !warpspec.global<i32>
 // IR: } else {
 // IR: %[[BAD:.*]] = arith.xori %[[MASKED]], %true
 // IR: scf.if %[[BAD]] {
-// IR: llvm.atomicrmw add %[[ERR]], %{{.*}} monotonic : !llvm.ptr<1>, i32
+// IR: warpspec.global.atomic add %[[ERR]], %{{.*}} : !warpspec.global<i32>
 // After the loop, the threads that handled a slot (first < slots): system
 // fence for their remote stores.
 // IR: %[[HANDLED:.*]] = arith.cmpi slt, %[[FIRST]], %[[SLOTS]] : i32
 // IR-NEXT: scf.if %[[HANDLED]] {
-// IR-NEXT: llvm.fence seq_cst
+// IR-NEXT: warpspec.fence scope sys
 // IR-NEXT: }
 // IR-NEXT: }
 // IR-NEXT: warpspec.return

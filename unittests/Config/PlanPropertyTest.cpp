@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "megamoe/Config/BufferLayout.h"
 #include "megamoe/Config/Heuristics.h"
+#include "megamoe/Config/Chip.h"
 #include "megamoe/Config/Plan.h"
 
 #include <gtest/gtest.h>
@@ -116,14 +117,14 @@ void expectUsable(const LayerConfig &c, const Plan &p, const std::string &who) {
                              << "validatePlan rejects: " << again.front();
   ASSERT_FALSE(p.variants.empty()) << who;
   for (const Variant &v : p.variants) {
-    EXPECT_LE(v.smemBytes, kMaxSharedMemoryPerBlock) << who;
+    EXPECT_LE(v.smemBytes, chipLimits(c.chip).smemPerBlock) << who;
     // The unfused schedule's kernels set their own registers (the grouped
     // GEMM's); its plan only records them.
     if (p.schedule != Schedule::Unfused) {
       int64_t regs = 128 * (v.registers.producer +
                             v.activeMathWarpgroups() * v.registers.math +
                             (2 - v.activeMathWarpgroups()) * v.registers.idle);
-      EXPECT_LE(regs, kRegistersPerSM) << who;
+      EXPECT_LE(regs, chipLimits(c.chip).registersPerSM) << who;
     }
     EXPECT_GE(v.blockM, 1) << who;
     EXPECT_LE(v.minTokens, v.maxTokens) << who;
@@ -214,8 +215,9 @@ TEST(PlanProperty, RandomLayersGiveUsablePlansOrSentences) {
     expectUsable(c, p, who);
     if (p.schedule == Schedule::Unfused)
       for (const Variant &v : p.variants) {
-        EXPECT_EQ(v.registers.producer, GroupedGemmRegisters::kProducer) << who;
-        EXPECT_EQ(v.registers.math, GroupedGemmRegisters::kMath) << who;
+        EXPECT_EQ(v.registers.producer, chipLimits(c.chip).producerRegisters)
+            << who;
+        EXPECT_EQ(v.registers.math, chipLimits(c.chip).mathRegisters) << who;
       }
     if (::testing::Test::HasFailure())
       return; // one reproducer is enough

@@ -5,6 +5,7 @@
 // (docs/UnfusedSchedule.md).
 //
 //===----------------------------------------------------------------------===//
+#include "megamoe/Conversion/TargetAttr.h"
 #include "megamoe/InitAll.h"
 #include "megamoe/Kernels/GroupedGemm.h"
 #include "megamoe/Kernels/KernelBuilder.h"
@@ -32,8 +33,7 @@ struct Fixture : ::testing::Test {
     b.setInsertionPointToEnd(module->getBody());
     (*module)->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                        b.getUnitAttr());
-    auto target = NVVM::NVVMTargetAttr::get(&context, 3, "nvptx64-nvidia-cuda",
-                                            "sm_90a", "+ptx86");
+    auto target = megamoe::nvvmTargetForChip(&context, "sm_90a");
     gpuModule = gpu::GPUModuleOp::create(b, b.getUnknownLoc(), "layer",
                                          b.getArrayAttr({target}));
   }
@@ -101,7 +101,7 @@ TEST_F(Fixture, BindsEveryParameterOfTheL1Gemm) {
     EXPECT_EQ(bindOf(k, i), binds[i]);
   }
   // The device count is a pointer; the D descriptor holds f32 panels.
-  EXPECT_TRUE(isa<LLVM::LLVMPointerType>(k.getArgumentTypes()[6]));
+  EXPECT_TRUE(isa<warpspec::GlobalType>(k.getArgumentTypes()[6]));
   auto d = cast<warpspec::TmaDescType>(k.getArgumentTypes()[3]);
   EXPECT_TRUE(d.getElementType().isF32());
   // Static M: the grid names no symbol but num_sms.
@@ -181,7 +181,7 @@ TEST_F(Fixture, TheL2GemmScattersIntoCombineInsteadOfD) {
   int64_t peerPtrs = 0, fences = 0, tmaStores = 0;
   k.walk([&](Operation *op) {
     peerPtrs += isa<warpspec::PeerPtrOp>(op);
-    fences += isa<LLVM::FenceOp>(op);
+    fences += isa<warpspec::FenceOp>(op);
     tmaStores += isa<warpspec::TmaStoreOp>(op);
   });
   EXPECT_EQ(peerPtrs, 2 * 8); // 2 math warpgroups x 8 row passes
@@ -215,9 +215,10 @@ TEST(GroupedGemmConfig, FloatOutputTilesTakeOneStage) {
   megamoe::GroupedGemmConfig bf16;
   megamoe::GroupedGemmConfig f32;
   f32.outType = "f32";
-  EXPECT_EQ(f32.fixedBytes() - bf16.fixedBytes(), 2 * 64 * 128 * 2);
-  EXPECT_EQ(bf16.resolvedStages(), 5);
-  EXPECT_EQ(f32.resolvedStages(), 4);
+  EXPECT_EQ(f32.plan().fixedBytes() - bf16.plan().fixedBytes(),
+            2 * 64 * 128 * 2);
+  EXPECT_EQ(bf16.plan().stages, 5);
+  EXPECT_EQ(f32.plan().stages, 4);
 }
 
 TEST(GroupedGemmConfig, StaticMReplacesMaxM) {

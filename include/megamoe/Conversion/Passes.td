@@ -62,19 +62,28 @@ def ConvertWarpSpecToNVVM : Pass<"convert-warpspec-to-nvvm", "::mlir::gpu::GPUMo
 }
 
 def MegaMoEConvertToLLVM : Pass<"megamoe-convert-to-llvm", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Lower arith, cf, index, math and ub inside a gpu.module to LLVM";
+  let summary = "Lower gpu, arith, cf, index, math, ub and vector inside a gpu.module to NVVM/LLVM";
   let description = [{
     Finishes the lowering of a kernel body after `convert-warpspec-to-nvvm`
     and `convert-scf-to-cf`: everything that is not yet LLVM or NVVM becomes
     LLVM. Upstream `convert-cf-to-llvm` and `convert-func-to-llvm` are
     anchored on builtin.module and cannot nest in a gpu.module; this pass
     gathers the same pattern sets for one gpu.module.
+
+    First, upstream's GPU-to-NVVM patterns lower the gpu ops kernels use
+    (`gpu.thread_id`, `gpu.block_id`, `gpu.grid_dim`, `gpu.lane_id`,
+    `gpu.shuffle`, `gpu.barrier`, uniform `gpu.subgroup_reduce` as
+    `redux.sync`) and `math.exp` becomes a call of libdevice's `__nv_expf`
+    (the exp the numerics contract names); other math ops are untouched by
+    that step, so `math.absf` stays the `llvm.fabs` intrinsic. Then arith,
+    cf, index, math, ub and vector become LLVM.
   }];
   let options = [
     Option<"indexBitwidth", "index-bitwidth", "unsigned", "64",
            "Bitwidth of the index type">,
   ];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
 }
 
 def MegaMoECollectManifest : Pass<"megamoe-collect-manifest", "::mlir::ModuleOp"> {

@@ -114,13 +114,6 @@ struct GroupedGemmConfig {
   int64_t combineRanks = 0;
 
   static constexpr int64_t kBlockK = config::kGroupedGemmBlockK;
-  /// The setmaxnreg targets of the roles (ChipLimits of sm_90a). Kept until
-  /// the builder reads KernelPlan::roles instead.
-  static constexpr int64_t kProducerRegs =
-      config::chipLimits(config::Chip::SM90a).producerRegisters;
-  static constexpr int64_t kMathRegs =
-      config::chipLimits(config::Chip::SM90a).mathRegisters;
-
   /// The same problem in lib/Config's terms (chip and out type parsed; an
   /// unknown chip or out type reads as sm_90a / bf16: verify first).
   config::GemmProblem problem() const;
@@ -130,22 +123,10 @@ struct GroupedGemmConfig {
   /// The config of `problem` (the inverse of problem()).
   static GroupedGemmConfig fromProblem(const config::GemmProblem &problem);
 
-  int64_t numMathWarpgroups() const { return blockM / 64; }
   /// Bytes of one D element (2 for bf16, 4 for f32).
   int64_t outBytes() const { return outType == "f32" ? 4 : 2; }
   /// The largest M the kernel is launched with (staticM, or maxM).
   int64_t rowCapacity() const { return staticM > 0 ? staticM : maxM; }
-  int64_t numThreads() const { return 128 * (1 + numMathWarpgroups()); }
-  // Thin wrappers over plan(), until the builder reads the KernelPlan:
-  /// The register cap at entry (KernelPlan::entryRegisters).
-  int64_t entryRegisterCap() const;
-  /// Bytes of one pipeline stage: the A tile, the B tile and BLOCK_M A scales.
-  int64_t stageBytes() const;
-  /// Bytes outside the pipeline ring: the output tiles (64 x BLOCK_N per
-  /// math warpgroup) and slack for mbarriers and alignment.
-  int64_t fixedBytes() const;
-  /// The stage count that will be used (`stages`, or the most that fit).
-  int64_t resolvedStages() const;
 };
 
 /// Why `config` cannot be built (each message states the rule and the

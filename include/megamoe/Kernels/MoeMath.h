@@ -16,10 +16,12 @@
 // With fast math (LayerConfig::fastMath) exp is ex2.approx.ftz(-g * log2 e)
 // and the division a reciprocal rcp.approx.ftz; nothing else changes.
 //
-// The builders emit upstream ops (arith, llvm, nvvm) at the builder's
-// insertion point; `buildExpF32` declares `llvm.func @__nv_expf` in the
-// nearest symbol table (the gpu.module), which gpu-module-to-binary links
-// from the CUDA toolkit's libdevice.
+// The builders emit upstream ops (arith, math, gpu) at the builder's
+// insertion point: exp is `math.exp`, which megamoe-convert-to-llvm lowers to
+// a call of libdevice's `__nv_expf` (gpu-module-to-binary links libdevice
+// from the CUDA toolkit). The instructions no upstream op specifies exactly
+// are warpspec element ops: `warpspec.approx ex2|rcp` (fast math) and
+// `warpspec.cvt.e4m3x2`.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MEGAMOE_KERNELS_MOEMATH_H
@@ -35,10 +37,8 @@ namespace megamoe {
 /// Largest finite e4m3 magnitude: the requantization maps a block's amax here.
 inline constexpr double kE4M3Max = 448.0;
 
-/// exp(x) of an f32: libdevice `__nv_expf`, or ex2.approx.ftz when
-/// `fastMath`. The insertion point must be inside an op already nested in the
-/// gpu.module (not in the body-builder callback of an op being created),
-/// where the declaration of `__nv_expf` goes.
+/// exp(x) of an f32: `math.exp` (libdevice `__nv_expf` once lowered), or
+/// ex2.approx.ftz when `fastMath`.
 mlir::Value buildExpF32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                         bool fastMath = false);
 

@@ -1,8 +1,6 @@
 //===- AttachTarget.cpp - #nvvm.target from a chip name -------------------===//
 #include "megamoe/Conversion/Passes.h"
-#include "megamoe/Conversion/Target.h"
-
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "megamoe/Conversion/TargetAttr.h"
 
 namespace mlir::megamoe {
 #define GEN_PASS_DEF_MEGAMOEATTACHTARGET
@@ -17,14 +15,12 @@ struct AttachTargetPass
   using Base::Base;
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
-    std::optional<std::string> features = ::megamoe::ptxFeaturesForChip(chip);
-    if (!features) {
+    auto target = ::megamoe::nvvmTargetForChip(&getContext(), chip, optLevel);
+    if (!target) {
       module.emitError() << "unsupported chip '" << chip
                          << "'; supported: " << ::megamoe::supportedChips();
       return signalPassFailure();
     }
-    auto target = NVVM::NVVMTargetAttr::get(
-        &getContext(), optLevel, "nvptx64-nvidia-cuda", chip, *features);
     module.setTargetsAttr(ArrayAttr::get(&getContext(), {target}));
   }
 };

@@ -31,6 +31,9 @@ void warpspec::populateWarpSpecTypeConversions(TypeConverter &converter) {
     SmallVector<Type> fields(t.getN() / 2, Float32Type::get(t.getContext()));
     return LLVM::LLVMStructType::getLiteral(t.getContext(), fields);
   });
+  converter.addConversion([](GlobalType t) -> Type {
+    return LLVM::LLVMPointerType::get(t.getContext(), 1);
+  });
   auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
                  Location loc) -> Value {
     return UnrealizedConversionCastOp::create(b, loc, type, inputs)
@@ -94,6 +97,8 @@ struct ConvertWarpSpecToNVVMPass
       populateWarpSpecCounterPatterns(converter, patterns);
       populateWarpSpecMmaSm90Patterns(converter, patterns);
       populateWarpSpecTilePatterns(converter, patterns);
+      populateWarpSpecGlobalMemoryPatterns(converter, patterns);
+      populateWarpSpecElementMathPatterns(converter, patterns);
       ConversionTarget target(*ctx);
       target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect,
                              arith::ArithDialect>();

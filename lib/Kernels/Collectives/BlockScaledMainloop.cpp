@@ -1,11 +1,12 @@
 //===- BlockScaledMainloop.cpp - the FP8 block-scaled GEMM mainloop -------===//
 #include "BlockScaledMainloop.h"
+#include "../MoeKernelUtil.h"
 
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace megamoe::collectives;
@@ -27,20 +28,15 @@ Value toI32(OpBuilder &b, Location loc, Value index) {
 SmallVector<Value, 2> loadWeightScales(OpBuilder &b, Location loc,
                                        const MainloopConfig &c, Value sfb,
                                        Value index) {
-  auto f32 = b.getF32Type();
-  auto ptrTy = LLVM::LLVMPointerType::get(b.getContext(), 1);
-  if (c.bScalesPerTile == 1) {
-    Value addr = LLVM::GEPOp::create(b, loc, ptrTy, f32, sfb, ValueRange{index});
-    return {LLVM::LoadOp::create(b, loc, f32, addr)};
-  }
+  Type f32 = b.getF32Type();
+  if (c.bScalesPerTile == 1)
+    return {megamoe::moe::loadAt(b, loc, f32, sfb, index)};
   auto vecTy = VectorType::get({c.bScalesPerTile}, f32);
-  Value addr = LLVM::GEPOp::create(b, loc, ptrTy, vecTy, sfb, ValueRange{index});
-  Value all = LLVM::LoadOp::create(b, loc, vecTy, addr,
-                                   /*alignment=*/4 * c.bScalesPerTile);
+  Value all = megamoe::moe::loadAt(b, loc, vecTy, sfb, index,
+                                   /*align=*/4 * c.bScalesPerTile);
   SmallVector<Value, 2> out;
   for (int64_t i = 0; i < c.bScalesPerTile; ++i)
-    out.push_back(
-        LLVM::ExtractElementOp::create(b, loc, all, constI32(b, loc, i)));
+    out.push_back(vector::ExtractOp::create(b, loc, all, ArrayRef<int64_t>{i}));
   return out;
 }
 } // namespace

@@ -1,11 +1,10 @@
 //===- Epilogues.cpp - what a GEMM does with a finished tile --------------===//
 #include "Epilogues.h"
-#include "../MoeElementwiseIR.h"
+#include "../MoeKernelUtil.h"
 
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <cassert>
@@ -13,7 +12,7 @@
 using namespace mlir;
 using namespace megamoe::collectives;
 namespace ws = mlir::warpspec;
-namespace ewir = megamoe::ewir;
+namespace moe = megamoe::moe;
 
 namespace {
 constexpr int64_t kWarpgroupRows = 64;
@@ -111,15 +110,14 @@ void megamoe::collectives::scatterTileToPeers(OpBuilder &b, Location loc,
   const int64_t passes = kWarpgroupRows / rowsPerPass;
   assert(kThreads % chunksPerRow == 0 && kWarpgroupRows % rowsPerPass == 0 &&
          "scatter needs BLOCK_N = 128");
-  Type i32 = b.getI32Type(), v4i32 = ewir::vector16BytesType(b);
-  auto globalPtr = ewir::globalPtrType(b);
+  Type i32 = b.getI32Type(), v4i32 = moe::vector16BytesType(b);
   Value zeroStage = constIndex(b, loc, 0);
 
   // This thread's chunk and first row (tile rows, i32).
   Value warp = toI32(b, loc, ws::RoleWarpIdOp::create(b, loc));
   Value tid = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, warp, constI32(b, loc, 32)),
-      NVVM::LaneIdOp::create(b, loc, i32));
+      moe::laneId(b, loc));
   Value chunk =
       arith::RemUIOp::create(b, loc, tid, constI32(b, loc, chunksPerRow));
   Value tileRow = arith::AddIOp::create(
@@ -130,7 +128,7 @@ void megamoe::collectives::scatterTileToPeers(OpBuilder &b, Location loc,
   Value poolRow0 =
       arith::AddIOp::create(b, loc, scaled(b, loc, at.mBlock, at.blockM),
                             tileRow);
-  Value colBytes = ewir::toI64(
+  Value colBytes = moe::widen(
       b, loc,
       arith::AddIOp::create(
           b, loc, scaled(b, loc, at.nBlock, at.blockN * 2),
@@ -140,36 +138,33 @@ void megamoe::collectives::scatterTileToPeers(OpBuilder &b, Location loc,
   for (int64_t p = 0; p < passes; ++p) {
     Value poolRow = arith::AddIOp::create(b, loc, poolRow0,
                                           constI32(b, loc, p * rowsPerPass));
-    Value source = ewir::elementPtr(b, loc, c.poolSource,
-                                    ewir::toI64(b, loc, poolRow), 3 * 4);
-    Value rank = ewir::load(b, loc, i32, source, 4);
-    Value token = ewir::load(
-        b, loc, i32,
-        ewir::byteOffset(b, loc, source, ewir::i64Const(b, loc, 4)), 4);
-    Value slot = ewir::load(
-        b, loc, i32,
-        ewir::byteOffset(b, loc, source, ewir::i64Const(b, loc, 8)), 4);
+    // pool_source rows are (rank, token, slot) triples of i32.
+    Value source = moe::elementPtr(b, loc, c.poolSource, i32,
+                                   arith::MulIOp::create(
+                                       b, loc, poolRow, constI32(b, loc, 3)));
+    Value rank = moe::loadAt(b, loc, i32, source, constI32(b, loc, 0), 4);
+    Value token = moe::loadAt(b, loc, i32, source, constI32(b, loc, 1), 4);
+    Value slot = moe::loadAt(b, loc, i32, source, constI32(b, loc, 2), 4);
     Value valid = arith::AndIOp::create(
         b, loc,
         arith::AndIOp::create(
-            b, loc, ewir::inRange(b, loc, rank, zero, constI32(b, loc, c.ranks)),
-            ewir::inRange(b, loc, token, zero, constI32(b, loc, c.tokens))),
-        ewir::inRange(b, loc, slot, zero, constI32(b, loc, c.topk)));
+            b, loc, moe::inRange(b, loc, rank, zero, constI32(b, loc, c.ranks)),
+            moe::inRange(b, loc, token, zero, constI32(b, loc, c.tokens))),
+        moe::inRange(b, loc, slot, zero, constI32(b, loc, c.topk)));
     // Invalid rows are not stored; their rank/token/slot become 0 so that
     // the peer-table read stays in bounds.
     auto safe = [&](Value v) {
       return arith::SelectOp::create(b, loc, valid, v, zero).getResult();
     };
-    Value remote = ws::PeerPtrOp::create(b, loc, globalPtr, c.combine,
-                                         safe(rank), c.peerOffsets);
+    Value remote = ws::PeerPtrOp::create(b, loc, c.combine.getType(),
+                                         c.combine, safe(rank), c.peerOffsets);
     Value combineRow = arith::AddIOp::create(
         b, loc,
-        arith::MulIOp::create(b, loc, ewir::toI64(b, loc, safe(slot)),
-                              ewir::i64Const(b, loc, c.tokens)),
-        ewir::toI64(b, loc, safe(token)));
-    Value dst = ewir::byteOffset(
-        b, loc, ewir::elementPtr(b, loc, remote, combineRow, c.n * 2),
-        colBytes);
+        arith::MulIOp::create(b, loc, moe::widen(b, loc, safe(slot)),
+                              moe::i64Const(b, loc, c.tokens)),
+        moe::widen(b, loc, safe(token)));
+    Value dst = moe::byteOffset(
+        b, loc, moe::rowPtr(b, loc, remote, combineRow, c.n * 2), colBytes);
     targets.push_back({valid, dst});
   }
 
@@ -192,6 +187,6 @@ void megamoe::collectives::scatterTileToPeers(OpBuilder &b, Location loc,
     auto ifValid = scf::IfOp::create(b, loc, targets[p].valid, false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(ifValid.thenBlock());
-    ewir::store(b, loc, data[p], targets[p].dst, kChunkBytes);
+    moe::store(b, loc, data[p], targets[p].dst, kChunkBytes);
   }
 }

@@ -14,6 +14,9 @@
 #include "megamoe/runtime/Manifest.h"
 #include "megamoe/runtime/Schedule.h"
 
+#include "megamoe/Config/Plan.h"
+#include "megamoe/Config/Print.h"
+
 #include <nlohmann/json.hpp>
 
 #include <random>
@@ -29,7 +32,7 @@ namespace {
 const char *kLayer = R"json({
   "format": "megamoe-manifest", "version": 1, "chip": "sm_90a",
   "cubin": "layer.cubin", "ptx": "layer.ptx",
-  "symbols": {"H": 256, "I": 128, "E": 4, "K": 2, "R": 2, "T": 64, "L": 2,
+  "symbols": {"H": 256, "I": 128, "E": 4, "K": 2, "R": 2, "T": 256, "L": 2,
               "P": 256},
   "runtime_symbols": ["num_tokens"],
   "variants": [
@@ -90,8 +93,43 @@ LayerConfig config() {
   c.experts = 4;
   c.topk = 2;
   c.ranks = 2;
-  c.maxTokens = 64;
+  c.maxTokensPerRank = 256;
   return c;
+}
+
+/// The seed: kLayer's kernels around the compiler's own description of
+/// config() (planToJson: config, plan, buffer_layout), with one schedule per
+/// plan variant, so that the reader accepts it and every mutation below
+/// starts from a manifest that is valid.
+const std::string &seedText() {
+  static const std::string text = [] {
+    LayerConfig c = config();
+    megamoe::config::PlanOverrides o;
+    o.schedule = megamoe::config::Schedule::Unfused;
+    megamoe::config::Plan plan;
+    std::vector<std::string> problems = megamoe::config::makePlan(c, o, plan);
+    EXPECT_TRUE(problems.empty()) << problems.front();
+    json doc = json::parse(kLayer);
+    json compiled = json::parse(megamoe::config::planToJson(c, plan));
+    for (const char *member : {"config", "plan", "buffer_layout"})
+      doc[member] = compiled[member];
+    json variants = json::array();
+    for (const megamoe::config::Variant &v : plan.variants)
+      variants.push_back(
+          {{"min_tokens", v.minTokens},
+           {"max_tokens", v.maxTokens},
+           {"block_m", v.blockM},
+           {"schedule",
+            {"moe_route", "moe_l1_gemm_bm" + std::to_string(v.blockM),
+             "moe_combine_barrier"}}});
+    doc.erase("variants");
+    if (variants.size() == 1)
+      doc["schedule"] = variants[0]["schedule"];
+    else
+      doc["variants"] = variants;
+    return doc.dump(1);
+  }();
+  return text;
 }
 
 ScheduleEnv env() {
@@ -108,7 +146,7 @@ std::string outcome(const std::string &text, const std::string &who) {
   try {
     Manifest m = parseManifest(text, "/cache/x");
     if (m.hasLayerSchedule() && m.bufferLayout) {
-      checkManifestMatchesConfig(m, config());
+      checkConfigMatches(*m.config, config(), "/cache/x");
       planLayer(m, config(), env());
     }
     return "ok";
@@ -129,7 +167,7 @@ std::string outcome(const std::string &text, const std::string &who) {
 TEST(ManifestFuzz, TheSeedIsAcceptedOrRejectedCleanly) {
   // The seed itself must go through (or the mutations test nothing).
   try {
-    Manifest m = parseManifest(kLayer, "/cache/x");
+    Manifest m = parseManifest(seedText(), "/cache/x");
     EXPECT_EQ(m.variants.size(), 2u);
     planLayer(m, config(), env());
   } catch (const Error &e) {
@@ -138,7 +176,7 @@ TEST(ManifestFuzz, TheSeedIsAcceptedOrRejectedCleanly) {
 }
 
 TEST(ManifestFuzz, EveryPrefixIsAnError) {
-  std::string seed = kLayer;
+  std::string seed = seedText();
   for (size_t n = 0; n < seed.size(); ++n) {
     std::string result =
         outcome(seed.substr(0, n), "prefix " + std::to_string(n));
@@ -151,7 +189,7 @@ TEST(ManifestFuzz, EveryPrefixIsAnError) {
 }
 
 TEST(ManifestFuzz, ByteMutationsGiveMessages) {
-  const std::string seed = kLayer;
+  const std::string seed = seedText();
   static const char kBytes[] = "{}[]\":,0123456789-+.eE \\/ntfu\x01\xff";
   std::mt19937 rng(19);
   for (int i = 0; i < 4000; ++i) {
@@ -225,7 +263,7 @@ json replacement(std::mt19937 &rng) {
 }
 
 TEST(ManifestFuzz, StructuralMutationsGiveMessages) {
-  const json seed = json::parse(kLayer);
+  const json seed = json::parse(seedText());
   std::mt19937 rng(1919);
   int accepted = 0;
   for (int i = 0; i < 6000; ++i) {

@@ -1,4 +1,4 @@
-// RUN: megamoe-opt %s --pass-pipeline='builtin.module(gpu.module(convert-warpspec-to-nvvm))' | FileCheck %s
+// RUN: warpspec-opt %s --pass-pipeline='builtin.module(gpu.module(convert-warpspec-to-nvvm))' | FileCheck %s
 
 // A consumer release fences the async proxy before its arrive (the next
 // writer of the slot is TMA; the warp's generic reads of it must be ordered

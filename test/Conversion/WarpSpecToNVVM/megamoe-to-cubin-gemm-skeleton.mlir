@@ -1,5 +1,5 @@
 // REQUIRES: ptxas
-// RUN: rm -rf %t && megamoe-opt %megamoe_src_root/test/Dialect/WarpSpec/gemm_skeleton.mlir --megamoe-to-cubin="chip=sm_90a emit-dir=%t" 2>&1 | FileCheck %s --check-prefix=IR
+// RUN: rm -rf %t && warpspec-opt %megamoe_src_root/test/Dialect/WarpSpec/gemm_skeleton.mlir --megamoe-to-cubin="chip=sm_90a emit-dir=%t" 2>&1 | FileCheck %s --check-prefix=IR
 // RUN: FileCheck %s --check-prefix=JSON < %t/gemm_kernels.json
 // RUN: FileCheck %s --check-prefix=PTX < %t/gemm_kernels.ptx
 // RUN: %ptxas -v -arch=sm_90a %t/gemm_kernels.ptx -o %t/again.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS

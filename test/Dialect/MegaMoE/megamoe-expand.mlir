@@ -35,8 +35,8 @@ megamoe.layer @small config = #megamoe.config<hidden = 512, intermediate = 256, 
 // CHECK-SAME: {megamoe.bind = "peer_offsets", megamoe.name = "peer_offsets"}
 // CHECK: warpspec.peer.ptr
 // CHECK: warpspec.acc.store
-// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
-// CHECK: llvm.fence seq_cst
+// CHECK: warpspec.global.store %{{.*}}, %{{.*}} align 16 : !warpspec.global<vector<4xi32>>
+// CHECK: warpspec.fence scope sys
 // moe_combine_push is no longer built (only= still builds it).
 // CHECK-NOT: warpspec.kernel @moe_combine_push(
 // CHECK: warpspec.kernel @moe_combine_barrier(

@@ -1,6 +1,6 @@
-// RUN: megamoe-opt %s | FileCheck %s
-// RUN: megamoe-opt %s | megamoe-opt | FileCheck %s
-// RUN: megamoe-opt %s --warpspec-plan-smem | FileCheck %s --check-prefix=PLAN
+// RUN: warpspec-opt %s | FileCheck %s
+// RUN: warpspec-opt %s | warpspec-opt | FileCheck %s
+// RUN: warpspec-opt %s --warpspec-plan-smem | FileCheck %s --check-prefix=PLAN
 //
 // The skeleton of a warp-specialized, persistent FP8 GEMM with per-128
 // block scales, as in DeepGEMM's SM90 kernel:

@@ -1,4 +1,4 @@
-// RUN: megamoe-opt %s --split-input-file --verify-diagnostics --allow-unregistered-dialect
+// RUN: warpspec-opt %s --split-input-file --verify-diagnostics --allow-unregistered-dialect
 // Every verifier message of the warpspec dialect, one case each.
 
 // expected-error @+1 {{TMA box must have 1 to 5 dimensions, got 6}}
@@ -123,7 +123,7 @@ warpspec.kernel @k() -> i32 attributes {chip = "sm_90a", maxnreg = 128 : i32, th
 
 // -----
 
-// expected-error @+1 {{kernel argument #1 has type 'memref<4xf32>'; expected !llvm.ptr<1>, an integer, a float or !warpspec.tma_desc}}
+// expected-error @+1 {{kernel argument #1 has type 'memref<4xf32>'; expected !warpspec.global<T>, !llvm.ptr<1>, an integer, a float or !warpspec.tma_desc}}
 warpspec.kernel @k(%a: i32, %b: memref<4xf32>) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
 
   warpspec.return
@@ -1609,4 +1609,110 @@ warpspec.kernel @k(%c: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, th
     }
   }
   warpspec.return
+}
+
+// -----
+
+// expected-error @+1 {{!warpspec.global needs an integer or float element type of whole bytes, or a 1-D vector of them; got 'i1'}}
+func.func private @bool_elements(!warpspec.global<i1>)
+
+// -----
+
+// expected-error @+1 {{!warpspec.global needs an integer or float element type of whole bytes, or a 1-D vector of them; got 'memref<4xf32>'}}
+func.func private @memref_elements(!warpspec.global<memref<4xf32>>)
+
+// -----
+
+func.func @load_misaligned(%p: !warpspec.global<f32>) {
+  // expected-error @+1 {{expects align to be a power of two (bytes), got 12}}
+  %v = warpspec.global.load %p align 12 : !warpspec.global<f32>
+  return
+}
+
+// -----
+
+func.func @store_wrong_type(%p: !warpspec.global<f32>, %v: i32) {
+  // expected-error @+1 {{value type is the pointer's element type}}
+  "warpspec.global.store"(%v, %p) : (i32, !warpspec.global<f32>) -> ()
+  return
+}
+
+// -----
+
+func.func @offset_i16(%p: !warpspec.global<f32>, %i: i16) {
+  // expected-error @+1 {{operand #1 must be i32 or i64 element index}}
+  %q = warpspec.global.offset %p[%i] : !warpspec.global<f32>, i16
+  return
+}
+
+// -----
+
+func.func @cast_untyped(%p: !llvm.ptr<1>) {
+  // expected-error @+1 {{casts !llvm.ptr<1> to itself; one side must be a !warpspec.global<T>}}
+  %q = warpspec.global.cast %p : !llvm.ptr<1> to !llvm.ptr<1>
+  return
+}
+
+// -----
+
+func.func @cast_shared(%p: !llvm.ptr<3>) {
+  // expected-error @+1 {{operand #0 must be !warpspec.global<T> or !llvm.ptr<1>}}
+  %q = warpspec.global.cast %p : !llvm.ptr<3> to !warpspec.global<f32>
+  return
+}
+
+// -----
+
+func.func @atomic_fadd_int(%p: !warpspec.global<i32>, %v: i32) {
+  // expected-error @+1 {{fadd needs an f32 element, got 'i32'}}
+  %old = warpspec.global.atomic fadd %p, %v : !warpspec.global<i32>
+  return
+}
+
+// -----
+
+func.func @atomic_max_float(%p: !warpspec.global<f32>, %v: f32) {
+  // expected-error @+1 {{max needs an i32 or i64 element, got 'f32'}}
+  %old = warpspec.global.atomic max %p, %v : !warpspec.global<f32>
+  return
+}
+
+// -----
+
+func.func @counter_of_floats(%p: !warpspec.global<f32>, %v: i32) {
+  // expected-error @+1 {{operand #0 must be !warpspec.global<i32> or !llvm.ptr<1>}}
+  warpspec.counter.add %p, %v scope gpu : !warpspec.global<f32>
+  return
+}
+
+// -----
+
+func.func @peer_table_of_i32(%p: !warpspec.global<f32>, %t: !warpspec.global<i32>, %r: i32) {
+  // expected-error @+1 {{operand #2 must be !warpspec.global<i64> or !llvm.ptr<1>}}
+  %q = warpspec.peer.ptr %p, %r, %t : !warpspec.global<f32>, !warpspec.global<i32>
+  return
+}
+
+// -----
+
+func.func @approx_f16(%x: f16) {
+  // expected-error @+1 {{operand #0 must be 32-bit float}}
+  %e = "warpspec.approx"(%x) {kind = 0 : i32} : (f16) -> f16
+  return
+}
+
+// -----
+
+func.func @approx_kind(%x: f32) {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [ex2, rcp]}}
+  %e = warpspec.approx exp %x
+  return
+}
+
+// -----
+
+func.func @cvt_result(%x: f32) {
+  // expected-error @+1 {{result #0 must be 16-bit signless integer}}
+  %p = "warpspec.cvt.e4m3x2"(%x, %x) : (f32, f32) -> i32
+  return
 }

@@ -1,6 +1,6 @@
-// RUN: megamoe-opt %s | FileCheck %s
-// RUN: megamoe-opt %s | megamoe-opt | FileCheck %s
-// RUN: megamoe-opt %s --mlir-print-op-generic | megamoe-opt | FileCheck %s
+// RUN: warpspec-opt %s | FileCheck %s
+// RUN: warpspec-opt %s | warpspec-opt | FileCheck %s
+// RUN: warpspec-opt %s --mlir-print-op-generic | warpspec-opt | FileCheck %s
 // Print-parse-print of every warpspec op and type.
 
 !tile = !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
@@ -228,4 +228,67 @@ warpspec.kernel @tile_ops(%da: !desc, %dd: !panel, %mb: i32, %sb: f32)
     }
   }
   warpspec.return
+}
+
+// Typed global pointers: kernel parameters, element offsets, loads and
+// stores (16-byte vectors too), casts, relaxed atomics and fences; the counter
+// and symmetric-memory ops take them too (their types printed after a colon).
+// CHECK-LABEL: warpspec.kernel @typed_global
+// CHECK-SAME: (%{{.*}}: !warpspec.global<f32>, %{{.*}}: !warpspec.global<i32>, %{{.*}}: !warpspec.global<i64>, %{{.*}}: i32, %{{.*}}: i64)
+warpspec.kernel @typed_global(%x: !warpspec.global<f32>, %ctr: !warpspec.global<i32>,
+                              %offsets: !warpspec.global<i64>, %i: i32, %j: i64)
+    attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  // CHECK: %[[P:.*]] = warpspec.global.offset %{{.*}}[%{{.*}}] : !warpspec.global<f32>, i32
+  %p = warpspec.global.offset %x[%i] : !warpspec.global<f32>, i32
+  // CHECK: warpspec.global.offset %[[P]][%{{.*}}] : !warpspec.global<f32>, i64
+  %q = warpspec.global.offset %p[%j] : !warpspec.global<f32>, i64
+  // CHECK: %[[V:.*]] = warpspec.global.load %[[P]] : !warpspec.global<f32>
+  %v = warpspec.global.load %p : !warpspec.global<f32>
+  // CHECK: warpspec.global.store %[[V]], %{{.*}} align 4 : !warpspec.global<f32>
+  warpspec.global.store %v, %q align 4 : !warpspec.global<f32>
+  // CHECK: %[[C:.*]] = warpspec.global.cast %[[P]] : !warpspec.global<f32> to !warpspec.global<vector<4xi32>>
+  %c = warpspec.global.cast %p : !warpspec.global<f32> to !warpspec.global<vector<4xi32>>
+  // CHECK: %[[W:.*]] = warpspec.global.load %[[C]] align 16 : !warpspec.global<vector<4xi32>>
+  %w = warpspec.global.load %c align 16 : !warpspec.global<vector<4xi32>>
+  // CHECK: warpspec.global.store %[[W]], %[[C]] align 16 : !warpspec.global<vector<4xi32>>
+  warpspec.global.store %w, %c align 16 : !warpspec.global<vector<4xi32>>
+  // CHECK: warpspec.global.cast %{{.*}} : !warpspec.global<i32> to !llvm.ptr<1>
+  %raw = warpspec.global.cast %ctr : !warpspec.global<i32> to !llvm.ptr<1>
+  // CHECK: warpspec.global.atomic add %{{.*}}, %{{.*}} : !warpspec.global<i32>
+  %old = warpspec.global.atomic add %ctr, %i : !warpspec.global<i32>
+  // CHECK: warpspec.global.atomic umax %{{.*}}, %{{.*}} : !warpspec.global<i32>
+  %old2 = warpspec.global.atomic umax %ctr, %old : !warpspec.global<i32>
+  // CHECK: warpspec.global.atomic or %{{.*}}, %{{.*}} : !warpspec.global<i32>
+  %old3 = warpspec.global.atomic or %ctr, %old2 : !warpspec.global<i32>
+  // CHECK: warpspec.global.atomic fadd %{{.*}}, %{{.*}} : !warpspec.global<f32>
+  %oldf = warpspec.global.atomic fadd %x, %v : !warpspec.global<f32>
+  // CHECK: warpspec.fence scope sys
+  warpspec.fence scope sys
+  // CHECK: warpspec.fence scope gpu
+  warpspec.fence scope gpu
+  // CHECK: warpspec.counter.add %{{.*}}, %{{.*}} scope gpu : !warpspec.global<i32>
+  warpspec.counter.add %ctr, %i scope gpu : !warpspec.global<i32>
+  // CHECK: warpspec.counter.wait %{{.*}}, %{{.*}} scope sys name "typed" : !warpspec.global<i32>
+  warpspec.counter.wait %ctr, %i scope sys name "typed" : !warpspec.global<i32>
+  // CHECK: warpspec.grid.sync %{{.*}}, %{{.*}} : !warpspec.global<i32>
+  warpspec.grid.sync %ctr, %i : !warpspec.global<i32>
+  // CHECK: warpspec.peer.ptr %{{.*}}, %{{.*}}, %{{.*}} : !warpspec.global<f32>, !warpspec.global<i64>
+  %remote = warpspec.peer.ptr %x, %i, %offsets : !warpspec.global<f32>, !warpspec.global<i64>
+  // CHECK: warpspec.peer.ptr %{{.*}}, %{{.*}}, %{{.*}} : !llvm.ptr<1>, !warpspec.global<i64>
+  %remote_raw = warpspec.peer.ptr %raw, %i, %offsets : !llvm.ptr<1>, !warpspec.global<i64>
+  // CHECK: warpspec.cross_rank.barrier %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} scope sys : !warpspec.global<i32>, !warpspec.global<i64>
+  warpspec.cross_rank.barrier %ctr, %i, %i, %offsets scope sys : !warpspec.global<i32>, !warpspec.global<i64>
+  warpspec.return
+}
+
+// Element math with PTX-exact semantics.
+// CHECK-LABEL: func.func @element_math
+func.func @element_math(%x: f32, %y: f32) -> (f32, f32, i16) {
+  // CHECK: warpspec.approx ex2 %{{.*}}
+  %e = warpspec.approx ex2 %x
+  // CHECK: warpspec.approx rcp %{{.*}}
+  %r = warpspec.approx rcp %y
+  // CHECK: warpspec.cvt.e4m3x2 %{{.*}}, %{{.*}}
+  %p = warpspec.cvt.e4m3x2 %x, %y
+  return %e, %r, %p : f32, f32, i16
 }

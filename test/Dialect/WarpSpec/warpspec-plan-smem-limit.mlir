@@ -1,4 +1,4 @@
-// RUN: megamoe-opt %s --warpspec-plan-smem="smem-limit=4096" --split-input-file --verify-diagnostics | FileCheck %s
+// RUN: warpspec-opt %s --warpspec-plan-smem="smem-limit=4096" --split-input-file --verify-diagnostics | FileCheck %s
 // The smem-limit option of warpspec-plan-smem replaces the chip's limit.
 
 // CHECK-LABEL: warpspec.kernel @fits

@@ -1,4 +1,4 @@
-// RUN: megamoe-opt %s --warpspec-plan-smem --split-input-file --verify-diagnostics | FileCheck %s
+// RUN: warpspec-opt %s --warpspec-plan-smem --split-input-file --verify-diagnostics | FileCheck %s
 
 // Buffers by decreasing alignment (program order among equals), slots
 // padded to the alignment, then the mbarriers (2 x stages x 8 B).

@@ -22,7 +22,7 @@ namespace mlir::warpspec {
 
 /// Converts warpspec types: tma_desc -> !llvm.ptr, smem and pipeline ->
 /// !llvm.ptr<3> (slot 0 / full[0] mbarrier), barrier -> i32 (its id),
-/// acc<MxN> -> !llvm.struct<(f32 x N/2)>.
+/// acc<MxN> -> !llvm.struct<(f32 x N/2)>, global<T> -> !llvm.ptr<1>.
 void populateWarpSpecTypeConversions(TypeConverter &converter);
 
 /// State shared by the pipeline patterns: one iteration counter (an i32
@@ -57,6 +57,14 @@ void populateWarpSpecTilePatterns(const TypeConverter &converter,
 /// Fails with a diagnostic on a chip that has no block-scaled lowering.
 LogicalResult expandTileLoops(gpu::GPUModuleOp module);
 LogicalResult expandBlockScaledMmaSm90(gpu::GPUModuleOp module);
+/// Typed global memory: global.offset/load/store/cast/atomic and fence
+/// (LowerGlobalMemory.cpp).
+void populateWarpSpecGlobalMemoryPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns);
+/// Element math: approx (ex2/rcp.approx.ftz) and cvt.e4m3x2
+/// (LowerElementMath.cpp).
+void populateWarpSpecElementMathPatterns(const TypeConverter &converter,
+                                         RewritePatternSet &patterns);
 
 /// Phase 2: warpspec.kernel -> llvm.func, warpspec.return -> llvm.return,
 /// warpspec.roles -> warp-index dispatch with setmaxnreg per warpgroup.

@@ -11,6 +11,7 @@
 #include "megamoe/Config/KernelPlan.h"
 #include "megamoe/Config/Print.h"
 #include "megamoe/Conversion/ManifestNames.h"
+#include "megamoe/Conversion/TargetAttr.h"
 #include "megamoe/Dialect/MegaMoE/Transforms/Passes.h"
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 #include "megamoe/Kernels/GroupedGemm.h"
@@ -20,7 +21,10 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Diagnostics.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -190,8 +194,11 @@ struct MegaMoEExpandPass
                     b.getUnitAttr());
     b.setInsertionPointToEnd(module.getBody());
     auto target =
-        NVVM::NVVMTargetAttr::get(mctx, /*optLevel=*/3, "nvptx64-nvidia-cuda",
-                                  cfg::toString(config.chip), "+ptx86");
+        ::megamoe::nvvmTargetForChip(mctx, cfg::toString(config.chip));
+    if (!target)
+      return layer.emitError("megamoe-expand: no PTX target for chip '")
+             << cfg::toString(config.chip)
+             << "'; supported: " << ::megamoe::supportedChips();
     auto gpuModule = gpu::GPUModuleOp::create(b, loc, layer.getSymName(),
                                               b.getArrayAttr({target}));
     gpuModule->setAttr(mf::kSymbols, layerSymbols(b, config, plan));

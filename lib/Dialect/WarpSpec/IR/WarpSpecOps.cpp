@@ -1,6 +1,7 @@
 //===- WarpSpecOps.cpp - kernel, roles, barriers, SMEM and pipelines ------===//
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 
+#include "GlobalPtrAsm.h"
 #include "WarpSpecVerifyUtils.h"
 
 #include "mlir/IR/Builders.h"
@@ -49,7 +50,7 @@ RolesOp KernelOp::getRolesOp() {
 static bool isValidKernelArgument(Type type) {
   if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(type))
     return ptr.getAddressSpace() == 1;
-  return isa<IntegerType, FloatType, TmaDescType>(type);
+  return isa<IntegerType, FloatType, TmaDescType, GlobalType>(type);
 }
 
 LogicalResult KernelOp::verify() {
@@ -59,8 +60,8 @@ LogicalResult KernelOp::verify() {
     if (!isValidKernelArgument(type))
       return emitOpError("kernel argument #")
              << i << " has type " << type
-             << "; expected !llvm.ptr<1>, an integer, a float or "
-                "!warpspec.tma_desc";
+             << "; expected !warpspec.global<T>, !llvm.ptr<1>, an integer, a "
+                "float or !warpspec.tma_desc";
   int64_t threads = getThreads();
   if (threads % 32 != 0 || threads > 1024)
     return emitOpError("expects threads to be a multiple of 32 in [32, 1024], "

@@ -137,7 +137,9 @@ def MegaMoEExpand : Pass<"megamoe-expand", "::mlir::ModuleOp"> {
   let dependentDialects = [
     "::mlir::warpspec::WarpSpecDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
-    "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"
+    "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+    "::mlir::math::MathDialect", "::mlir::vector::VectorDialect",
+    "::mlir::ub::UBDialect"
   ];
 }
 

@@ -4,6 +4,7 @@
 include "megamoe/Dialect/WarpSpec/IR/WarpSpecDialect.td"
 include "megamoe/Dialect/WarpSpec/IR/WarpSpecEnums.td"
 include "megamoe/Dialect/WarpSpec/IR/WarpSpecTypes.td"
+include "megamoe/Dialect/WarpSpec/IR/WarpSpecGlobalTypes.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
@@ -36,7 +37,8 @@ def WarpSpec_KernelOp : WarpSpec_Op<"kernel", [
     - `smem_bytes` (optional): dynamic shared memory, set by
       `warpspec-plan-smem`.
 
-    Arguments are `!llvm.ptr<1>` (global pointers), integers, floats or
+    Arguments are typed global pointers (`!warpspec.global<T>`, or untyped
+    `!llvm.ptr<1>`; both lower to `!llvm.ptr<1>`), integers, floats or
     `!warpspec.tma_desc` (passed as a 128-byte `__grid_constant__` param).
 
     ```mlir
@@ -582,9 +584,11 @@ class WarpSpec_CounterUpdateOp<string mnemonic, string what>
     warpspec.}] # mnemonic # [{ %ptr, %v scope gpu
     ```
   }];
-  let arguments = (ins WarpSpec_GlobalPtr:$ptr, I32:$value,
+  let arguments = (ins WarpSpec_CounterPtr:$ptr, I32:$value,
                        WarpSpec_ScopeAttr:$scope);
-  let assemblyFormat = "$ptr `,` $value `scope` $scope attr-dict";
+  let assemblyFormat = [{
+    $ptr `,` $value `scope` $scope attr-dict `` custom<GlobalPtrTypes>(type($ptr))
+  }];
 }
 
 def WarpSpec_CounterAddOp : WarpSpec_CounterUpdateOp<"counter.add", "add">;
@@ -604,12 +608,13 @@ def WarpSpec_CounterWaitOp : WarpSpec_Op<"counter.wait"> {
     warpspec.counter.wait %ptr, %target scope sys name "l1_arrival" timeout_cycles 2000000000
     ```
   }];
-  let arguments = (ins WarpSpec_GlobalPtr:$ptr, I32:$value,
+  let arguments = (ins WarpSpec_CounterPtr:$ptr, I32:$value,
                        WarpSpec_ScopeAttr:$scope, StrAttr:$name,
                        OptionalAttr<I64Attr>:$timeout_cycles);
   let assemblyFormat = [{
     $ptr `,` $value `scope` $scope `name` $name
     (`timeout_cycles` $timeout_cycles^)? attr-dict
+    `` custom<GlobalPtrTypes>(type($ptr))
   }];
   let hasVerifier = 1;
 }
@@ -630,29 +635,38 @@ def WarpSpec_GridSyncOp : WarpSpec_Op<"grid.sync"> {
     warpspec.grid.sync %gsync, %nctas
     ```
   }];
-  let arguments = (ins WarpSpec_GlobalPtr:$counter, I32:$num_ctas,
+  let arguments = (ins WarpSpec_CounterPtr:$counter, I32:$num_ctas,
                        OptionalAttr<I64Attr>:$timeout_cycles);
   let assemblyFormat = [{
     $counter `,` $num_ctas (`timeout_cycles` $timeout_cycles^)? attr-dict
+    `` custom<GlobalPtrTypes>(type($counter))
   }];
   let hasVerifier = 1;
 }
 
-def WarpSpec_PeerPtrOp : WarpSpec_Op<"peer.ptr", [Pure]> {
+def WarpSpec_PeerPtrOp : WarpSpec_Op<"peer.ptr", [
+    Pure, AllTypesMatch<["local", "result"]>]> {
   let summary = "map a local symmetric-memory pointer to a peer rank's copy";
   let description = [{
     `local + offsets[peer]`, where `offsets` points to a table of i64 byte
     offsets (one per rank, `peer_base - local_base`, 0 for the own rank) in
     global memory. No memory ordering by itself (a plain load of the table).
+    The result has the type of `local`: a `!warpspec.global<T>` (or
+    `!llvm.ptr<1>`); the table is a `!warpspec.global<i64>` (or
+    `!llvm.ptr<1>`). The types are printed after a colon unless both are
+    `!llvm.ptr<1>`.
 
     ```mlir
     %remote = warpspec.peer.ptr %local, %peer, %offsets
     ```
   }];
-  let arguments = (ins WarpSpec_GlobalPtr:$local, I32:$peer,
-                       WarpSpec_GlobalPtr:$offsets);
-  let results = (outs WarpSpec_GlobalPtr:$result);
-  let assemblyFormat = "$local `,` $peer `,` $offsets attr-dict";
+  let arguments = (ins WarpSpec_AnyGlobalPtr:$local, I32:$peer,
+                       WarpSpec_OffsetTablePtr:$offsets);
+  let results = (outs WarpSpec_AnyGlobalPtr:$result);
+  let assemblyFormat = [{
+    $local `,` $peer `,` $offsets attr-dict
+    `` custom<GlobalPtrTypes>(type($local), type($offsets))
+  }];
 }
 
 def WarpSpec_CrossRankBarrierOp : WarpSpec_Op<"cross_rank.barrier"> {
@@ -676,13 +690,14 @@ def WarpSpec_CrossRankBarrierOp : WarpSpec_Op<"cross_rank.barrier"> {
     warpspec.cross_rank.barrier %ctr, %rank, %nranks, %offsets scope sys name "moe_layout" timeout_cycles 20000000000
     ```
   }];
-  let arguments = (ins WarpSpec_GlobalPtr:$counter, I32:$rank, I32:$num_ranks,
-                       WarpSpec_GlobalPtr:$offsets, WarpSpec_ScopeAttr:$scope,
+  let arguments = (ins WarpSpec_CounterPtr:$counter, I32:$rank, I32:$num_ranks,
+                       WarpSpec_OffsetTablePtr:$offsets, WarpSpec_ScopeAttr:$scope,
                        OptionalAttr<StrAttr>:$name,
                        OptionalAttr<I64Attr>:$timeout_cycles);
   let assemblyFormat = [{
     $counter `,` $rank `,` $num_ranks `,` $offsets `scope` $scope
     (`name` $name^)? (`timeout_cycles` $timeout_cycles^)? attr-dict
+    `` custom<GlobalPtrTypes>(type($counter), type($offsets))
   }];
   let hasVerifier = 1;
 }
@@ -887,5 +902,17 @@ def WarpSpec_MmaSm100Op : WarpSpec_Op<"mma.sm100", [AttrSizedOperandSegments]> {
   }];
   let hasVerifier = 1;
 }
+
+//===----------------------------------------------------------------------===//
+// Typed global memory (WarpSpecGlobalOps.td)
+//===----------------------------------------------------------------------===//
+
+include "megamoe/Dialect/WarpSpec/IR/WarpSpecGlobalOps.td"
+
+//===----------------------------------------------------------------------===//
+// Element math with PTX-exact semantics (WarpSpecElementOps.td)
+//===----------------------------------------------------------------------===//
+
+include "megamoe/Dialect/WarpSpec/IR/WarpSpecElementOps.td"
 
 #endif // MEGAMOE_DIALECT_WARPSPEC_WARPSPECOPS_TD
