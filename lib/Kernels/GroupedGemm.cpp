@@ -1,12 +1,10 @@
 //===- GroupedGemm.cpp - the FP8 grouped GEMM as a composition ------------===//
 //
-// The kernel's structure and data layouts are described in
-// include/megamoe/Kernels/GroupedGemm.h. It is a composition of the
-// collectives (docs/Collectives.md): the tile scheduler, the block-scaled
-// mainloop and one of two epilogues (TMA store, or the combine scatter to
-// the source ranks). This file holds only what is the standalone grouped
-// GEMM's own: its parameters and manifest, its launch grid, and which
-// roles run which collective.
+// Structure and data layouts: include/megamoe/Kernels/GroupedGemm.h. A
+// composition of the collectives (docs/Collectives.md): the tile scheduler,
+// the block-scaled mainloop and one of two epilogues (TMA store, or the
+// combine scatter to the source ranks). This file holds only the grouped
+// GEMM's own: parameters, manifest, launch grid, and which role runs what.
 //
 //===----------------------------------------------------------------------===//
 #include "megamoe/Kernels/GroupedGemm.h"
@@ -51,14 +49,10 @@ int64_t dPanelCols(const GroupedGemmConfig &c) {
   return kDPanelBytes / c.outBytes();
 }
 
-Value constIndex(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
+using megamoe::moe::indexConst;
+using megamoe::moe::indexToI32;
 Value constI32(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIntOp::create(b, loc, v, 32);
-}
-Value toI32(OpBuilder &b, Location loc, Value index) {
-  return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
+  return megamoe::moe::i32Const(b, loc, v);
 }
 
 /// The kernel-level values the roles share.
@@ -77,48 +71,33 @@ struct GemmKernel {
 Value loadBlockExpert(OpBuilder &b, Location loc, const GemmKernel &k,
                       Value mBlock) {
   return moe::loadAt(b, loc, b.getI32Type(), k.blockExpert,
-                     toI32(b, loc, mBlock));
+                     indexToI32(b, loc, mBlock));
 }
 
 MainloopConfig mainloopConfig(MLIRContext *ctx, const GroupedGemmConfig &c,
                               const config::KernelPlan &plan) {
-  MainloopConfig m;
-  m.blockM = plan.blockM;
-  m.blockN = plan.blockN;
-  m.blockK = plan.blockK;
-  m.kBlocks = c.k / plan.blockK;
-  m.stages = plan.stages;
-  m.releaseLag = plan.releaseLag;
-  const config::RolePlan &producer = plan.roles.front();
-  m.producerWarps = producer.warpEnd - producer.warpBegin;
-  m.consumerWarps = 4 * plan.mathWarpgroups();
+  MainloopConfig m = MainloopConfig::fromPlan(plan, c.k);
   if (c.bScaleInterleave) {
     // B rows interleaved by g between two 128-row scale blocks (the SwiGLU
     // gate/up layout of the weight transform): column c of a tile uses the
     // pair's scale (c / g) % 2.
     m.bScalesPerTile = 2;
     AffineExpr col = getAffineDimExpr(0, ctx);
-    m.bScaleMap = AffineMap::get(
-        1, 0, (col.floorDiv(c.bScaleInterleave)) % 2, ctx);
+    m.bScaleMap =
+        AffineMap::get(1, 0, (col.floorDiv(c.bScaleInterleave)) % 2, ctx);
   }
   return m;
-}
-
-/// The warpspec.role of a role of the kernel plan.
-ws::RoleOp createRole(OpBuilder &b, Location loc, const config::RolePlan &r) {
-  return ws::RoleOp::create(b, loc, r.name, r.warpBegin, r.warpEnd,
-                            r.registers, r.mma);
 }
 
 /// Role "tma": the mainloop's producer for every tile of the schedule.
 void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
   const GroupedGemmConfig &c = k.cfg;
-  auto role = createRole(b, loc, k.plan.roles.front());
+  auto role = createPlannedRole(b, loc, k.plan.roles.front());
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&role.getBody().emplaceBlock());
+  b.setInsertionPointToStart(&role.getBody().front());
   Value warp = ws::RoleWarpIdOp::create(b, loc);
   Value isWarp0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
-                                        constIndex(b, loc, 0));
+                                        indexConst(b, loc, 0));
   moe::ifThen(b, loc, isWarp0, [&](OpBuilder &pb) {
     for (Value desc : {k.a, k.b, k.sfa, k.d})
       if (desc)
@@ -126,16 +105,9 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
   });
   k.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value nBlock) {
     Value expert = loadBlockExpert(tb, loc, k, mBlock);
-    TileOperands t{k.a, k.sfa, k.b};
-    t.aRow = toI32(tb, loc,
-                   arith::MulIOp::create(tb, loc, mBlock,
-                                         constIndex(tb, loc, c.blockM)));
-    // B rows of this tile: expert * N + nBlock * BLOCK_N in the [E*N, K] view.
-    t.bRow = arith::AddIOp::create(
-        tb, loc, arith::MulIOp::create(tb, loc, expert, constI32(tb, loc, c.n)),
-        toI32(tb, loc,
-              arith::MulIOp::create(tb, loc, nBlock,
-                                    constIndex(tb, loc, c.blockN))));
+    TileOperands t =
+        groupedTileOperands(tb, loc, k.mainloop.config(), k.a, k.sfa, k.b,
+                            mBlock, nBlock, expert, c.n);
     k.mainloop.produceTile(tb, loc, warp, t);
   });
 }
@@ -145,30 +117,19 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
 void buildMathRole(OpBuilder &b, Location loc, const GemmKernel &k,
                    int64_t wg) {
   const GroupedGemmConfig &c = k.cfg;
-  auto role = createRole(b, loc, k.plan.roles[1 + wg]);
+  auto role = createPlannedRole(b, loc, k.plan.roles[1 + wg]);
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&role.getBody().emplaceBlock());
+  b.setInsertionPointToStart(&role.getBody().front());
   Value warp = ws::RoleWarpIdOp::create(b, loc);
   Value isStorer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
-                                         constIndex(b, loc, 0));
+                                         indexConst(b, loc, 0));
   EpilogueTile epilogue{k.dTiles, k.epilogueBarriers[wg], wg};
-  int64_t nScaleBlocks = c.n / 128, kScaleBlocks = c.k / 128;
   k.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value nBlock) {
     Value expert = loadBlockExpert(tb, loc, k, mBlock);
-    // SFB row of this tile: (expert * N/128 + nBlock * BLOCK_N/128) * K/128
-    // (in entries: single scales, or interleaved pairs).
-    Value sfbRow = arith::MulIOp::create(
-        tb, loc,
-        arith::AddIOp::create(
-            tb, loc,
-            arith::MulIOp::create(tb, loc, expert,
-                                  constI32(tb, loc, nScaleBlocks)),
-            toI32(tb, loc,
-                  arith::MulIOp::create(tb, loc, nBlock,
-                                        constIndex(tb, loc, c.blockN / 128)))),
-        constI32(tb, loc, kScaleBlocks));
+    Value sfbRow = groupedWeightScalesRow(tb, loc, k.mainloop.config(), expert,
+                                          nBlock, c.n, c.k);
     Value total = k.mainloop.consumeTile(
-        tb, loc, constIndex(tb, loc, 64 * wg), k.sfb, sfbRow);
+        tb, loc, indexConst(tb, loc, 64 * wg), k.sfb, sfbRow);
     TilePosition at{mBlock, nBlock, c.blockM, c.blockN};
     if (c.combineScatter)
       scatterTileToPeers(tb, loc, epilogue, total, k.scatter, at);

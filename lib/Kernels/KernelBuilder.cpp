@@ -43,3 +43,11 @@ SmallVector<Attribute, 3> megamoe::singleCtaGrid(Builder &b) {
   return {b.getI64IntegerAttr(1), b.getI64IntegerAttr(1),
           b.getI64IntegerAttr(1)};
 }
+
+warpspec::RoleOp megamoe::createPlannedRole(OpBuilder &b, Location loc,
+                                            const config::RolePlan &role) {
+  auto op = warpspec::RoleOp::create(b, loc, role.name, role.warpBegin,
+                                     role.warpEnd, role.registers, role.mma);
+  op.getBody().emplaceBlock();
+  return op;
+}

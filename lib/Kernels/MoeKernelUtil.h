@@ -40,6 +40,9 @@ bool checkRegion(mlir::Location loc, const MoeKernelContext &ctx,
 
 mlir::Value i32Const(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 mlir::Value i64Const(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+mlir::Value indexConst(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+/// An index value (a loop variable, a tile coordinate) as i32.
+mlir::Value indexToI32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
 mlir::Value f32Const(mlir::OpBuilder &b, mlir::Location loc, double v);
 
 /// `ptr` seen as a pointer to `elementType` (no code; `ptr` itself when it

@@ -10,6 +10,7 @@
 #ifndef MEGAMOE_KERNELS_KERNELBUILDER_H
 #define MEGAMOE_KERNELS_KERNELBUILDER_H
 
+#include "megamoe/Config/KernelPlan.h"
 #include "megamoe/Conversion/ManifestNames.h"
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 
@@ -38,6 +39,11 @@ createBoundKernel(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef name,
                   llvm::ArrayRef<KernelParam> params, int64_t threads,
                   int64_t maxnreg, llvm::StringRef chip,
                   llvm::ArrayRef<mlir::Attribute> grid);
+
+/// The warpspec.role of a role of a kernel plan (warps, registers, mma), at
+/// the insertion point (inside warpspec.roles), with an empty body block.
+mlir::warpspec::RoleOp createPlannedRole(mlir::OpBuilder &b, mlir::Location loc,
+                                         const config::RolePlan &role);
 
 /// The grid of a persistent kernel ("num_sms", 1, 1) and of one CTA (1, 1, 1).
 llvm::SmallVector<mlir::Attribute, 3> persistentGrid(mlir::Builder &b);

@@ -13,14 +13,10 @@ using namespace megamoe::collectives;
 namespace ws = mlir::warpspec;
 
 namespace {
-Value constIndex(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
+using megamoe::moe::indexConst;
+using megamoe::moe::indexToI32;
 Value constI32(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIntOp::create(b, loc, v, 32);
-}
-Value toI32(OpBuilder &b, Location loc, Value index) {
-  return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
+  return megamoe::moe::i32Const(b, loc, v);
 }
 
 /// The weight scales of one (tile, K block): entry `index` of `sfb`, one
@@ -40,6 +36,54 @@ SmallVector<Value, 2> loadWeightScales(OpBuilder &b, Location loc,
   return out;
 }
 } // namespace
+
+MainloopConfig MainloopConfig::fromPlan(const megamoe::config::KernelPlan &plan,
+                                        int64_t k) {
+  MainloopConfig m;
+  m.blockM = plan.blockM;
+  m.blockN = plan.blockN;
+  m.blockK = plan.blockK;
+  m.kBlocks = k / plan.blockK;
+  m.stages = plan.stages;
+  m.releaseLag = plan.releaseLag;
+  m.producerWarps = plan.roles.front().warpEnd - plan.roles.front().warpBegin;
+  m.consumerWarps = 0;
+  for (const megamoe::config::RolePlan &r : plan.roles)
+    if (r.mma)
+      m.consumerWarps += r.warpEnd - r.warpBegin;
+  return m;
+}
+
+TileOperands megamoe::collectives::groupedTileOperands(
+    OpBuilder &b, Location loc, const MainloopConfig &c, Value aDesc,
+    Value aScalesDesc, Value bDesc, Value mBlock, Value nBlock, Value expert,
+    int64_t n) {
+  TileOperands t{aDesc, aScalesDesc, bDesc};
+  t.aRow = indexToI32(
+      b, loc,
+      arith::MulIOp::create(b, loc, mBlock, indexConst(b, loc, c.blockM)));
+  t.bRow = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, expert, constI32(b, loc, n)),
+      indexToI32(b, loc,
+                 arith::MulIOp::create(b, loc, nBlock,
+                                       indexConst(b, loc, c.blockN))));
+  return t;
+}
+
+Value megamoe::collectives::groupedWeightScalesRow(OpBuilder &b, Location loc,
+                                                   const MainloopConfig &c,
+                                                   Value expert, Value nBlock,
+                                                   int64_t n, int64_t k) {
+  return arith::MulIOp::create(
+      b, loc,
+      arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, expert, constI32(b, loc, n / 128)),
+          indexToI32(b, loc,
+                     arith::MulIOp::create(
+                         b, loc, nBlock, indexConst(b, loc, c.blockN / 128)))),
+      constI32(b, loc, k / 128));
+}
 
 BlockScaledMainloop BlockScaledMainloop::create(OpBuilder &b, Location loc,
                                                 const MainloopConfig &c) {
@@ -75,13 +119,13 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
                                       const TileOperands &t) const {
   auto isWarp = [&](OpBuilder &ob, int64_t w) -> Value {
     return arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::eq, warp,
-                                 constIndex(ob, loc, w));
+                                 indexConst(ob, loc, w));
   };
   scf::ForOp::create(
-      b, loc, constIndex(b, loc, 0), constIndex(b, loc, cfg.kBlocks),
-      constIndex(b, loc, 1), ValueRange{},
+      b, loc, indexConst(b, loc, 0), indexConst(b, loc, cfg.kBlocks),
+      indexConst(b, loc, 1), ValueRange{},
       [&](OpBuilder &kb, Location l, Value kBlock, ValueRange) {
-        Value kb32 = toI32(kb, l, kBlock);
+        Value kb32 = indexToI32(kb, l, kBlock);
         Value k0 = arith::MulIOp::create(kb, l, kb32,
                                          constI32(kb, l, cfg.blockK));
         Value stage = ws::ProducerAcquireOp::create(kb, l, ring);
@@ -124,16 +168,16 @@ Value BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
   bool lag = cfg.releaseLag == 1;
   SmallVector<Value> inits = {zero};
   if (lag)
-    inits.push_back(constIndex(b, loc, 0));
+    inits.push_back(indexConst(b, loc, 0));
   auto kLoop = scf::ForOp::create(
-      b, loc, constIndex(b, loc, 0), constIndex(b, loc, cfg.kBlocks),
-      constIndex(b, loc, 1), inits,
+      b, loc, indexConst(b, loc, 0), indexConst(b, loc, cfg.kBlocks),
+      indexConst(b, loc, 1), inits,
       [&](OpBuilder &kb, Location l, Value kBlock, ValueRange iter) {
         // The weight scales are read before waiting so their latency hides
         // behind the TMA wait.
         SmallVector<Value, 2> sb = loadWeightScales(
             kb, l, cfg, bScales,
-            arith::AddIOp::create(kb, l, bScalesRow, toI32(kb, l, kBlock)));
+            arith::AddIOp::create(kb, l, bScalesRow, indexToI32(kb, l, kBlock)));
         Value stage = ws::ConsumerWaitOp::create(kb, l, ring);
         Value total = ws::MmaBlockScaledOp::create(
             kb, l, aTiles, stage, row, bTiles, aScales, iter[0], sb, scaleMap);
@@ -143,7 +187,7 @@ Value BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
           return;
         }
         Value notFirst = arith::CmpIOp::create(
-            kb, l, arith::CmpIPredicate::ugt, kBlock, constIndex(kb, l, 0));
+            kb, l, arith::CmpIPredicate::ugt, kBlock, indexConst(kb, l, 0));
         auto releaseIf = scf::IfOp::create(kb, l, notFirst, false);
         OpBuilder rb = releaseIf.getThenBodyBuilder();
         ws::ConsumerReleaseOp::create(rb, l, ring, iter[1],

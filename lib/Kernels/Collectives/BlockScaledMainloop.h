@@ -17,6 +17,8 @@
 #ifndef MEGAMOE_LIB_KERNELS_COLLECTIVES_BLOCKSCALEDMAINLOOP_H
 #define MEGAMOE_LIB_KERNELS_COLLECTIVES_BLOCKSCALEDMAINLOOP_H
 
+#include "megamoe/Config/KernelPlan.h"
+
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
 
@@ -38,6 +40,11 @@ struct MainloopConfig {
   /// with `bScaleMap` saying which column uses which.
   int64_t bScalesPerTile = 1;
   std::optional<mlir::AffineMap> bScaleMap;
+
+  /// Tiles, stages, release lag and the producer / consumer warps of a
+  /// kernel plan (its first role produces, its mma roles consume), for a
+  /// GEMM of inner size k; one weight scale per tile.
+  static MainloopConfig fromPlan(const config::KernelPlan &plan, int64_t k);
 };
 
 /// Where one tile's operands are: TMA descriptors of A [M, K], its scales
@@ -46,6 +53,22 @@ struct TileOperands {
   mlir::Value aDesc, aScalesDesc, bDesc;
   mlir::Value aRow, bRow;
 };
+
+/// The operands of tile (mBlock, nBlock) of a grouped GEMM whose weights are
+/// expert-major ([E * n, K]: expert e's rows start at e * n): A rows
+/// mBlock * BLOCK_M, B rows expert * n + nBlock * BLOCK_N.
+TileOperands groupedTileOperands(mlir::OpBuilder &b, mlir::Location loc,
+                                 const MainloopConfig &c, mlir::Value aDesc,
+                                 mlir::Value aScalesDesc, mlir::Value bDesc,
+                                 mlir::Value mBlock, mlir::Value nBlock,
+                                 mlir::Value expert, int64_t n);
+
+/// The first weight-scale entry of tile nBlock of `expert` in scales
+/// [E, n / 128, k / 128] of 128 x 128 blocks (entries of bScalesPerTile
+/// floats): (expert * n/128 + nBlock * BLOCK_N/128) * k/128 (i32).
+mlir::Value groupedWeightScalesRow(mlir::OpBuilder &b, mlir::Location loc,
+                                   const MainloopConfig &c, mlir::Value expert,
+                                   mlir::Value nBlock, int64_t n, int64_t k);
 
 class BlockScaledMainloop {
 public:

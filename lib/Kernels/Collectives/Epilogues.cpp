@@ -19,19 +19,15 @@ constexpr int64_t kWarpgroupRows = 64;
 /// The SMEM tile's column panels are one 128-byte swizzle span wide.
 constexpr int64_t kPanelBytes = 128;
 
-Value constIndex(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
+using megamoe::moe::indexConst;
+using megamoe::moe::indexToI32;
 Value constI32(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIntOp::create(b, loc, v, 32);
-}
-Value toI32(OpBuilder &b, Location loc, Value index) {
-  return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
+  return megamoe::moe::i32Const(b, loc, v);
 }
 /// block * size as an i32.
 Value scaled(OpBuilder &b, Location loc, Value block, int64_t size) {
-  return toI32(b, loc,
-               arith::MulIOp::create(b, loc, block, constIndex(b, loc, size)));
+  return indexToI32(b, loc,
+               arith::MulIOp::create(b, loc, block, indexConst(b, loc, size)));
 }
 } // namespace
 
@@ -49,8 +45,8 @@ void megamoe::collectives::storeTileWithTma(OpBuilder &b, Location loc,
                                             const EpilogueTile &e, Value total,
                                             Value desc, const TilePosition &at,
                                             Value isStorer) {
-  Value row = constIndex(b, loc, kWarpgroupRows * e.warpgroup);
-  Value zeroStage = constIndex(b, loc, 0);
+  Value row = indexConst(b, loc, kWarpgroupRows * e.warpgroup);
+  Value zeroStage = indexConst(b, loc, 0);
   // The previous tile's TMA store must have read the SMEM tile before it is
   // overwritten.
   auto waitIf = scf::IfOp::create(b, loc, isStorer, false);
@@ -66,12 +62,12 @@ void megamoe::collectives::storeTileWithTma(OpBuilder &b, Location loc,
   auto storeIf = scf::IfOp::create(b, loc, isStorer, false);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(storeIf.thenBlock());
-  Value m0 = toI32(
+  Value m0 = indexToI32(
       b, loc,
       arith::AddIOp::create(
           b, loc,
           arith::MulIOp::create(b, loc, at.mBlock,
-                                constIndex(b, loc, at.blockM)),
+                                indexConst(b, loc, at.blockM)),
           row));
   Value n0 = scaled(b, loc, at.nBlock, at.blockN);
   ws::TileStoreOp::create(b, loc, e.tile, zeroStage, row, kWarpgroupRows, desc,
@@ -111,10 +107,10 @@ void megamoe::collectives::scatterTileToPeers(OpBuilder &b, Location loc,
   assert(kThreads % chunksPerRow == 0 && kWarpgroupRows % rowsPerPass == 0 &&
          "scatter needs BLOCK_N = 128");
   Type i32 = b.getI32Type(), v4i32 = moe::vector16BytesType(b);
-  Value zeroStage = constIndex(b, loc, 0);
+  Value zeroStage = indexConst(b, loc, 0);
 
   // This thread's chunk and first row (tile rows, i32).
-  Value warp = toI32(b, loc, ws::RoleWarpIdOp::create(b, loc));
+  Value warp = indexToI32(b, loc, ws::RoleWarpIdOp::create(b, loc));
   Value tid = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, warp, constI32(b, loc, 32)),
       moe::laneId(b, loc));
@@ -170,7 +166,7 @@ void megamoe::collectives::scatterTileToPeers(OpBuilder &b, Location loc,
 
   ws::BarrierSyncOp::create(b, loc, e.barrier);
   ws::AccStoreOp::create(b, loc, total, e.tile, zeroStage,
-                         constIndex(b, loc, kWarpgroupRows * e.warpgroup));
+                         indexConst(b, loc, kWarpgroupRows * e.warpgroup));
   // stmatrix and the reads below are both generic proxy: no fence.
   ws::BarrierSyncOp::create(b, loc, e.barrier);
 
