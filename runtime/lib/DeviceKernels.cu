@@ -63,6 +63,45 @@ __global__ void barrierKernel(char *local, const int64_t *offsets, int rank,
     *(volatile uint32_t *)epochWord = epoch;
 }
 
+__global__ void meetArriveKernel(char *local, const int64_t *offsets,
+                                 int rank, int nranks, size_t controlOffset) {
+  char *control = local + controlOffset;
+  uint32_t *arrive = (uint32_t *)(control + kArriveOffset);
+  const int p = threadIdx.x;
+  if (threadIdx.x == 0)
+    *(volatile uint32_t *)(control + kMetOffset) = 0u;
+  if (p < nranks) {
+    __threadfence_system();
+    redReleaseSysAdd((uint32_t *)((char *)(arrive + rank) + offsets[p]), 1u);
+  }
+}
+
+__global__ void meetCheckKernel(char *local, int nranks, size_t controlOffset,
+                                uint64_t budgetNs) {
+  char *control = local + controlOffset;
+  uint32_t *arrive = (uint32_t *)(control + kArriveOffset);
+  uint32_t *epochWord = (uint32_t *)(control + kEpochOffset);
+  const uint32_t epoch = *(volatile uint32_t *)epochWord + 1;
+  __shared__ int missing;
+  if (threadIdx.x == 0)
+    missing = 0;
+  __syncthreads();
+  const int p = threadIdx.x;
+  if (p < nranks) {
+    const uint64_t start = globalTimerNs();
+    while ((int32_t)(loadAcquireSys(arrive + p) - epoch) < 0)
+      if (globalTimerNs() - start > budgetNs) {
+        atomicAdd(&missing, 1);
+        break;
+      }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0 && missing == 0) {
+    *(volatile uint32_t *)epochWord = epoch;
+    *(volatile uint32_t *)(control + kMetOffset) = 1u;
+  }
+}
+
 __global__ void interleaveKernel(const uint4 *w, uint4 *out, int64_t rows,
                                  int64_t intermediate, int64_t vecPerRow,
                                  int64_t total) {
@@ -104,6 +143,20 @@ cudaError_t barrier(char *local, const int64_t *offsets, int rank, int nranks,
                     cudaStream_t stream) {
   barrierKernel<<<1, 128, 0, stream>>>(local, offsets, rank, nranks,
                                        controlOffset, timeoutNs);
+  return cudaGetLastError();
+}
+
+cudaError_t meetArrive(char *local, const int64_t *offsets, int rank,
+                       int nranks, size_t controlOffset, cudaStream_t stream) {
+  meetArriveKernel<<<1, 128, 0, stream>>>(local, offsets, rank, nranks,
+                                          controlOffset);
+  return cudaGetLastError();
+}
+
+cudaError_t meetCheck(char *local, int nranks, size_t controlOffset,
+                      uint64_t budgetNs, cudaStream_t stream) {
+  meetCheckKernel<<<1, 128, 0, stream>>>(local, nranks, controlOffset,
+                                         budgetNs);
   return cudaGetLastError();
 }
 

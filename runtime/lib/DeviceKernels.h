@@ -21,6 +21,7 @@ namespace megamoe::rt::kernels {
 constexpr size_t kArriveOffset = 0;    // uint32 per source rank
 constexpr size_t kEpochOffset = 512;   // uint32, this rank's barrier count
 constexpr size_t kTimeoutOffset = 516; // uint32, nonzero after a timeout
+constexpr size_t kMetOffset = 520;     // uint32, 1 once meetCheck saw all
 
 /// out[p] = ncclGetLsaPointer(window, 0, p) for p < nranks.
 cudaError_t lsaPointers(ncclWindow_t window, int nranks, uint64_t *out,
@@ -30,6 +31,16 @@ cudaError_t lsaPointers(ncclWindow_t window, int nranks, uint64_t *out,
 cudaError_t barrier(char *local, const int64_t *offsets, int rank, int nranks,
                     size_t controlOffset, uint64_t timeoutNs,
                     cudaStream_t stream);
+
+/// The host-polled form of the barrier (SymmetricMemory::meet): meetArrive
+/// adds this rank's arrival on every peer once; each meetCheck waits at most
+/// budgetNs for every peer's arrival and, when all arrived, advances the epoch
+/// and sets the met word (the host reads it and relaunches otherwise). Same
+/// counters and epoch as barrier(), so the two forms may alternate.
+cudaError_t meetArrive(char *local, const int64_t *offsets, int rank,
+                       int nranks, size_t controlOffset, cudaStream_t stream);
+cudaError_t meetCheck(char *local, int nranks, size_t controlOffset,
+                      uint64_t budgetNs, cudaStream_t stream);
 
 /// GPU versions of interleaveL1WeightsHost / relayoutL1ScalesHost.
 cudaError_t interleaveL1Weights(const uint8_t *w, uint8_t *out,

@@ -145,9 +145,11 @@ void Layer::setUpSchedule(unsigned barrierTimeoutMs) {
     checkCu(cuMemsetD8Async((CUdeviceptr)symm_->local(), 0,
                             manifest_.bufferLayout->workspaceBytes, stream),
             "zeroing the workspace counters");
-  symm_->barrier(stream, barrierTimeoutMs);
-  checkCu(cuStreamSynchronize(stream), "cuStreamSynchronize (layer setup)");
-  if (symm_->barrierTimedOut())
+  // Host-polled (short check kernels, not one kernel spinning for the whole
+  // wait): with the spinning form, ranks sharing one GPU intermittently timed
+  // out here in the one-GPU multi-rank mode, a peer never getting past its
+  // module load (which can wait for running kernels) to arrive.
+  if (!symm_->meet(stream, barrierTimeoutMs))
     fail(ErrorKind::InvalidArgument,
          "layer: not every rank created its layer within " +
              std::to_string(barrierTimeoutMs) +

@@ -3,6 +3,7 @@
 #include "CudaCheck.h"
 #include "DeviceKernels.h"
 
+#include <chrono>
 #include <cstring>
 
 namespace megamoe::rt {
@@ -197,6 +198,31 @@ void SymmetricMemory::barrier(CUstream stream, unsigned timeoutMs) const {
                                controlOffset_, (uint64_t)timeoutMs * 1000000ull,
                                (cudaStream_t)stream),
               "cross-rank barrier launch");
+}
+
+bool SymmetricMemory::meet(CUstream stream, unsigned timeoutMs) const {
+  ScopedRuntimeDevice scope(device_);
+  auto s = (cudaStream_t)stream;
+  checkCudart(kernels::meetArrive((char *)local_, deviceOffsets_, rank_,
+                                  nranks_, controlOffset_, s),
+              "cross-rank meet launch");
+  const auto start = std::chrono::steady_clock::now();
+  const char *met = (const char *)local_ + controlOffset_ + kernels::kMetOffset;
+  for (;;) {
+    checkCudart(kernels::meetCheck((char *)local_, nranks_, controlOffset_,
+                                   /*budgetNs=*/1000000, s),
+                "cross-rank meet check launch");
+    uint32_t flag = 0;
+    checkCudart(cudaMemcpyAsync(&flag, met, sizeof flag,
+                                cudaMemcpyDeviceToHost, s),
+                "cudaMemcpyAsync(meet status)");
+    checkCudart(cudaStreamSynchronize(s), "cudaStreamSynchronize(meet)");
+    if (flag)
+      return true;
+    if (std::chrono::steady_clock::now() - start >
+        std::chrono::milliseconds(timeoutMs))
+      return false;
+  }
 }
 
 bool SymmetricMemory::barrierTimedOut() const {

@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -188,7 +189,9 @@ megamoe_tensor tensor(void *data, megamoe_dtype t, std::vector<int64_t> shape) {
 }
 
 void testBadInputs(const std::string &dir, const std::string &tmp) {
-  std::string cubin = dir + "/hello.cubin";
+  // Absolute: a manifest's relative cubin path is read from the manifest's
+  // folder (tmp), not from the working directory.
+  std::string cubin = std::filesystem::absolute(dir + "/hello.cubin").string();
   megamoe_module_t mod = nullptr;
   expectError(megamoe_module_load(
                   writeTemp(tmp, "sm100.json",

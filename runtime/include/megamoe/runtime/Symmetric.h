@@ -74,6 +74,13 @@ public:
   void barrier(CUstream stream, unsigned timeoutMs = 10000) const;
   /// Synchronizes with the device and reports whether a barrier timed out.
   bool barrierTimedOut() const;
+  /// The same barrier driven from the host: arrive once, then short checks
+  /// (about 1 ms on the GPU each) relaunched on `stream` until every rank
+  /// arrived (true) or `timeoutMs` passed (false). No kernel stays resident
+  /// while peers are still getting there, so ranks sharing one GPU can load
+  /// their modules meanwhile (module loading can wait for running kernels).
+  /// Not graph capturable: for setup, not for the forward.
+  bool meet(CUstream stream, unsigned timeoutMs) const;
 
 private:
   SymmetricMemory() = default;
