@@ -25,6 +25,7 @@ struct Panels {
   int64_t pitch;      // bytes between rows inside a panel
   int64_t panelBytes; // bytes between column panels
   int64_t columns;    // elements per panel row
+  int64_t count;      // panels per tile row
   unsigned swizzle;
 };
 
@@ -36,6 +37,7 @@ Panels panelsOf(SmemType tile) {
   p.pitch = p.swizzle ? p.swizzle : tile.getShape()[1] * eb;
   p.panelBytes = p.rows * p.pitch;
   p.columns = p.pitch / eb;
+  p.count = tile.getShape()[1] * eb / p.pitch;
   return p;
 }
 
@@ -60,14 +62,12 @@ struct TileStoreLowering : OpConversionPattern<TileStoreOp> {
     Location loc = op.getLoc();
     SmemType tile = op.getBuffer().getType();
     Panels p = panelsOf(tile);
-    int64_t eb = (tile.getElementType().getIntOrFloatBitWidth() + 7) / 8;
-    int64_t numPanels = tile.getShape()[1] * eb / p.pitch;
     Value slot = slotAddress(rewriter, loc, tile, adaptor.getBuffer(),
                              adaptor.getStage());
     Value rowBytes =
         arith::MulIOp::create(rewriter, loc, toI32(rewriter, loc, adaptor.getRow()),
                               i32Const(rewriter, loc, p.pitch));
-    for (int64_t panel = 0; panel < numPanels; ++panel) {
+    for (int64_t panel = 0; panel < p.count; ++panel) {
       Value bytes = arith::AddIOp::create(
           rewriter, loc, rowBytes, i32Const(rewriter, loc, panel * p.panelBytes));
       Value src = smemOffset(rewriter, loc, slot, bytes);
