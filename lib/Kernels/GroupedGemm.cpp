@@ -245,23 +245,16 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   MLIRContext *ctx = b.getContext();
   config::KernelPlan plan = c.plan();
   SmallVector<KernelParam> params = kernelParams(b, c, binds);
-  auto kernel =
+  BoundKernel kernel =
       createBoundKernel(b, loc, kernelName, params, plan.threads,
                         plan.entryRegisters, c.chip, kernelGrid(b, c));
   // warpspec-plan-smem checks its layout against the plan's SMEM model.
-  kernel->setAttr(ws::kPlannedSmemBytesAttrName,
-                  b.getI64IntegerAttr(plan.smemBytes));
+  kernel.op()->setAttr(ws::kPlannedSmemBytesAttrName,
+                       b.getI64IntegerAttr(plan.smemBytes));
   OpBuilder::InsertionGuard guard(b);
-  Block *body = &kernel.getBody().front();
-  b.setInsertionPointToStart(body);
-
-  // Arguments by parameter name (their positions depend on the options).
-  auto arg = [&](StringRef name) -> Value {
-    for (auto [i, p] : llvm::enumerate(params))
-      if (p.name == name)
-        return body->getArgument(i);
-    return Value();
-  };
+  b.setInsertionPointToStart(&kernel.op().getBody().front());
+  // Parameters by name (which exist depends on the options).
+  auto arg = [&](StringRef name) { return kernel.find(name); };
   GemmKernel k{c, plan};
   k.a = arg(kParamA);
   k.b = arg(kParamB);

@@ -1,14 +1,39 @@
 //===- KernelBuilder.cpp - kernels whose parameters the runtime binds -----===//
 #include "megamoe/Kernels/KernelBuilder.h"
 
-using namespace mlir;
+#include "llvm/Support/ErrorHandling.h"
 
-warpspec::KernelOp megamoe::createBoundKernel(OpBuilder &b, Location loc,
-                                              StringRef name,
-                                              ArrayRef<KernelParam> params,
-                                              int64_t threads, int64_t maxnreg,
-                                              StringRef chip,
-                                              ArrayRef<Attribute> grid) {
+using namespace mlir;
+using megamoe::BoundKernel;
+
+BoundKernel::BoundKernel(warpspec::KernelOp op, ArrayRef<KernelParam> params)
+    : op_(op) {
+  for (const KernelParam &p : params)
+    names_.push_back(p.name);
+}
+
+Value BoundKernel::find(StringRef name) const {
+  for (auto [i, n] : llvm::enumerate(names_))
+    if (n == name)
+      return warpspec::KernelOp(op_).getBody().front().getArgument(i);
+  return Value();
+}
+
+Value BoundKernel::arg(StringRef name) const {
+  Value v = find(name);
+  if (!v)
+    llvm::report_fatal_error(llvm::Twine("kernel '") +
+                             warpspec::KernelOp(op_).getSymName() +
+                             "' has no parameter '" + name + "'");
+  return v;
+}
+
+BoundKernel megamoe::createBoundKernel(OpBuilder &b, Location loc,
+                                       StringRef name,
+                                       ArrayRef<KernelParam> params,
+                                       int64_t threads, int64_t maxnreg,
+                                       StringRef chip,
+                                       ArrayRef<Attribute> grid) {
   SmallVector<Type> types;
   SmallVector<Attribute> argAttrs;
   for (const KernelParam &p : params) {
@@ -31,7 +56,7 @@ warpspec::KernelOp megamoe::createBoundKernel(OpBuilder &b, Location loc,
   for (Type t : types)
     body->addArgument(t, loc);
   b.setInsertionPointToStart(body);
-  return kernel;
+  return BoundKernel(kernel, params);
 }
 
 SmallVector<Attribute, 3> megamoe::persistentGrid(Builder &b) {

@@ -77,10 +77,9 @@ void megamoe::buildMoeActivationKernel(OpBuilder &b, Location loc,
   auto kernel = createBoundKernel(b, loc, ctx.kernelName(kActivationKernel),
                                   params, kThreads, kMaxRegisters,
                                   config::toString(c.chip), persistentGrid(b));
-  Block &body = kernel.getBody().front();
-  Value poolInfo = body.getArgument(0), l1Out = body.getArgument(1),
-        rowWeight = body.getArgument(2), l2Pool = body.getArgument(3),
-        l2PoolSf = body.getArgument(4);
+  Value poolInfo = kernel.arg("pool_info"), l1Out = kernel.arg("l1_out"),
+        rowWeight = kernel.arg("l1_pool_weight"),
+        l2Pool = kernel.arg("l2_pool"), l2PoolSf = kernel.arg("l2_pool_sf");
 
   // Used rows = pool_info[1], bounded by the pool.
   Value usedRows = clampCount(

@@ -47,9 +47,8 @@ void megamoe::buildMoeCombineBarrierKernel(OpBuilder &b, Location loc,
       createBoundKernel(b, loc, ctx.kernelName(kCombineBarrierKernel), params,
                         /*threads=*/32, /*maxnreg=*/64,
                         config::toString(c.chip), singleCtaGrid(b));
-  Block &body = kernel.getBody().front();
-  Value barriers = body.getArgument(0), peerOffsets = body.getArgument(1),
-        rank = body.getArgument(2);
+  Value barriers = kernel.arg("barriers"),
+        peerOffsets = kernel.arg("peer_offsets"), rank = kernel.arg("rank");
   // The barrier is executed by one thread of the one CTA.
   Value isThread0 = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq, threadIdX(b, loc), i32Const(b, loc, 0));
@@ -99,10 +98,9 @@ void megamoe::buildMoeCombineReduceKernel(OpBuilder &b, Location loc,
   auto kernel = createBoundKernel(b, loc, ctx.kernelName(kCombineReduceKernel),
                                   params, kThreads, kMaxRegisters,
                                   config::toString(c.chip), persistentGrid(b));
-  Block &body = kernel.getBody().front();
-  Value topkIdx = body.getArgument(0), combine = body.getArgument(1),
-        y = body.getArgument(2);
-  Value numTokens = clampCount(b, loc, body.getArgument(3), tokens);
+  Value topkIdx = kernel.arg("topk_idx"), combine = kernel.arg("combine"),
+        y = kernel.arg("y");
+  Value numTokens = clampCount(b, loc, kernel.arg("num_tokens"), tokens);
 
   // One thread per 16-byte vector (8 channels) of a token's output row.
   Value items =

@@ -40,17 +40,6 @@ constexpr int64_t kThreads = 128;
 constexpr int64_t kMaxRegisters = 64;
 constexpr int64_t kWarpSize = 32;
 
-enum Arg : unsigned {
-  kSendCount,
-  kRecvCount,
-  kPoolRowStart,
-  kPoolBlockExpert,
-  kPoolInfo,
-  kBarriers,
-  kErrors,
-  kPeerOffsets,
-  kRank
-};
 
 /// Shapes of the kernel, from the layer and the plan.
 struct LayoutShape {
@@ -59,40 +48,40 @@ struct LayoutShape {
 
 /// Step 1: publish this rank's per-expert counts to the experts' owners.
 void sendCounts(OpBuilder &b, Location loc, const LayoutShape &s,
-                ValueRange args) {
+                const BoundKernel &args) {
   forLoop(
       b, loc, threadIdX(b, loc), i32Const(b, loc, s.E),
       i32Const(b, loc, kThreads), [&](OpBuilder &lb, Value e) {
-        Value count = loadAt(lb, loc, lb.getI32Type(), args[kSendCount], e, 4);
+        Value count = loadAt(lb, loc, lb.getI32Type(), args.arg("send_count"), e, 4);
         Value owner =
             arith::DivUIOp::create(lb, loc, e, i32Const(lb, loc, s.L));
         Value local =
             arith::RemUIOp::create(lb, loc, e, i32Const(lb, loc, s.L));
         Value index = arith::AddIOp::create(
             lb, loc,
-            arith::MulIOp::create(lb, loc, args[kRank], i32Const(lb, loc, s.L)),
+            arith::MulIOp::create(lb, loc, args.arg("rank"), i32Const(lb, loc, s.L)),
             local);
         Value mine =
-            elementPtr(lb, loc, args[kRecvCount], lb.getI32Type(), index);
+            elementPtr(lb, loc, args.arg("recv_count"), lb.getI32Type(), index);
         Value remote =
-            ws::PeerPtrOp::create(lb, loc, mine, owner, args[kPeerOffsets]);
+            ws::PeerPtrOp::create(lb, loc, mine, owner, args.arg("peer_offsets"));
         store(lb, loc, count, remote, 4);
-        storeAt(lb, loc, i32Const(lb, loc, 0), args[kSendCount], e, 4);
+        storeAt(lb, loc, i32Const(lb, loc, 0), args.arg("send_count"), e, 4);
       });
 }
 
 /// min(recv_count[r][l], T * K): what source rank r sends to expert l.
 Value receivedFrom(OpBuilder &b, Location loc, const LayoutShape &s,
-                   ValueRange args, Value r, Value l) {
+                   const BoundKernel &args, Value r, Value l) {
   Value index = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, r, i32Const(b, loc, s.L)), l);
-  Value count = loadAt(b, loc, b.getI32Type(), args[kRecvCount], index, 4);
+  Value count = loadAt(b, loc, b.getI32Type(), args.arg("recv_count"), index, 4);
   return umin(b, loc, count, i32Const(b, loc, s.slotsPerRank));
 }
 
 /// N_l = sum over source ranks of the (clamped) counts of expert l.
 Value expertRows(OpBuilder &b, Location loc, const LayoutShape &s,
-                 ValueRange args, Value l) {
+                 const BoundKernel &args, Value l) {
   auto loop = scf::ForOp::create(
       b, loc, i32Const(b, loc, 0), i32Const(b, loc, s.R), i32Const(b, loc, 1),
       ValueRange{i32Const(b, loc, 0)},
@@ -122,19 +111,19 @@ Value warpInclusiveScan(OpBuilder &b, Location loc, Value lane, Value value) {
 /// start per source rank, then the first padding row) and the expert of
 /// each of its blocks that fits the pool.
 void writeExpert(OpBuilder &b, Location loc, const LayoutShape &s,
-                 ValueRange args, Value l, Value start, Value padded) {
+                 const BoundKernel &args, Value l, Value start, Value padded) {
   Value rowBase = arith::MulIOp::create(b, loc, l, i32Const(b, loc, s.R + 1));
   auto loop = scf::ForOp::create(
       b, loc, i32Const(b, loc, 0), i32Const(b, loc, s.R), i32Const(b, loc, 1),
       ValueRange{start},
       [&](OpBuilder &lb, Location ll, Value r, ValueRange acc) {
-        storeAt(lb, ll, acc[0], args[kPoolRowStart],
+        storeAt(lb, ll, acc[0], args.arg("pool_row_start"),
                 arith::AddIOp::create(lb, ll, rowBase, r), 4);
         Value next = arith::AddIOp::create(lb, ll, acc[0],
                                            receivedFrom(lb, ll, s, args, r, l));
         scf::YieldOp::create(lb, ll, next);
       });
-  storeAt(b, loc, loop.getResult(0), args[kPoolRowStart],
+  storeAt(b, loc, loop.getResult(0), args.arg("pool_row_start"),
           arith::AddIOp::create(b, loc, rowBase, i32Const(b, loc, s.R)), 4);
   Value bm = i32Const(b, loc, s.blockM);
   Value firstBlock = arith::DivUIOp::create(b, loc, start, bm);
@@ -145,13 +134,13 @@ void writeExpert(OpBuilder &b, Location loc, const LayoutShape &s,
            i32Const(b, loc, s.poolRows / s.blockM));
   forLoop(b, loc, firstBlock, endBlock, i32Const(b, loc, 1),
           [&](OpBuilder &lb, Value block) {
-            storeAt(lb, loc, l, args[kPoolBlockExpert], block, 4);
+            storeAt(lb, loc, l, args.arg("pool_block_expert"), block, 4);
           });
 }
 
 /// Step 3, run by warp 0: the pool layout of docs/UnfusedSchedule.md.
 void layOutPool(OpBuilder &b, Location loc, const LayoutShape &s,
-                ValueRange args) {
+                const BoundKernel &args) {
   Value lane = laneId(b, loc);
   Value zero = i32Const(b, loc, 0);
   auto chunks = scf::ForOp::create(
@@ -200,12 +189,12 @@ void layOutPool(OpBuilder &b, Location loc, const LayoutShape &s,
     Value used = umin(tb, loc, totalRows, poolRows);
     storeAt(tb, loc,
             arith::DivUIOp::create(tb, loc, used, i32Const(tb, loc, s.blockM)),
-            args[kPoolInfo], i32Const(tb, loc, 0), 4);
-    storeAt(tb, loc, used, args[kPoolInfo], i32Const(tb, loc, 1), 4);
+            args.arg("pool_info"), i32Const(tb, loc, 0), 4);
+    storeAt(tb, loc, used, args.arg("pool_info"), i32Const(tb, loc, 1), 4);
     Value overflow = arith::CmpIOp::create(tb, loc, arith::CmpIPredicate::ugt,
                                            totalRows, poolRows);
     ifThen(tb, loc, overflow, [&](OpBuilder &ob) {
-      Value counter = elementPtr(ob, loc, args[kErrors], ob.getI32Type(),
+      Value counter = elementPtr(ob, loc, args.arg("errors"), ob.getI32Type(),
                                  i32Const(ob, loc, 1));
       atomicAdd(ob, loc, counter, i32Const(ob, loc, 1));
     });
@@ -245,15 +234,15 @@ void megamoe::buildMoeLayoutKernel(OpBuilder &b, Location loc,
                                      peerOffsetsParam(mc),
                                      valueParam(mc, "rank")};
   OpBuilder::InsertionGuard guard(b);
-  ws::KernelOp kernel = createBoundKernel(
+  BoundKernel kernel = createBoundKernel(
       b, loc, ctx.kernelName(kLayoutKernel), params, kThreads, kMaxRegisters,
       config::toString(c.chip), singleCtaGrid(b));
-  ValueRange args = kernel.getBody().front().getArguments();
+  const BoundKernel &args = kernel;
 
   // A rank outside [0, R) would address peers that do not exist: such a
   // launch does nothing (uniform, so the block syncs inside stay matched).
   Value rankOk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                       args[kRank], i32Const(b, loc, s.R));
+                                       args.arg("rank"), i32Const(b, loc, s.R));
   ifThen(b, loc, rankOk, [&](OpBuilder &rb) {
     sendCounts(rb, loc, s, args);
     systemFence(rb, loc);
@@ -263,8 +252,8 @@ void megamoe::buildMoeLayoutKernel(OpBuilder &b, Location loc,
                                             tid, i32Const(rb, loc, 0));
     ifThen(rb, loc, isThread0, [&](OpBuilder &tb) {
       ws::CrossRankBarrierOp::create(
-          tb, loc, args[kBarriers], args[kRank], i32Const(tb, loc, s.R),
-          args[kPeerOffsets], ws::Scope::sys,
+          tb, loc, args.arg("barriers"), args.arg("rank"), i32Const(tb, loc, s.R),
+          args.arg("peer_offsets"), ws::Scope::sys,
           tb.getStringAttr(ctx.kernelName(kLayoutKernel) +
                            ": barriers[0], before the pull"),
           tb.getI64IntegerAttr(ctx.barrierTimeoutCycles));

@@ -39,20 +39,6 @@ constexpr int64_t kWarpSize = 32;
 constexpr int64_t kWarpsPerCta = kThreads / kWarpSize;
 constexpr int64_t kVectorBytes = 16;
 
-enum Arg : unsigned {
-  kSrcTokenIndex,
-  kPoolRowStart,
-  kPoolBlockExpert,
-  kPoolInfo,
-  kL1Pool,
-  kL1PoolSf,
-  kL1PoolWeight,
-  kPoolSource,
-  kX,
-  kXSf,
-  kTopkWeights,
-  kPeerOffsets
-};
 
 /// Shapes of the kernel, from the layer and the plan.
 struct PullShape {
@@ -64,7 +50,7 @@ struct PullShape {
 /// Per-row values shared by the copy and the zero fill.
 struct RowFrame {
   const PullShape &s;
-  ValueRange args;
+  const BoundKernel &args;
   Value lane, row;
   Value poolRow; // &l1_pool[row][0]
 };
@@ -122,7 +108,7 @@ void storeSource(OpBuilder &b, Location loc, const RowFrame &f, Value r,
       arith::MulIOp::create(b, loc, widen(b, loc, f.row), i64Const(b, loc, 3));
   Value fields[] = {r, t, k};
   for (int64_t i = 0; i < 3; ++i)
-    storeAt(b, loc, fields[i], f.args[kPoolSource],
+    storeAt(b, loc, fields[i], f.args.arg("pool_source"),
             arith::AddIOp::create(b, loc, base, i64Const(b, loc, i)), 4);
 }
 
@@ -133,7 +119,7 @@ void copyRow(OpBuilder &b, Location loc, const RowFrame &f, Value r,
   Value t = arith::DivUIOp::create(b, loc, slot, i32Const(b, loc, s.K));
   Value k = arith::RemUIOp::create(b, loc, slot, i32Const(b, loc, s.K));
   Value peerX =
-      ws::PeerPtrOp::create(b, loc, f.args[kX], r, f.args[kPeerOffsets]);
+      ws::PeerPtrOp::create(b, loc, f.args.arg("x"), r, f.args.arg("peer_offsets"));
   Value xRow = elementPtr(
       b, loc, peerX, b.getI8Type(),
       arith::MulIOp::create(b, loc, widen(b, loc, t), i64Const(b, loc, s.H)));
@@ -147,21 +133,21 @@ void copyRow(OpBuilder &b, Location loc, const RowFrame &f, Value r,
       storeAt(lb, loc, v, f.poolRow, i, kVectorBytes);
   });
   Value peerSf =
-      ws::PeerPtrOp::create(b, loc, f.args[kXSf], r, f.args[kPeerOffsets]);
+      ws::PeerPtrOp::create(b, loc, f.args.arg("x_sf"), r, f.args.arg("peer_offsets"));
   Value sfRow = arith::MulIOp::create(b, loc, widen(b, loc, t),
                                       i64Const(b, loc, s.scaleColumns));
   forScaleColumns(b, loc, f, [&](OpBuilder &lb, Value c) {
     Value scale =
         loadAt(lb, loc, lb.getF32Type(), peerSf,
                arith::AddIOp::create(lb, loc, sfRow, widen(lb, loc, c)), 4);
-    storeAt(lb, loc, scale, f.args[kL1PoolSf], poolScaleIndex(lb, loc, f, c),
+    storeAt(lb, loc, scale, f.args.arg("l1_pool_sf"), poolScaleIndex(lb, loc, f, c),
             4);
   });
   ifLane0(b, loc, f, [&](OpBuilder &lb) {
-    Value peerWeights = ws::PeerPtrOp::create(lb, loc, f.args[kTopkWeights], r,
-                                              f.args[kPeerOffsets]);
+    Value peerWeights = ws::PeerPtrOp::create(lb, loc, f.args.arg("topk_weights"), r,
+                                              f.args.arg("peer_offsets"));
     Value weight = loadAt(lb, loc, lb.getF32Type(), peerWeights, slot, 4);
-    storeAt(lb, loc, weight, f.args[kL1PoolWeight], f.row, 4);
+    storeAt(lb, loc, weight, f.args.arg("l1_pool_weight"), f.row, 4);
     storeSource(lb, loc, f, r, t, k);
   });
 }
@@ -178,12 +164,12 @@ void zeroRow(OpBuilder &b, Location loc, const RowFrame &f) {
   forScaleColumns(b, loc, f, [&](OpBuilder &lb, Value c) {
     Value zero =
         arith::ConstantFloatOp::create(lb, loc, lb.getF32Type(), APFloat(0.0f));
-    storeAt(lb, loc, zero, f.args[kL1PoolSf], poolScaleIndex(lb, loc, f, c), 4);
+    storeAt(lb, loc, zero, f.args.arg("l1_pool_sf"), poolScaleIndex(lb, loc, f, c), 4);
   });
   ifLane0(b, loc, f, [&](OpBuilder &lb) {
     Value zero =
         arith::ConstantFloatOp::create(lb, loc, lb.getF32Type(), APFloat(0.0f));
-    storeAt(lb, loc, zero, f.args[kL1PoolWeight], f.row, 4);
+    storeAt(lb, loc, zero, f.args.arg("l1_pool_weight"), f.row, 4);
     Value none = i32Const(lb, loc, -1);
     storeSource(lb, loc, f, none, none, none);
   });
@@ -199,7 +185,7 @@ Value sourceRank(OpBuilder &b, Location loc, const RowFrame &f, Value l) {
       ValueRange{i32Const(b, loc, 0)},
       [&](OpBuilder &lb, Location ll, Value r, ValueRange acc) {
         Value end =
-            loadAt(lb, ll, lb.getI32Type(), f.args[kPoolRowStart],
+            loadAt(lb, ll, lb.getI32Type(), f.args.arg("pool_row_start"),
                    arith::AddIOp::create(
                        lb, ll, rowBase,
                        arith::AddIOp::create(lb, ll, r, i32Const(lb, ll, 1))),
@@ -226,7 +212,7 @@ Value rowSlot(OpBuilder &b, Location loc, const RowFrame &f, Value l, Value r) {
       b, loc, isSource,
       [&](OpBuilder &tb, Location tl) {
         Value start = loadAt(
-            tb, tl, tb.getI32Type(), f.args[kPoolRowStart],
+            tb, tl, tb.getI32Type(), f.args.arg("pool_row_start"),
             arith::AddIOp::create(
                 tb, tl,
                 arith::MulIOp::create(tb, tl, l, i32Const(tb, tl, s.R + 1)), r),
@@ -242,7 +228,7 @@ Value rowSlot(OpBuilder &b, Location loc, const RowFrame &f, Value l, Value r) {
             widen(tb, tl, pos));
         scf::YieldOp::create(
             tb, tl,
-            loadAt(tb, tl, tb.getI32Type(), f.args[kSrcTokenIndex], index, 4));
+            loadAt(tb, tl, tb.getI32Type(), f.args.arg("src_token_index"), index, 4));
       },
       [&](OpBuilder &eb, Location el) {
         scf::YieldOp::create(eb, el, i32Const(eb, el, -1));
@@ -250,15 +236,15 @@ Value rowSlot(OpBuilder &b, Location loc, const RowFrame &f, Value l, Value r) {
   return slot.getResult(0);
 }
 
-void pullRow(OpBuilder &b, Location loc, const PullShape &s, ValueRange args,
+void pullRow(OpBuilder &b, Location loc, const PullShape &s, const BoundKernel &args,
              Value lane, Value row) {
   Value poolRow = elementPtr(
-      b, loc, args[kL1Pool], b.getI8Type(),
+      b, loc, args.arg("l1_pool"), b.getI8Type(),
       arith::MulIOp::create(b, loc, widen(b, loc, row), i64Const(b, loc, s.H)));
   RowFrame f{s, args, lane, row, poolRow};
   Value block = arith::DivUIOp::create(b, loc, row, i32Const(b, loc, s.blockM));
   Value expert =
-      loadAt(b, loc, b.getI32Type(), args[kPoolBlockExpert], block, 4);
+      loadAt(b, loc, b.getI32Type(), args.arg("pool_block_expert"), block, 4);
   Value expertOk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                          expert, i32Const(b, loc, s.L));
   // An expert outside [0, L) reads row 0's starts (in bounds) and is then
@@ -332,10 +318,10 @@ void megamoe::buildMoePullKernel(OpBuilder &b, Location loc,
                                      regionParam(mc, "topk_weights", f32),
                                      peerOffsetsParam(mc)};
   OpBuilder::InsertionGuard guard(b);
-  ws::KernelOp kernel = createBoundKernel(
+  BoundKernel kernel = createBoundKernel(
       b, loc, ctx.kernelName(kPullKernel), params, kThreads, kMaxRegisters,
       config::toString(c.chip), persistentGrid(b));
-  ValueRange args = kernel.getBody().front().getArguments();
+  const BoundKernel &args = kernel;
 
   Value tid = threadIdX(b, loc);
   Value lane = laneId(b, loc);
@@ -343,7 +329,7 @@ void megamoe::buildMoePullKernel(OpBuilder &b, Location loc,
   // Rows beyond the pool are never touched, whatever pool_info says.
   Value rows = umin(
       b, loc,
-      loadAt(b, loc, b.getI32Type(), args[kPoolInfo], i32Const(b, loc, 1), 4),
+      loadAt(b, loc, b.getI32Type(), args.arg("pool_info"), i32Const(b, loc, 1), 4),
       i32Const(b, loc, P));
   Value warps = i32Const(b, loc, kWarpsPerCta);
   Value first = arith::AddIOp::create(

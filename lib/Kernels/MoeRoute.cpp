@@ -26,27 +26,18 @@ namespace {
 constexpr int64_t kThreads = 512;
 constexpr int64_t kMaxRegisters = 64;
 
-enum Arg : unsigned {
-  kTopkIdx,
-  kSendCount,
-  kSrcTokenIndex,
-  kErrors,
-  kPeerOffsets,
-  kRank,
-  kNumTokens
-};
 
 /// Slot `s` with a valid expert `e` (i32): takes the next position of
 /// (this rank, e) and writes s there in the owner rank's src_token_index.
 void sendSlot(OpBuilder &b, Location loc, const config::LayerConfig &c,
-              ValueRange args, Value slot, Value expert) {
+              const BoundKernel &args, Value slot, Value expert) {
   const int64_t L = c.localExperts();
   const int64_t slotsPerRank = c.maxTokensPerRank * c.topk; // T * K
   Value owner = arith::DivUIOp::create(b, loc, expert, i32Const(b, loc, L));
   Value local = arith::RemUIOp::create(b, loc, expert, i32Const(b, loc, L));
   // Relaxed: the position only has to be unique; the values are published
   // by the fence at the end and the barrier of moe_layout.
-  Value counter = elementPtr(b, loc, args[kSendCount], b.getI32Type(), expert);
+  Value counter = elementPtr(b, loc, args.arg("send_count"), b.getI32Type(), expert);
   Value pos = atomicAdd(b, loc, counter, i32Const(b, loc, 1));
   // A rank sends at most T * K slots; the bound only guards a corrupted
   // counter from writing outside the region.
@@ -57,16 +48,16 @@ void sendSlot(OpBuilder &b, Location loc, const config::LayerConfig &c,
     Value row = arith::AddIOp::create(
         tb, loc,
         arith::MulIOp::create(tb, loc, local, i32Const(tb, loc, c.ranks)),
-        args[kRank]);
+        args.arg("rank"));
     Value index = arith::AddIOp::create(
         tb, loc,
         arith::MulIOp::create(tb, loc, widen(tb, loc, row),
                               i64Const(tb, loc, slotsPerRank)),
         widen(tb, loc, pos));
     Value mine =
-        elementPtr(tb, loc, args[kSrcTokenIndex], tb.getI32Type(), index);
+        elementPtr(tb, loc, args.arg("src_token_index"), tb.getI32Type(), index);
     Value remote =
-        ws::PeerPtrOp::create(tb, loc, mine, owner, args[kPeerOffsets]);
+        ws::PeerPtrOp::create(tb, loc, mine, owner, args.arg("peer_offsets"));
     store(tb, loc, slot, remote, 4);
   });
 }
@@ -93,20 +84,20 @@ void megamoe::buildMoeRouteKernel(OpBuilder &b, Location loc,
                                      valueParam(mc, "rank"),
                                      valueParam(mc, "num_tokens")};
   OpBuilder::InsertionGuard guard(b);
-  ws::KernelOp kernel = createBoundKernel(
+  BoundKernel kernel = createBoundKernel(
       b, loc, ctx.kernelName(kRouteKernel), params, kThreads, kMaxRegisters,
       config::toString(c.chip), persistentGrid(b));
-  ValueRange args = kernel.getBody().front().getArguments();
+  const BoundKernel &args = kernel;
 
   // A rank outside [0, R) would index src_token_index out of bounds: such a
   // launch does nothing (the runtime passes its own rank).
   Value rankOk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                       args[kRank], i32Const(b, loc, R));
+                                       args.arg("rank"), i32Const(b, loc, R));
   ifThen(b, loc, rankOk, [&](OpBuilder &rb) {
     // num_tokens outside [0, T] is clamped so no slot index leaves [T, K].
     Value tokens = arith::MinSIOp::create(
         rb, loc,
-        arith::MaxSIOp::create(rb, loc, args[kNumTokens], i32Const(rb, loc, 0)),
+        arith::MaxSIOp::create(rb, loc, args.arg("num_tokens"), i32Const(rb, loc, 0)),
         i32Const(rb, loc, T));
     Value slots = arith::MulIOp::create(rb, loc, tokens, i32Const(rb, loc, K));
     Value threads = i32Const(rb, loc, kThreads);
@@ -115,7 +106,7 @@ void megamoe::buildMoeRouteKernel(OpBuilder &b, Location loc,
         threadIdX(rb, loc));
     Value stride = arith::MulIOp::create(rb, loc, gridDimX(rb, loc), threads);
     forLoop(rb, loc, first, slots, stride, [&](OpBuilder &lb, Value slot) {
-      Value e64 = loadAt(lb, loc, lb.getI64Type(), args[kTopkIdx], slot, 8);
+      Value e64 = loadAt(lb, loc, lb.getI64Type(), args.arg("topk_idx"), slot, 8);
       Value valid = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult,
                                           e64, i64Const(lb, loc, E));
       Value masked = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::eq,
@@ -131,7 +122,7 @@ void megamoe::buildMoeRouteKernel(OpBuilder &b, Location loc,
             Value invalid = arith::XOrIOp::create(
                 eb, loc, masked, arith::ConstantIntOp::create(eb, loc, 1, 1));
             ifThen(eb, loc, invalid, [&](OpBuilder &ib) {
-              atomicAdd(ib, loc, args[kErrors], i32Const(ib, loc, 1));
+              atomicAdd(ib, loc, args.arg("errors"), i32Const(ib, loc, 1));
             });
           });
     });

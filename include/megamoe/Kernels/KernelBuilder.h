@@ -34,11 +34,31 @@ struct KernelParam {
 /// parameters (names, bindings, TMA specs as argument attributes), the grid
 /// `grid` (e.g. {"num_sms", 1, 1}), an entry block with one argument per
 /// parameter; leaves the insertion point at the start of that block.
-mlir::warpspec::KernelOp
-createBoundKernel(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef name,
-                  llvm::ArrayRef<KernelParam> params, int64_t threads,
-                  int64_t maxnreg, llvm::StringRef chip,
-                  llvm::ArrayRef<mlir::Attribute> grid);
+/// A kernel being built whose parameters are reached by name: the one way
+/// every builder binds its parameters (no positional indices to keep in step
+/// with the parameter list).
+class BoundKernel {
+public:
+  BoundKernel(mlir::warpspec::KernelOp op, llvm::ArrayRef<KernelParam> params);
+  mlir::warpspec::KernelOp op() const { return op_; }
+  /// The argument of parameter `name` (a builder bug, and a fatal error,
+  /// when the kernel has none).
+  mlir::Value arg(llvm::StringRef name) const;
+  /// The argument of parameter `name`, or null when this kernel has no such
+  /// parameter (a build option left it out).
+  mlir::Value find(llvm::StringRef name) const;
+
+private:
+  mlir::warpspec::KernelOp op_;
+  llvm::SmallVector<std::string> names_;
+};
+
+BoundKernel createBoundKernel(mlir::OpBuilder &b, mlir::Location loc,
+                              llvm::StringRef name,
+                              llvm::ArrayRef<KernelParam> params,
+                              int64_t threads, int64_t maxnreg,
+                              llvm::StringRef chip,
+                              llvm::ArrayRef<mlir::Attribute> grid);
 
 /// The warpspec.role of a role of a kernel plan (warps, registers, mma), at
 /// the insertion point (inside warpspec.roles), with an empty body block.
