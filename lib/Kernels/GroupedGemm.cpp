@@ -51,9 +51,7 @@ int64_t dPanelCols(const GroupedGemmConfig &c) {
 
 using megamoe::moe::indexConst;
 using megamoe::moe::indexToI32;
-Value constI32(OpBuilder &b, Location loc, int64_t v) {
-  return megamoe::moe::i32Const(b, loc, v);
-}
+using megamoe::moe::i32Const;
 
 /// The kernel-level values the roles share.
 struct GemmKernel {
@@ -231,9 +229,9 @@ Value numMBlocksAtStart(OpBuilder &b, Location loc, const GroupedGemmConfig &c,
   if (c.deviceMBlocks)
     count =
         moe::load(b, loc, b.getI32Type(), param, /*align=*/4);
-  Value most = constI32(b, loc, c.rowCapacity() / c.blockM);
+  Value most = i32Const(b, loc, c.rowCapacity() / c.blockM);
   count = arith::MinSIOp::create(b, loc, count, most);
-  return arith::MaxSIOp::create(b, loc, count, constI32(b, loc, 0));
+  return arith::MaxSIOp::create(b, loc, count, i32Const(b, loc, 0));
 }
 
 } // namespace

@@ -60,6 +60,11 @@ Value indexToI32(OpBuilder &b, Location loc, Value v) {
   return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
 }
 
+Value blockStart(OpBuilder &b, Location loc, Value block, int64_t size) {
+  return indexToI32(
+      b, loc, arith::MulIOp::create(b, loc, block, indexConst(b, loc, size)));
+}
+
 Value f32Const(OpBuilder &b, Location loc, double v) {
   return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
 }

@@ -43,6 +43,9 @@ mlir::Value i64Const(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 mlir::Value indexConst(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 /// An index value (a loop variable, a tile coordinate) as i32.
 mlir::Value indexToI32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
+/// block * size (block: index) as i32: the first row or column of a tile.
+mlir::Value blockStart(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value block, int64_t size);
 mlir::Value f32Const(mlir::OpBuilder &b, mlir::Location loc, double v);
 
 /// `ptr` seen as a pointer to `elementType` (no code; `ptr` itself when it

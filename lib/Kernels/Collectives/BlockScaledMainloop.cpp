@@ -15,9 +15,7 @@ namespace ws = mlir::warpspec;
 namespace {
 using megamoe::moe::indexConst;
 using megamoe::moe::indexToI32;
-Value constI32(OpBuilder &b, Location loc, int64_t v) {
-  return megamoe::moe::i32Const(b, loc, v);
-}
+using megamoe::moe::i32Const;
 
 /// The weight scales of one (tile, K block): entry `index` of `sfb`, one
 /// float or, with two scales per tile, one 8-byte load of the pair.
@@ -59,14 +57,10 @@ TileOperands megamoe::collectives::groupedTileOperands(
     Value aScalesDesc, Value bDesc, Value mBlock, Value nBlock, Value expert,
     int64_t n) {
   TileOperands t{aDesc, aScalesDesc, bDesc};
-  t.aRow = indexToI32(
-      b, loc,
-      arith::MulIOp::create(b, loc, mBlock, indexConst(b, loc, c.blockM)));
+  t.aRow = megamoe::moe::blockStart(b, loc, mBlock, c.blockM);
   t.bRow = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, expert, constI32(b, loc, n)),
-      indexToI32(b, loc,
-                 arith::MulIOp::create(b, loc, nBlock,
-                                       indexConst(b, loc, c.blockN))));
+      b, loc, arith::MulIOp::create(b, loc, expert, i32Const(b, loc, n)),
+      megamoe::moe::blockStart(b, loc, nBlock, c.blockN));
   return t;
 }
 
@@ -78,11 +72,9 @@ Value megamoe::collectives::groupedWeightScalesRow(OpBuilder &b, Location loc,
       b, loc,
       arith::AddIOp::create(
           b, loc,
-          arith::MulIOp::create(b, loc, expert, constI32(b, loc, n / 128)),
-          indexToI32(b, loc,
-                     arith::MulIOp::create(
-                         b, loc, nBlock, indexConst(b, loc, c.blockN / 128)))),
-      constI32(b, loc, k / 128));
+          arith::MulIOp::create(b, loc, expert, i32Const(b, loc, n / 128)),
+          megamoe::moe::blockStart(b, loc, nBlock, c.blockN / 128)),
+      i32Const(b, loc, k / 128));
 }
 
 BlockScaledMainloop BlockScaledMainloop::create(OpBuilder &b, Location loc,
@@ -127,7 +119,7 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
       [&](OpBuilder &kb, Location l, Value kBlock, ValueRange) {
         Value kb32 = indexToI32(kb, l, kBlock);
         Value k0 = arith::MulIOp::create(kb, l, kb32,
-                                         constI32(kb, l, cfg.blockK));
+                                         i32Const(kb, l, cfg.blockK));
         Value stage = ws::ProducerAcquireOp::create(kb, l, ring);
         // One branch per warp: its copy and its commit, whose transaction
         // bytes the ring derives from that copy.

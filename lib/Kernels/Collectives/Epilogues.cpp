@@ -21,14 +21,7 @@ constexpr int64_t kPanelBytes = 128;
 
 using megamoe::moe::indexConst;
 using megamoe::moe::indexToI32;
-Value constI32(OpBuilder &b, Location loc, int64_t v) {
-  return megamoe::moe::i32Const(b, loc, v);
-}
-/// block * size as an i32.
-Value scaled(OpBuilder &b, Location loc, Value block, int64_t size) {
-  return indexToI32(b, loc,
-               arith::MulIOp::create(b, loc, block, indexConst(b, loc, size)));
-}
+using megamoe::moe::i32Const;
 } // namespace
 
 Value EpilogueTile::allocate(OpBuilder &b, Location loc, int64_t blockM,
@@ -69,7 +62,7 @@ void megamoe::collectives::storeTileWithTma(OpBuilder &b, Location loc,
           arith::MulIOp::create(b, loc, at.mBlock,
                                 indexConst(b, loc, at.blockM)),
           row));
-  Value n0 = scaled(b, loc, at.nBlock, at.blockN);
+  Value n0 = moe::blockStart(b, loc, at.nBlock, at.blockN);
   ws::TileStoreOp::create(b, loc, e.tile, zeroStage, row, kWarpgroupRows, desc,
                           n0, m0);
 }
@@ -112,41 +105,41 @@ void megamoe::collectives::scatterTileToPeers(OpBuilder &b, Location loc,
   // This thread's chunk and first row (tile rows, i32).
   Value warp = indexToI32(b, loc, ws::RoleWarpIdOp::create(b, loc));
   Value tid = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, warp, constI32(b, loc, 32)),
+      b, loc, arith::MulIOp::create(b, loc, warp, i32Const(b, loc, 32)),
       moe::laneId(b, loc));
   Value chunk =
-      arith::RemUIOp::create(b, loc, tid, constI32(b, loc, chunksPerRow));
+      arith::RemUIOp::create(b, loc, tid, i32Const(b, loc, chunksPerRow));
   Value tileRow = arith::AddIOp::create(
-      b, loc, constI32(b, loc, kWarpgroupRows * e.warpgroup),
-      arith::DivUIOp::create(b, loc, tid, constI32(b, loc, chunksPerRow)));
+      b, loc, i32Const(b, loc, kWarpgroupRows * e.warpgroup),
+      arith::DivUIOp::create(b, loc, tid, i32Const(b, loc, chunksPerRow)));
 
   // Sources: pool_source[row] = (rank, token, slot); -1 on padding rows.
   Value poolRow0 =
-      arith::AddIOp::create(b, loc, scaled(b, loc, at.mBlock, at.blockM),
+      arith::AddIOp::create(b, loc, moe::blockStart(b, loc, at.mBlock, at.blockM),
                             tileRow);
   Value colBytes = moe::widen(
       b, loc,
       arith::AddIOp::create(
-          b, loc, scaled(b, loc, at.nBlock, at.blockN * 2),
-          arith::MulIOp::create(b, loc, chunk, constI32(b, loc, kChunkBytes))));
-  Value zero = constI32(b, loc, 0);
+          b, loc, moe::blockStart(b, loc, at.nBlock, at.blockN * 2),
+          arith::MulIOp::create(b, loc, chunk, i32Const(b, loc, kChunkBytes))));
+  Value zero = i32Const(b, loc, 0);
   SmallVector<ScatterTarget> targets;
   for (int64_t p = 0; p < passes; ++p) {
     Value poolRow = arith::AddIOp::create(b, loc, poolRow0,
-                                          constI32(b, loc, p * rowsPerPass));
+                                          i32Const(b, loc, p * rowsPerPass));
     // pool_source rows are (rank, token, slot) triples of i32.
     Value source = moe::elementPtr(b, loc, c.poolSource, i32,
                                    arith::MulIOp::create(
-                                       b, loc, poolRow, constI32(b, loc, 3)));
-    Value rank = moe::loadAt(b, loc, i32, source, constI32(b, loc, 0), 4);
-    Value token = moe::loadAt(b, loc, i32, source, constI32(b, loc, 1), 4);
-    Value slot = moe::loadAt(b, loc, i32, source, constI32(b, loc, 2), 4);
+                                       b, loc, poolRow, i32Const(b, loc, 3)));
+    Value rank = moe::loadAt(b, loc, i32, source, i32Const(b, loc, 0), 4);
+    Value token = moe::loadAt(b, loc, i32, source, i32Const(b, loc, 1), 4);
+    Value slot = moe::loadAt(b, loc, i32, source, i32Const(b, loc, 2), 4);
     Value valid = arith::AndIOp::create(
         b, loc,
         arith::AndIOp::create(
-            b, loc, moe::inRange(b, loc, rank, zero, constI32(b, loc, c.ranks)),
-            moe::inRange(b, loc, token, zero, constI32(b, loc, c.tokens))),
-        moe::inRange(b, loc, slot, zero, constI32(b, loc, c.topk)));
+            b, loc, moe::inRange(b, loc, rank, zero, i32Const(b, loc, c.ranks)),
+            moe::inRange(b, loc, token, zero, i32Const(b, loc, c.tokens))),
+        moe::inRange(b, loc, slot, zero, i32Const(b, loc, c.topk)));
     // Invalid rows are not stored; their rank/token/slot become 0 so that
     // the peer-table read stays in bounds.
     auto safe = [&](Value v) {
@@ -173,7 +166,7 @@ void megamoe::collectives::scatterTileToPeers(OpBuilder &b, Location loc,
   SmallVector<Value> data;
   for (int64_t p = 0; p < passes; ++p) {
     Value row = p ? arith::AddIOp::create(b, loc, tileRow,
-                                          constI32(b, loc, p * rowsPerPass))
+                                          i32Const(b, loc, p * rowsPerPass))
                         .getResult()
                   : tileRow;
     data.push_back(
