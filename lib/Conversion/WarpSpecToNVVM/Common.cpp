@@ -74,6 +74,15 @@ void warpspec::buildIf(OpBuilder &b, Location loc, Value cond,
   });
 }
 
+void warpspec::emitTmaStore(OpBuilder &b, Location loc, Value desc, Value src,
+                            ValueRange coords) {
+  buildIf(b, loc, isLaneZero(b, loc), [&](OpBuilder &ib, Location l) {
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+        ib, l, desc, src, coords, Value(), NVVM::TMAStoreMode::TILE, Value());
+    NVVM::CpAsyncBulkCommitGroupOp::create(ib, l);
+  });
+}
+
 Value warpspec::mbarrierAddress(OpBuilder &b, Location loc, Value base,
                                 unsigned stages, bool isEmpty, Value stage) {
   Value index = toI32(b, loc, stage);

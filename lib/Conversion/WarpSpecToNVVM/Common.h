@@ -37,6 +37,11 @@ Value isLaneZero(OpBuilder &b, Location loc);
 void buildIf(OpBuilder &b, Location loc, Value cond,
              function_ref<void(OpBuilder &, Location)> body);
 
+/// One TMA tile store of the box at `src` to `coords` of `desc`, then its
+/// commit_group, issued by lane 0 of the executing warp.
+void emitTmaStore(OpBuilder &b, Location loc, Value desc, Value src,
+                  ValueRange coords);
+
 /// The mbarrier of `stage` (an i32) in the full (isEmpty = false) or empty
 /// array of a pipeline whose full[0] is at `base`.
 Value mbarrierAddress(OpBuilder &b, Location loc, Value base, unsigned stages,

@@ -52,15 +52,8 @@ struct TmaStoreLowering : OpConversionPattern<TmaStoreOp> {
   LogicalResult
   matchAndRewrite(TmaStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    buildIf(rewriter, loc, isLaneZero(rewriter, loc),
-            [&](OpBuilder &b, Location l) {
-              NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-                  b, l, adaptor.getDesc(), adaptor.getSource(),
-                  adaptor.getCoords(), Value(), NVVM::TMAStoreMode::TILE,
-                  Value());
-              NVVM::CpAsyncBulkCommitGroupOp::create(b, l);
-            });
+    emitTmaStore(rewriter, op.getLoc(), adaptor.getDesc(), adaptor.getSource(),
+                 adaptor.getCoords());
     rewriter.eraseOp(op);
     return success();
   }

@@ -75,14 +75,8 @@ struct TileStoreLowering : OpConversionPattern<TileStoreOp> {
       if (panel)
         col = arith::AddIOp::create(rewriter, loc, col,
                                     i32Const(rewriter, loc, panel * p.columns));
-      Value m = adaptor.getM();
-      buildIf(rewriter, loc, isLaneZero(rewriter, loc),
-              [&](OpBuilder &b, Location l) {
-                NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-                    b, l, adaptor.getDesc(), src, ValueRange{col, m}, Value(),
-                    NVVM::TMAStoreMode::TILE, Value());
-                NVVM::CpAsyncBulkCommitGroupOp::create(b, l);
-              });
+      emitTmaStore(rewriter, loc, adaptor.getDesc(), src,
+                   ValueRange{col, adaptor.getM()});
     }
     rewriter.eraseOp(op);
     return success();

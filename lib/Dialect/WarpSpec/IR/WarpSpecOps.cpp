@@ -461,26 +461,13 @@ int64_t bytesFilledPerStage(Value pipe) {
   return bytes;
 }
 
-/// Bytes the copies of `stage` in `block` deliver, or nullopt when some copy
-/// is elsewhere (another block) or has a dynamic size.
-std::optional<int64_t> bytesOfStageCopies(Value stage, Block *block) {
-  int64_t bytes = 0;
-  for (Operation *user : stage.getUsers()) {
-    std::optional<int64_t> copyBytes;
-    if (auto load = dyn_cast<TmaLoadOp>(user); load && load.getStage() == stage)
-      copyBytes = load.getDesc().getType().getBoxBytes();
-    else if (auto copy = dyn_cast<BulkCopyOp>(user);
-             copy && copy.getStage() == stage) {
-      copyBytes = getConstantIntValue(copy.getBytes());
-      if (!copyBytes)
-        return std::nullopt;
-    } else
-      continue;
-    if (user->getBlock() != block)
-      return std::nullopt;
-    bytes += *copyBytes;
-  }
-  return bytes;
+/// Whether `user` is a copy into slot `stage`.
+bool copiesInto(Operation *user, Value stage) {
+  if (auto load = dyn_cast<TmaLoadOp>(user))
+    return load.getStage() == stage;
+  if (auto copy = dyn_cast<BulkCopyOp>(user))
+    return copy.getStage() == stage;
+  return false;
 }
 
 /// Bytes the copies of `stage` that sit in `block` deliver (copies elsewhere
@@ -502,6 +489,15 @@ std::optional<int64_t> bytesOfStageCopiesInBlock(Value stage, Block *block) {
     }
   }
   return bytes;
+}
+
+/// Bytes the copies of `stage` deliver when all of them sit in `block`, or
+/// nullopt when some copy is elsewhere (another block) or has a dynamic size.
+std::optional<int64_t> bytesOfStageCopies(Value stage, Block *block) {
+  for (Operation *user : stage.getUsers())
+    if (copiesInto(user, stage) && user->getBlock() != block)
+      return std::nullopt;
+  return bytesOfStageCopiesInBlock(stage, block);
 }
 } // namespace
 
