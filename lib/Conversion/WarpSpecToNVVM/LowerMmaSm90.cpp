@@ -235,6 +235,16 @@ Value fragmentPair(OpBuilder &b, Location loc, Value acc, int64_t i, Type elt) {
   return v;
 }
 
+/// Elements `i` and `i + 1` as stored: a 2-vector of `elt`, or for e4m3 the
+/// two bytes of one cvt.rn.satfinite.e4m3x2 (warpspec.cvt.e4m3x2, the
+/// conversion every requantization uses), `i` in the low byte.
+Value storedPair(OpBuilder &b, Location loc, Value acc, int64_t i, Type elt) {
+  if (!isa<Float8E4M3FNType>(elt))
+    return fragmentPair(b, loc, acc, i, elt);
+  return CvtE4M3x2Op::create(b, loc, LLVM::ExtractValueOp::create(b, loc, acc, i),
+                             LLVM::ExtractValueOp::create(b, loc, acc, i + 1));
+}
+
 /// Where the accumulator goes: a swizzled buffer [R, N] whose row is wider
 /// than the swizzle span S is laid out as N * bytes / S column panels of
 /// [R, S bytes], one after another (the SMEM of consecutive TMA boxes of S
@@ -251,7 +261,8 @@ struct TileLayout {
 };
 
 /// f32 (and the general form): pairs of adjacent columns are converted
-/// together and stored as one 2-element vector (8 bytes for f32).
+/// together and stored as one 2-element vector (8 bytes for f32, 2 for
+/// e4m3).
 void storePairs(OpBuilder &b, Location loc, Value acc, int64_t n, Type elt,
                 Value row0, const TileLayout &t) {
   int64_t eb = elementBytes(elt);
@@ -275,8 +286,7 @@ void storePairs(OpBuilder &b, Location loc, Value acc, int64_t n, Type elt,
       if (panel)
         off = arith::AddIOp::create(b, loc, off,
                                     i32Const(b, loc, panel * t.panelBytes));
-      LLVM::StoreOp::create(b, loc,
-                            fragmentPair(b, loc, acc, 4 * j + 2 * h, elt),
+      LLVM::StoreOp::create(b, loc, storedPair(b, loc, acc, 4 * j + 2 * h, elt),
                             smemOffset(b, loc, t.slot, off), 2 * eb);
     }
   }
@@ -351,9 +361,10 @@ struct AccStoreLowering : OpConversionPattern<AccStoreOp> {
                   ConversionPatternRewriter &rewriter) const override {
     SmemType bufType = op.getBuffer().getType();
     Type elt = bufType.getElementType();
-    if (!(elt.isBF16() || elt.isF16() || elt.isF32()))
-      return op.emitError("accumulator store supports bf16, f16 and f32 "
-                          "buffers");
+    if (!(elt.isBF16() || elt.isF16() || elt.isF32() ||
+          isa<Float8E4M3FNType>(elt)))
+      return op.emitError("accumulator store supports bf16, f16, f32 and "
+                          "f8E4M3FN buffers");
     if (bufType.getShape().size() != 2)
       return op.emitError("accumulator store needs a 2-D buffer");
     int64_t eb = elementBytes(elt);

@@ -31,6 +31,11 @@ void warpspec::populateWarpSpecTypeConversions(TypeConverter &converter) {
     SmallVector<Type> fields(t.getN() / 2, Float32Type::get(t.getContext()));
     return LLVM::LLVMStructType::getLiteral(t.getContext(), fields);
   });
+  converter.addConversion([](AccRowsType t) -> Type {
+    // SM90: the thread's two fragment rows (LowerAccMathSm90.cpp).
+    Type f32 = Float32Type::get(t.getContext());
+    return LLVM::LLVMStructType::getLiteral(t.getContext(), {f32, f32});
+  });
   converter.addConversion([](GlobalType t) -> Type {
     return LLVM::LLVMPointerType::get(t.getContext(), 1);
   });
@@ -96,6 +101,7 @@ struct ConvertWarpSpecToNVVMPass
       populateWarpSpecAsyncCopyPatterns(converter, patterns);
       populateWarpSpecCounterPatterns(converter, patterns);
       populateWarpSpecMmaSm90Patterns(converter, patterns);
+      populateWarpSpecAccMathSm90Patterns(converter, patterns);
       populateWarpSpecTilePatterns(converter, patterns);
       populateWarpSpecGlobalMemoryPatterns(converter, patterns);
       populateWarpSpecElementMathPatterns(converter, patterns);

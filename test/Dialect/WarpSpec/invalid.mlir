@@ -1219,14 +1219,14 @@ warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads =
 // -----
 
 warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
-  %o = warpspec.smem.alloc "o" : !warpspec.smem<128x128xf8E4M3FN, slots = 1, align = 1024>
+  %o = warpspec.smem.alloc "o" : !warpspec.smem<128x128xf8E5M2, slots = 1, align = 1024>
   %c0 = arith.constant 0 : index
   %c0i = arith.constant 0 : i32
   warpspec.roles {
     warpspec.role "m" warps [0, 4) regs 128 mma {
       %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
-      // expected-error @+1 {{destination element type must be bf16, f16 or f32, got 'f8E4M3FN'}}
-      warpspec.acc.store %z -> %o[%c0, %c0] : !warpspec.acc<64x128xf32>, !warpspec.smem<128x128xf8E4M3FN, slots = 1, align = 1024>
+      // expected-error @+1 {{destination element type must be bf16, f16, f32 or f8E4M3FN, got 'f8E5M2'}}
+      warpspec.acc.store %z -> %o[%c0, %c0] : !warpspec.acc<64x128xf32>, !warpspec.smem<128x128xf8E5M2, slots = 1, align = 1024>
     }
   }
   warpspec.return
@@ -1715,4 +1715,102 @@ func.func @cvt_result(%x: f32) {
   // expected-error @+1 {{result #0 must be 16-bit signless integer}}
   %p = "warpspec.cvt.e4m3x2"(%x, %x) : (f32, f32) -> i32
   return
+}
+
+// -----
+
+func.func @deinterleave_period(%h: !warpspec.acc<64x128xf32>) {
+  // expected-error @+1 {{period must be a multiple of 8 (a thread holds accumulator columns in groups of 8), got 4}}
+  %g, %u = warpspec.acc.deinterleave %h period 4 : !warpspec.acc<64x128xf32> -> !warpspec.acc<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @deinterleave_pairs(%h: !warpspec.acc<64x96xf32>) {
+  // expected-error @+1 {{accumulator of n = 96 columns is not a whole number of (kind 0, kind 1) column pairs of 2 x 64}}
+  %g, %u = warpspec.acc.deinterleave %h period 64 : !warpspec.acc<64x96xf32> -> !warpspec.acc<64x48xf32>
+  return
+}
+
+// -----
+
+func.func @deinterleave_result(%h: !warpspec.acc<64x128xf32>) {
+  // expected-error @+1 {{results must be '!warpspec.acc<64x64xf32>' (half the columns)}}
+  %g, %u = warpspec.acc.deinterleave %h period 8 : !warpspec.acc<64x128xf32> -> !warpspec.acc<64x128xf32>
+  return
+}
+
+// -----
+
+func.func @map_mixed(%a: !warpspec.acc<64x64xf32>, %b: !warpspec.acc<64x128xf32>) {
+  // expected-error @+1 {{expects every accumulator of one type; got '!warpspec.acc<64x64xf32>' and '!warpspec.acc<64x128xf32>'}}
+  %r = warpspec.acc.map %a, %b : !warpspec.acc<64x64xf32>, !warpspec.acc<64x128xf32> -> !warpspec.acc<64x64xf32> {
+  ^bb0(%x: f32, %y: f32):
+    warpspec.acc.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @map_arity(%a: !warpspec.acc<64x64xf32>, %w: !warpspec.acc_rows<64xf32>) {
+  // expected-error @+1 {{body takes one f32 per operand (2), got 1 arguments}}
+  %r = warpspec.acc.map %a rows(%w) : !warpspec.acc<64x64xf32> rows !warpspec.acc_rows<64xf32> -> !warpspec.acc<64x64xf32> {
+  ^bb0(%x: f32):
+    warpspec.acc.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @map_result(%a: !warpspec.acc<64x64xf32>) {
+  // expected-error @+1 {{result type '!warpspec.acc<64x128xf32>' differs from the operands' '!warpspec.acc<64x64xf32>'}}
+  %r = warpspec.acc.map %a : !warpspec.acc<64x64xf32> -> !warpspec.acc<64x128xf32> {
+  ^bb0(%x: f32):
+    warpspec.acc.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @map_no_yield(%a: !warpspec.acc<64x64xf32>) {
+  // expected-error @+1 {{body must end with warpspec.acc.yield of the element's value}}
+  %r = warpspec.acc.map %a : !warpspec.acc<64x64xf32> -> !warpspec.acc<64x64xf32> {
+  ^bb0(%x: f32):
+    "test.end"() : () -> ()
+  }
+  return
+}
+
+// -----
+
+func.func @rows_load_type(%p: !warpspec.global<i32>) {
+  // expected-error @+1 {{reads f32 per-row values, got a pointer to 'i32'}}
+  %w = warpspec.acc_rows.load %p : !warpspec.global<i32> -> !warpspec.acc_rows<64xf32>
+  return
+}
+
+// -----
+
+func.func @rows_store_type(%w: !warpspec.acc_rows<64xf32>, %p: !warpspec.global<bf16>) {
+  // expected-error @+1 {{writes f32 per-row values, got a pointer to 'bf16'}}
+  warpspec.acc_rows.store %w, %p : !warpspec.acc_rows<64xf32>, !warpspec.global<bf16>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{per-row values of a warpgroup accumulator have m = 64 rows, got m = 32}}
+func.func @rows_type(%w: !warpspec.acc_rows<32xf32>) {
+  return
+}
+
+// -----
+
+func.func @yield_outside(%x: f32) {
+  // expected-error @+1 {{expects parent op to be one of 'warpspec.acc.map, warpspec.acc_rows.map'}}
+  warpspec.acc.yield %x : f32
 }

@@ -292,3 +292,40 @@ func.func @element_math(%x: f32, %y: f32) -> (f32, f32, i16) {
   %p = warpspec.cvt.e4m3x2 %x, %y
   return %e, %r, %p : f32, f32, i16
 }
+
+// Epilogue math on accumulators (WarpSpecAccOps.td).
+// CHECK-LABEL: func.func @acc_math
+func.func @acc_math(%h: !warpspec.acc<64x128xf32>, %p: !warpspec.global<f32>) -> !warpspec.acc<64x64xf32> {
+  // CHECK: %[[G:.*]], %[[U:.*]] = warpspec.acc.deinterleave %{{.*}} period 8 : !warpspec.acc<64x128xf32> -> !warpspec.acc<64x64xf32>
+  %g, %u = warpspec.acc.deinterleave %h period 8 : !warpspec.acc<64x128xf32> -> !warpspec.acc<64x64xf32>
+  // CHECK: %[[W:.*]] = warpspec.acc_rows.load %{{.*}} : !warpspec.global<f32> -> !warpspec.acc_rows<64xf32>
+  %w = warpspec.acc_rows.load %p : !warpspec.global<f32> -> !warpspec.acc_rows<64xf32>
+  // CHECK: warpspec.acc.map %[[G]], %[[U]] rows(%[[W]]) : !warpspec.acc<64x64xf32>, !warpspec.acc<64x64xf32> rows !warpspec.acc_rows<64xf32> -> !warpspec.acc<64x64xf32> {
+  // CHECK: ^bb0(%{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32):
+  // CHECK: warpspec.acc.yield %{{.*}} : f32
+  %a = warpspec.acc.map %g, %u rows(%w) : !warpspec.acc<64x64xf32>, !warpspec.acc<64x64xf32> rows !warpspec.acc_rows<64xf32> -> !warpspec.acc<64x64xf32> {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %m = arith.mulf %x, %y : f32
+    %v = arith.mulf %m, %z : f32
+    warpspec.acc.yield %v : f32
+  }
+  // CHECK: warpspec.acc.map %{{.*}} : !warpspec.acc<64x64xf32> -> !warpspec.acc<64x64xf32> {
+  %n = warpspec.acc.map %a : !warpspec.acc<64x64xf32> -> !warpspec.acc<64x64xf32> {
+  ^bb0(%x: f32):
+    %v = arith.negf %x : f32
+    warpspec.acc.yield %v : f32
+  }
+  // CHECK: %[[AMAX:.*]] = warpspec.acc.row_reduce absmax %{{.*}}, %{{.*}} : !warpspec.acc<64x64xf32>, !warpspec.acc<64x64xf32> -> !warpspec.acc_rows<64xf32>
+  %amax = warpspec.acc.row_reduce absmax %a, %n : !warpspec.acc<64x64xf32>, !warpspec.acc<64x64xf32> -> !warpspec.acc_rows<64xf32>
+  // CHECK: warpspec.acc.row_reduce max %{{.*}} : !warpspec.acc<64x64xf32> -> !warpspec.acc_rows<64xf32>
+  %mx = warpspec.acc.row_reduce max %a : !warpspec.acc<64x64xf32> -> !warpspec.acc_rows<64xf32>
+  // CHECK: %[[SF:.*]] = warpspec.acc_rows.map %[[AMAX]], %{{.*}} : !warpspec.acc_rows<64xf32>, !warpspec.acc_rows<64xf32> -> !warpspec.acc_rows<64xf32> {
+  %sf = warpspec.acc_rows.map %amax, %mx : !warpspec.acc_rows<64xf32>, !warpspec.acc_rows<64xf32> -> !warpspec.acc_rows<64xf32> {
+  ^bb0(%x: f32, %y: f32):
+    %v = arith.maxnumf %x, %y : f32
+    warpspec.acc.yield %v : f32
+  }
+  // CHECK: warpspec.acc_rows.store %[[SF]], %{{.*}} : !warpspec.acc_rows<64xf32>, !warpspec.global<f32>
+  warpspec.acc_rows.store %sf, %p : !warpspec.acc_rows<64xf32>, !warpspec.global<f32>
+  return %a : !warpspec.acc<64x64xf32>
+}

@@ -45,6 +45,10 @@ void populateWarpSpecCounterPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
 void populateWarpSpecMmaSm90Patterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
+/// Epilogue math on the SM90 accumulator fragment (acc.map, acc.deinterleave,
+/// acc.row_reduce, acc_rows.*).
+void populateWarpSpecAccMathSm90Patterns(const TypeConverter &converter,
+                                         RewritePatternSet &patterns);
 /// The arch-neutral tile ops whose lowering is plain data movement:
 /// smem.view (the source's address), tile.store (one TMA store per column
 /// panel), tile.load (one swizzled 16-byte load).

@@ -217,9 +217,10 @@ LogicalResult AccStoreOp::verify() {
   if (buffer.getShape().size() != 2)
     return emitOpError("destination tile must be 2-d [rows, n], got ")
            << buffer;
-  if (!element.isBF16() && !element.isF16() && !element.isF32())
-    return emitOpError("destination element type must be bf16, f16 or f32, "
-                       "got ")
+  if (!element.isBF16() && !element.isF16() && !element.isF32() &&
+      !isa<Float8E4M3FNType>(element))
+    return emitOpError("destination element type must be bf16, f16, f32 or "
+                       "f8E4M3FN, got ")
            << element;
   if (buffer.getShape()[1] != acc.getN())
     return emitOpError("accumulator n = ")

@@ -267,6 +267,42 @@ LogicalResult AccType::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 //===----------------------------------------------------------------------===//
+// AccRowsType
+//===----------------------------------------------------------------------===//
+
+Type AccRowsType::parse(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> shape;
+  Type elementType;
+  if (parser.parseLess() || parseShapedElement(parser, shape, elementType) ||
+      parser.parseGreater())
+    return {};
+  if (shape.size() != 1) {
+    parser.emitError(loc) << "expected a 1-d shape Mxtype (one value per row)";
+    return {};
+  }
+  return parser.getChecked<AccRowsType>(loc, parser.getContext(), shape[0],
+                                        elementType);
+}
+
+void AccRowsType::print(AsmPrinter &printer) const {
+  printer << "<" << getM() << "x" << getElementType() << ">";
+}
+
+LogicalResult
+AccRowsType::verify(function_ref<InFlightDiagnostic()> emitError, int64_t m,
+                    Type elementType) {
+  // The rows of the accumulators they go with (AccType: m = 64).
+  if (m != 64)
+    return emitError() << "per-row values of a warpgroup accumulator have "
+                          "m = 64 rows, got m = "
+                       << m;
+  if (!elementType.isF32())
+    return emitError() << "per-row values are f32, got " << elementType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // TmemType
 //===----------------------------------------------------------------------===//
 

@@ -904,6 +904,12 @@ def WarpSpec_MmaSm100Op : WarpSpec_Op<"mma.sm100", [AttrSizedOperandSegments]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Epilogue math on accumulators (WarpSpecAccOps.td)
+//===----------------------------------------------------------------------===//
+
+include "megamoe/Dialect/WarpSpec/IR/WarpSpecAccOps.td"
+
+//===----------------------------------------------------------------------===//
 // Typed global memory (WarpSpecGlobalOps.td)
 //===----------------------------------------------------------------------===//
 

@@ -111,6 +111,29 @@ def WarpSpec_AccType : WarpSpec_Type<"Acc", "acc"> {
   let genVerifyDecl = 1;
 }
 
+def WarpSpec_AccRowsType : WarpSpec_Type<"AccRows", "acc_rows"> {
+  let summary = "one value per row of an accumulator, spread as its rows are";
+  let description = [{
+    An `m`-element f32 vector with one value per row of an `m x n`
+    accumulator (`!warpspec.acc<m x n x f32>`), held by the threads that hold
+    that row of the accumulator, so that it combines with the accumulator
+    element by element without data movement: a per-row scale, a router
+    weight, a per-row amax. Where it lives is the lowering's choice (SM90:
+    the wgmma D fragment gives each thread two rows, so two f32 per thread,
+    the four threads of a row holding the same values).
+
+    ```mlir
+    !warpspec.acc_rows<64xf32>
+    ```
+
+    Lowers (SM90) to `!llvm.struct<(f32, f32)>`: the rows `r0` and `r0 + 8`
+    of the thread's fragment.
+  }];
+  let parameters = (ins "int64_t":$m, "::mlir::Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 def WarpSpec_TmemType : WarpSpec_Type<"Tmem", "tmem"> {
   let summary = "a tensor-memory (TMEM) allocation of one CTA (SM100)";
   let description = [{

@@ -1,0 +1,234 @@
+//===- LowerAccMathSm90.cpp - epilogue math on wgmma accumulators ---------===//
+//
+// The accumulator ops of WarpSpecAccOps.td on the SM90 register fragment
+// (LowerMmaSm90.cpp has its layout): thread t of the warpgroup holds element
+// i = 4j + q at row r0 + 8 (q >= 2), column 8j + 2 (lane % 4) + (q & 1),
+// r0 = 16 (t / 32) + lane / 4. So
+//   - a per-row value is two f32 per thread (rows r0 and r0 + 8), the same
+//     in the four lanes of a quad (lane / 4 equal);
+//   - element-wise maps are per-element code, no data movement;
+//   - a deinterleave by a multiple of 8 columns only renumbers elements
+//     (whole 8-column groups move);
+//   - a row reduction is per-thread, then two butterfly shuffles inside the
+//     quad (xor 1, xor 2).
+//
+//===----------------------------------------------------------------------===//
+#include "Common.h"
+#include "megamoe/Conversion/WarpSpecToNVVM/WarpSpecToNVVM.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace mlir::warpspec;
+
+namespace {
+
+Value extract(OpBuilder &b, Location loc, Value s, int64_t i) {
+  return LLVM::ExtractValueOp::create(b, loc, s, i);
+}
+
+/// The row half (0: row r0, 1: row r0 + 8) of fragment element i.
+int64_t rowHalf(int64_t i) { return (i % 4) >= 2; }
+
+/// Evaluates the single-block `body` on `args` at the rewriter's insertion
+/// point (the cloned ops are legalized by the conversion like any new op)
+/// and returns the yielded value.
+Value inlineBody(ConversionPatternRewriter &rewriter, Region &body,
+                 ValueRange args) {
+  Block &block = body.front();
+  IRMapping map;
+  map.map(block.getArguments(), args);
+  for (Operation &op : block.without_terminator())
+    rewriter.clone(op, map);
+  auto yield = cast<AccYieldOp>(block.getTerminator());
+  return map.lookupOrDefault(yield.getValue());
+}
+
+struct AccMapLowering : OpConversionPattern<AccMapOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AccMapOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t elements = op.getResult().getType().getN() / 2;
+    Type structTy = getTypeConverter()->convertType(op.getResult().getType());
+    Value result = LLVM::UndefOp::create(rewriter, loc, structTy);
+    // The per-row operands, once per row half.
+    SmallVector<Value> rows[2];
+    for (Value r : adaptor.getRows())
+      for (int h = 0; h < 2; ++h)
+        rows[h].push_back(extract(rewriter, loc, r, h));
+    for (int64_t i = 0; i < elements; ++i) {
+      SmallVector<Value> args;
+      for (Value acc : adaptor.getAccs())
+        args.push_back(extract(rewriter, loc, acc, i));
+      llvm::append_range(args, rows[rowHalf(i)]);
+      Value v = inlineBody(rewriter, op.getBody(), args);
+      result = LLVM::InsertValueOp::create(rewriter, loc, result, v, i);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct AccRowsMapLowering : OpConversionPattern<AccRowsMapOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AccRowsMapOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type structTy = getTypeConverter()->convertType(op.getResult().getType());
+    Value result = LLVM::UndefOp::create(rewriter, loc, structTy);
+    for (int h = 0; h < 2; ++h) {
+      SmallVector<Value> args;
+      for (Value r : adaptor.getRows())
+        args.push_back(extract(rewriter, loc, r, h));
+      Value v = inlineBody(rewriter, op.getBody(), args);
+      result = LLVM::InsertValueOp::create(rewriter, loc, result, v, h);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct AccDeinterleaveLowering : OpConversionPattern<AccDeinterleaveOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AccDeinterleaveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type structTy = getTypeConverter()->convertType(op.getFirst().getType());
+    int64_t groups = op.getFirst().getType().getN() / 8;
+    int64_t perKind = op.getPeriod() / 8; // 8-column groups per run
+    SmallVector<Value, 2> results;
+    for (int64_t kind = 0; kind < 2; ++kind) {
+      Value result = LLVM::UndefOp::create(rewriter, loc, structTy);
+      for (int64_t g = 0; g < groups; ++g) {
+        // Output group g is input group 2 perKind (g / perKind) + g %
+        // perKind, plus perKind for the second kind.
+        int64_t in = 2 * perKind * (g / perKind) + g % perKind + kind * perKind;
+        for (int64_t q = 0; q < 4; ++q)
+          result = LLVM::InsertValueOp::create(
+              rewriter, loc, result,
+              extract(rewriter, loc, adaptor.getAcc(), 4 * in + q), 4 * g + q);
+      }
+      results.push_back(result);
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+struct AccRowReduceLowering : OpConversionPattern<AccRowReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AccRowReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    bool abs = op.getKind() == AccReduceKind::absmax;
+    int64_t elements =
+        cast<AccType>(op.getAccs().front().getType()).getN() / 2;
+    Type f32 = rewriter.getF32Type();
+    // absmax starts from +0 so that a row of NaNs gives 0, as a scalar
+    // `m = 0; m = fmaxf(m, fabsf(x))` loop does; max starts from the first
+    // element.
+    Value partial[2];
+    for (int h = 0; h < 2; ++h)
+      partial[h] = abs ? Value(LLVM::ConstantOp::create(
+                             rewriter, loc, f32, rewriter.getF32FloatAttr(0)))
+                       : Value();
+    for (Value acc : adaptor.getAccs())
+      for (int64_t i = 0; i < elements; ++i) {
+        Value x = extract(rewriter, loc, acc, i);
+        if (abs)
+          x = LLVM::FAbsOp::create(rewriter, loc, x);
+        Value &p = partial[rowHalf(i)];
+        p = p ? Value(LLVM::MaxNumOp::create(rewriter, loc, p, x)) : x;
+      }
+    Type structTy = getTypeConverter()->convertType(op.getResult().getType());
+    Value result = LLVM::UndefOp::create(rewriter, loc, structTy);
+    Value all = i32Const(rewriter, loc, -1);
+    Value clamp = i32Const(rewriter, loc, 0x1f);
+    for (int h = 0; h < 2; ++h) {
+      Value m = partial[h];
+      // The quad's four lanes hold the row's columns 2 (lane % 4) + {0, 1}.
+      for (int64_t offset : {1, 2}) {
+        Value other = NVVM::ShflOp::create(
+            rewriter, loc, f32, all, m, i32Const(rewriter, loc, offset), clamp,
+            NVVM::ShflKind::bfly, UnitAttr());
+        m = LLVM::MaxNumOp::create(rewriter, loc, m, other);
+      }
+      result = LLVM::InsertValueOp::create(rewriter, loc, result, m, h);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// The global address of row r0 + 8 h of the thread's fragment.
+Value rowAddress(OpBuilder &b, Location loc, Value base, int h) {
+  Value t = threadInWarpgroup(b, loc);
+  Value lane = arith::RemUIOp::create(b, loc, t, i32Const(b, loc, 32));
+  Value row = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, t, i32Const(b, loc, 32)),
+          i32Const(b, loc, 16)),
+      arith::DivUIOp::create(b, loc, lane, i32Const(b, loc, 4)));
+  if (h)
+    row = arith::AddIOp::create(b, loc, row, i32Const(b, loc, 8));
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getF32Type(), base,
+                             ValueRange{row});
+}
+
+struct AccRowsLoadLowering : OpConversionPattern<AccRowsLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AccRowsLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type structTy = getTypeConverter()->convertType(op.getResult().getType());
+    Value result = LLVM::UndefOp::create(rewriter, loc, structTy);
+    for (int h = 0; h < 2; ++h) {
+      Value v = LLVM::LoadOp::create(
+          rewriter, loc, rewriter.getF32Type(),
+          rowAddress(rewriter, loc, adaptor.getPtr(), h), 4);
+      result = LLVM::InsertValueOp::create(rewriter, loc, result, v, h);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct AccRowsStoreLowering : OpConversionPattern<AccRowsStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AccRowsStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    // Lane 4k of each quad writes the quad's two rows.
+    Value lane = NVVM::LaneIdOp::create(rewriter, loc, rewriter.getI32Type());
+    Value first = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq,
+        arith::AndIOp::create(rewriter, loc, lane, i32Const(rewriter, loc, 3)),
+        i32Const(rewriter, loc, 0));
+    Value rows = adaptor.getRows(), base = adaptor.getPtr();
+    buildIf(rewriter, loc, first, [&](OpBuilder &b, Location l) {
+      for (int h = 0; h < 2; ++h)
+        LLVM::StoreOp::create(b, l, extract(b, l, rows, h),
+                              rowAddress(b, l, base, h), 4);
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void warpspec::populateWarpSpecAccMathSm90Patterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<AccMapLowering, AccRowsMapLowering, AccDeinterleaveLowering,
+               AccRowReduceLowering, AccRowsLoadLowering, AccRowsStoreLowering>(
+      converter, patterns.getContext());
+}

@@ -1,0 +1,112 @@
+//===- WarpSpecAccOps.cpp - epilogue math on accumulators -----------------===//
+#include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
+
+#include "WarpSpecVerifyUtils.h"
+
+using namespace mlir;
+using namespace mlir::warpspec;
+
+namespace {
+
+/// The body of an element-wise map takes one f32 per operand.
+LogicalResult verifyMapBody(Operation *op, Region &body, size_t operands) {
+  Block &block = body.front();
+  if (block.empty() || !isa<AccYieldOp>(block.back()))
+    return op->emitOpError("body must end with warpspec.acc.yield of the "
+                           "element's value");
+  if (block.getNumArguments() != operands)
+    return op->emitOpError("body takes one f32 per operand (")
+           << operands << "), got " << block.getNumArguments()
+           << " arguments";
+  for (BlockArgument arg : block.getArguments())
+    if (!arg.getType().isF32())
+      return op->emitOpError("body arguments are f32 (one element of each "
+                             "operand), got ")
+             << arg.getType();
+  return success();
+}
+
+/// All of `values` have the type of the first; at least one.
+template <typename T>
+LogicalResult verifySameType(Operation *op, ValueRange values,
+                             StringRef what) {
+  if (values.empty())
+    return op->emitOpError("needs at least one ") << what;
+  for (Value v : values.drop_front())
+    if (v.getType() != values.front().getType())
+      return op->emitOpError("expects every ")
+             << what << " of one type; got " << values.front().getType()
+             << " and " << v.getType();
+  return success();
+}
+
+} // namespace
+
+LogicalResult AccMapOp::verify() {
+  if (failed(verifySameType<AccType>(*this, getAccs(), "accumulator")))
+    return failure();
+  auto acc = cast<AccType>(getAccs().front().getType());
+  if (getResult().getType() != acc)
+    return emitOpError("result type ")
+           << getResult().getType() << " differs from the operands' " << acc;
+  for (Value r : getRows())
+    if (cast<AccRowsType>(r.getType()).getM() != acc.getM())
+      return emitOpError("per-row operand of ")
+             << cast<AccRowsType>(r.getType()).getM()
+             << " rows does not match the accumulator's " << acc.getM();
+  return verifyMapBody(*this, getBody(),
+                       getAccs().size() + getRows().size());
+}
+
+LogicalResult AccRowsMapOp::verify() {
+  if (failed(verifySameType<AccRowsType>(*this, getRows(), "per-row operand")))
+    return failure();
+  if (getResult().getType() != getRows().front().getType())
+    return emitOpError("result type ")
+           << getResult().getType() << " differs from the operands' "
+           << getRows().front().getType();
+  return verifyMapBody(*this, getBody(), getRows().size());
+}
+
+LogicalResult AccDeinterleaveOp::verify() {
+  AccType acc = getAcc().getType();
+  int64_t period = getPeriod();
+  if (period % 8 != 0)
+    return emitOpError("period must be a multiple of 8 (a thread holds "
+                       "accumulator columns in groups of 8), got ")
+           << period;
+  if (acc.getN() % (2 * period) != 0)
+    return emitOpError("accumulator of n = ")
+           << acc.getN() << " columns is not a whole number of (kind 0, kind "
+           << "1) column pairs of 2 x " << period;
+  auto half = AccType::get(getContext(), acc.getM(), acc.getN() / 2,
+                           acc.getElementType());
+  if (getFirst().getType() != half || getSecond().getType() != half)
+    return emitOpError("results must be ") << half << " (half the columns)";
+  return success();
+}
+
+LogicalResult AccRowReduceOp::verify() {
+  if (failed(verifySameType<AccType>(*this, getAccs(), "accumulator")))
+    return failure();
+  auto acc = cast<AccType>(getAccs().front().getType());
+  if (getResult().getType().getM() != acc.getM())
+    return emitOpError("result has ")
+           << getResult().getType().getM() << " rows, the accumulator "
+           << acc.getM();
+  return success();
+}
+
+LogicalResult AccRowsLoadOp::verify() {
+  if (!getPtr().getType().getElementType().isF32())
+    return emitOpError("reads f32 per-row values, got a pointer to ")
+           << getPtr().getType().getElementType();
+  return success();
+}
+
+LogicalResult AccRowsStoreOp::verify() {
+  if (!getPtr().getType().getElementType().isF32())
+    return emitOpError("writes f32 per-row values, got a pointer to ")
+           << getPtr().getType().getElementType();
+  return success();
+}
