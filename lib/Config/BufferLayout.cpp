@@ -58,8 +58,10 @@ namespace {
 /// The unfused schedule's regions (docs/UnfusedSchedule.md): one kernel per
 /// stage, so the intermediates h and the requantized activation live in
 /// memory (o does not: the L2 GEMM stores its rows straight into the source
-/// ranks' combine buffers), and the pool has the worst-case size.
-BufferLayout unfusedBufferLayout(const LayerConfig &c, const Plan &p) {
+/// ranks' combine buffers), and the pool has the worst-case size. The split
+/// schedule (docs/SplitSchedule.md) has the same regions but h: its L1
+/// kernel requantizes the activation from the accumulator.
+BufferLayout stageKernelsBufferLayout(const LayerConfig &c, const Plan &p) {
   const int64_t H = c.hidden, I = c.intermediate, E = c.experts, K = c.topk;
   const int64_t R = c.ranks, T = c.maxTokensPerRank, L = c.localExperts();
   const int64_t P = p.poolTokens, BM = p.variants.front().blockM;
@@ -89,7 +91,8 @@ BufferLayout unfusedBufferLayout(const LayerConfig &c, const Plan &p) {
   place.add("l1_pool_sf", "f32", {H / c.recipe.inputScaleBlock, P}, "kernel");
   place.add("l1_pool_weight", "f32", {P}, "kernel");
   place.add("pool_source", "i32", {P, 3}, "kernel");
-  place.add("l1_out", "f32", {P, 2 * I}, "kernel");
+  if (p.schedule == Schedule::Unfused)
+    place.add("l1_out", "f32", {P, 2 * I}, "kernel");
   place.add("l2_pool", "e4m3", {P, I}, "kernel");
   place.add("l2_pool_sf", "f32", {I / c.recipe.requantBlock, P}, "kernel");
   place.add("combine", "bf16", {K, T, H}, "peers");
@@ -100,8 +103,8 @@ BufferLayout unfusedBufferLayout(const LayerConfig &c, const Plan &p) {
 } // namespace
 
 BufferLayout computeBufferLayout(const LayerConfig &c, const Plan &p) {
-  if (p.schedule == Schedule::Unfused)
-    return unfusedBufferLayout(c, p);
+  if (p.schedule == Schedule::Unfused || p.schedule == Schedule::Split)
+    return stageKernelsBufferLayout(c, p);
   const int64_t H = c.hidden, I = c.intermediate, E = c.experts, K = c.topk;
   const int64_t R = c.ranks, T = c.maxTokensPerRank, L = c.localExperts();
   const int64_t P = p.poolTokens;

@@ -56,7 +56,9 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   plan.blockN = p.blockN;
   plan.blockK = kGroupedGemmBlockK;
   plan.releaseLag = p.releaseLag;
-  plan.rasterGroupN = gemmRasterGroupN(p.n, p.k, p.blockN);
+  // A SwiGLU tile spans two column blocks: its raster counts pairs.
+  plan.rasterGroupN =
+      gemmRasterGroupN(p.n, p.k, p.swiglu ? 2 * p.blockN : p.blockN);
 
   // The pipeline ring: FP8 A and B tiles (1 byte per element) and BLOCK_M A
   // scales, padded to 128 B so that every slot keeps its alignment.
@@ -68,8 +70,10 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   };
   stage("a_tiles", p.blockM * plan.blockK, kTileAlignment);
   stage("b_tiles", p.blockN * plan.blockK, kTileAlignment);
-  // The output tile: 64 x BLOCK_N per math warpgroup.
-  fixed("d_tiles", mathWarpgroups * 64 * p.blockN * p.outBytes(),
+  // The output tile: 64 x BLOCK_N per math warpgroup; with SwiGLU the
+  // BLOCK_N e4m3 activation columns of a column-block pair.
+  fixed("d_tiles",
+        mathWarpgroups * 64 * p.blockN * (p.swiglu ? 1 : p.outBytes()),
         kTileAlignment);
   stage("a_scales", alignUp(p.blockM * 4, 128), 128);
   // 1 KiB reserved for the mbarriers (the ring's full/empty pairs take

@@ -19,7 +19,11 @@ GemmProblem layerGemmProblem(const LayerConfig &c, const Plan &plan,
   // rows are interleaved by 8 (the weight transform), so each 128-row block
   // has two scales per K block.
   g.out = l1 ? DType::F32 : DType::BF16;
-  g.bScaleInterleave = l1 ? 8 : 0;
+  g.bScaleInterleave = l1 ? kGateUpInterleave : 0;
+  // The split schedule's L1 requantizes SwiGLU's output in its epilogue.
+  g.swiglu = l1 && plan.schedule == Schedule::Split;
+  g.swigluClamp = c.clamp;
+  g.fastMath = c.fastMath;
   // moe_layout writes the m-block count (pool_info[0]); the pool is static.
   g.deviceMBlocks = true;
   g.staticM = plan.poolTokens;

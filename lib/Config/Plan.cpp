@@ -114,7 +114,10 @@ std::vector<std::string> makePlan(const LayerConfig &c, const PlanOverrides &o,
   // split schedule may win at prefill (DeepGEMM #323 lost 0.36x fused); that
   // is for measurements to decide, through the `schedule` option.
   plan.schedule = o.schedule.value_or(Schedule::Fused);
-  if (plan.schedule == Schedule::Unfused)
+  // The split schedule as built today is the unfused schedule with the L1
+  // GEMM and the activation in one kernel (docs/SplitSchedule.md): the same
+  // variants, GEMM tiles and worst-case pool.
+  if (plan.schedule == Schedule::Unfused || plan.schedule == Schedule::Split)
     return makeUnfusedPlan(c, o, plan);
   plan.roles = RoleLayout();
   plan.entryRegisters = entryRegisters(c.chip, plan.roles.threads);

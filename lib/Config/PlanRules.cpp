@@ -29,8 +29,12 @@ enum : unsigned {
   kFused = 1u << 0,
   kSplit = 1u << 1,
   kUnfused = 1u << 2,
-  /// The schedules of the persistent layer kernel (seeds/004 role layout).
-  kLayerKernel = kFused | kSplit,
+  /// The schedule of the persistent layer kernel (seeds/004 role layout).
+  kLayerKernel = kFused,
+  /// The schedules built as one kernel per stage or two, on the generated
+  /// grouped GEMM and the worst-case pool: unfused, and split as built today
+  /// (docs/SplitSchedule.md).
+  kStageKernels = kUnfused | kSplit,
   kAnySchedule = kFused | kSplit | kUnfused,
 };
 
@@ -99,10 +103,11 @@ const PlanRule kPlanRules[] = {
                     " but the layer targets ", toString(c.chip)));
        return true;
      }},
-    {"unfused-chip", kUnfused,
+    {"stage-kernels-chip", kStageKernels,
      [](const LayerConfig &, const Plan &p, Report &r) {
        if (p.chip != Chip::SM90a)
-         r.fail(cat("the unfused schedule is built for sm_90a only, not ",
+         r.fail(cat("the ", toString(p.schedule),
+                    " schedule is built for sm_90a only, not ",
                     toString(p.chip)));
        return true;
      }},
@@ -138,10 +143,11 @@ const PlanRule kPlanRules[] = {
                     " for ", p.roles.threads, " threads at one CTA per SM"));
        return true;
      }},
-    {"unfused-requant-128", kUnfused,
-     [](const LayerConfig &c, const Plan &, Report &r) {
+    {"stage-kernels-requant-128", kStageKernels,
+     [](const LayerConfig &c, const Plan &p, Report &r) {
        if (c.recipe.requantBlock != 128)
-         r.fail(cat("the unfused schedule requantizes per 128 channels only "
+         r.fail(cat("the ", toString(p.schedule),
+                    " schedule requantizes per 128 channels only "
                     "(its L2 grouped GEMM promotes one activation scale per "
                     "128-K block); the recipe asks for ",
                     c.recipe.requantBlock));
@@ -161,11 +167,12 @@ const PlanRule kPlanRules[] = {
        r.fail("the plan has no kernel variant");
        return false;
      }},
-    {"unfused-variant-count", kUnfused,
+    {"stage-kernels-variant-count", kStageKernels,
      [](const LayerConfig &, const Plan &p, Report &r) {
        if (!p.variants.empty() && p.variants.size() <= 2)
          return true;
-       r.fail(cat("the unfused schedule has one or two variants (BLOCK_M 64 "
+       r.fail(cat("the ", toString(p.schedule),
+                  " schedule has one or two variants (BLOCK_M 64 "
                   "and/or 128), got ",
                   p.variants.size()));
        return false;
@@ -370,26 +377,28 @@ const VariantRule kVariantRules[] = {
                     " experts of a rank"));
        return true;
      }},
-    // The unfused schedule's GEMMs are the generated grouped GEMM.
-    {"unfused-gemm-tile", kUnfused,
+    // The unfused and split schedules' GEMMs are the generated grouped GEMM.
+    {"stage-kernels-gemm-tile", kStageKernels,
      [](const LayerConfig &, const Plan &p, size_t i, Report &r) {
        const Variant &v = p.variants[i];
        bool ok = (v.blockM == 128 && v.mathMode == MathMode::CooperativeM) ||
                  (v.blockM == 64 && v.mathMode == MathMode::Single);
        if (!ok)
-         r.fail(cat("the unfused schedule's grouped GEMMs use BLOCK_M 128 on "
+         r.fail(cat("the ", toString(p.schedule),
+                    " schedule's grouped GEMMs use BLOCK_M 128 on "
                     "two warpgroups (cooperative-m) or BLOCK_M 64 on one "
                     "(single); got BLOCK_M ",
                     v.blockM, " ", toString(v.mathMode)));
        if (v.l1BlockN != 128 || v.l2BlockN != 128 || v.blockK != 128)
-         r.fail(cat("the unfused schedule's grouped GEMMs use BLOCK_N 128 and "
+         r.fail(cat("the ", toString(p.schedule),
+                    " schedule's grouped GEMMs use BLOCK_N 128 and "
                     "BLOCK_K 128 (one 128x128 weight-scale block per tile); "
                     "got L1 BLOCK_N ",
                     v.l1BlockN, ", L2 BLOCK_N ", v.l2BlockN, ", BLOCK_K ",
                     v.blockK));
        return true;
      }},
-    {"unfused-gemm-stages", kUnfused,
+    {"stage-kernels-gemm-stages", kStageKernels,
      [](const LayerConfig &, const Plan &p, size_t i, Report &r) {
        const Variant &v = p.variants[i];
        if (v.stages != 0 && (v.stages < 2 || v.stages > 8))
@@ -429,14 +438,15 @@ const PlanRule kCoverageRules[] = {
              "-row pool block and at most the worst case (", worst, ")"));
        return true;
      }},
-    {"unfused-worst-case-pool", kUnfused,
+    {"stage-kernels-worst-case-pool", kStageKernels,
      [](const LayerConfig &c, const Plan &p, Report &r) {
        int64_t maxBlockM = 0;
        for (const Variant &v : p.variants)
          maxBlockM = std::max(maxBlockM, v.blockM);
        int64_t worst = worstCasePoolTokens(c, maxBlockM);
        if (p.poolTokens != worst)
-         r.fail(cat("the unfused schedule needs the worst-case pool of ", worst,
+         r.fail(cat("the ", toString(p.schedule),
+                    " schedule needs the worst-case pool of ", worst,
                     " rows (no ring flow control between its kernels); got ",
                     p.poolTokens));
        return true;

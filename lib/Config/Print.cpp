@@ -126,12 +126,18 @@ std::string planToText(const LayerConfig &c, const Plan &p) {
      << " K=" << c.topk << " R=" << c.ranks << " T=" << c.maxTokensPerRank
      << " chip=" << toString(c.chip) << " requant=" << c.recipe.requantBlock
      << "\n";
-  if (p.schedule == Schedule::Unfused) {
-    // One kernel per stage (docs/UnfusedSchedule.md); the GEMM tiles per
-    // token-count bucket are the plan's only choices.
-    os << "plan: schedule=unfused sms=" << p.numSMs
-       << " kernels: route, layout, pull, L1 grouped GEMM, activation, L2 "
-          "grouped GEMM + combine scatter, combine barrier, combine reduce\n";
+  if (p.schedule == Schedule::Unfused || p.schedule == Schedule::Split) {
+    // One kernel per stage (docs/UnfusedSchedule.md), or the split
+    // schedule's L1 + activation kernel in their place
+    // (docs/SplitSchedule.md); the GEMM tiles per token-count bucket are
+    // the plan's only choices.
+    bool split = p.schedule == Schedule::Split;
+    os << "plan: schedule=" << toString(p.schedule) << " sms=" << p.numSMs
+       << " kernels: route, layout, pull, "
+       << (split ? "L1 grouped GEMM + SwiGLU + requant"
+                 : "L1 grouped GEMM, activation")
+       << ", L2 grouped GEMM + combine scatter, combine barrier, combine "
+          "reduce\n";
     os << "pool: " << p.poolTokens << " rows (worst case, never wraps)\n";
     for (const Variant &v : p.variants)
       os << "variant tokens " << v.minTokens << ".." << v.maxTokens

@@ -41,6 +41,9 @@ constexpr char kParamNumMBlocks[] = "num_m_blocks";  // i32 or pointer to i32
 constexpr char kParamPoolSource[] = "pool_source";   // i32 [M, 3] (scatter)
 constexpr char kParamCombine[] = "combine";          // bf16 [K', T, N]
 constexpr char kParamPeerOffsets[] = "peer_offsets"; // i64 [R]
+constexpr char kParamRowWeight[] = "row_weight"; // f32 [M] (swiglu)
+constexpr char kParamOut[] = "out";              // TMA: e4m3 [M, N / 2]
+constexpr char kParamOutScales[] = "out_scales"; // f32 [N / 256, M]
 
 /// The SMEM output tile is 128B-swizzled, so D is stored in panels of 128
 /// bytes of columns (64 BF16 or 32 F32), one TMA box each.
@@ -59,6 +62,7 @@ struct GemmKernel {
   const config::KernelPlan &plan;
   Value a, b, sfa, d, sfb, blockExpert;
   CombineScatter scatter; // combineScatter only (d is then null)
+  SwiGLURequant swiglu;   // swiglu only (d is then null)
   BlockScaledMainloop mainloop;
   TileScheduler tiles;
   Value dTiles;
@@ -75,16 +79,20 @@ Value loadBlockExpert(OpBuilder &b, Location loc, const GemmKernel &k,
 MainloopConfig mainloopConfig(MLIRContext *ctx, const GroupedGemmConfig &c,
                               const config::KernelPlan &plan) {
   MainloopConfig m = MainloopConfig::fromPlan(plan, c.k);
-  if (c.bScaleInterleave) {
-    // B rows interleaved by g between two 128-row scale blocks (the SwiGLU
-    // gate/up layout of the weight transform): column c of a tile uses the
-    // pair's scale (c / g) % 2.
-    m.bScalesPerTile = 2;
-    AffineExpr col = getAffineDimExpr(0, ctx);
-    m.bScaleMap =
-        AffineMap::get(1, 0, (col.floorDiv(c.bScaleInterleave)) % 2, ctx);
-  }
+  if (c.bScaleInterleave)
+    m.interleaveWeightScales(ctx, c.bScaleInterleave);
   return m;
+}
+
+/// The column blocks of a tile: one, or with swiglu the pair 2t, 2t + 1
+/// (computed one after the other).
+SmallVector<Value, 2> tileColumnBlocks(OpBuilder &b, Location loc,
+                                       const GroupedGemmConfig &c, Value tile) {
+  if (!c.swiglu)
+    return {tile};
+  Value first = arith::MulIOp::create(b, loc, tile, indexConst(b, loc, 2));
+  return {first,
+          arith::AddIOp::create(b, loc, first, indexConst(b, loc, 1))};
 }
 
 /// Role "tma": the mainloop's producer for every tile of the schedule.
@@ -101,12 +109,14 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
       if (desc)
         ws::TmaPrefetchOp::create(pb, loc, desc);
   });
-  k.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value nBlock) {
+  k.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile) {
     Value expert = loadBlockExpert(tb, loc, k, mBlock);
-    TileOperands t =
-        groupedTileOperands(tb, loc, k.mainloop.config(), k.a, k.sfa, k.b,
-                            mBlock, nBlock, expert, c.n);
-    k.mainloop.produceTile(tb, loc, warp, t);
+    for (Value nBlock : tileColumnBlocks(tb, loc, c, tile)) {
+      TileOperands t =
+          groupedTileOperands(tb, loc, k.mainloop.config(), k.a, k.sfa, k.b,
+                              mBlock, nBlock, expert, c.n);
+      k.mainloop.produceTile(tb, loc, warp, t);
+    }
   });
 }
 
@@ -122,13 +132,20 @@ void buildMathRole(OpBuilder &b, Location loc, const GemmKernel &k,
   Value isStorer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
                                          indexConst(b, loc, 0));
   EpilogueTile epilogue{k.dTiles, k.epilogueBarriers[wg], wg};
-  k.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value nBlock) {
+  k.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile) {
     Value expert = loadBlockExpert(tb, loc, k, mBlock);
-    Value sfbRow = groupedWeightScalesRow(tb, loc, k.mainloop.config(), expert,
-                                          nBlock, c.n, c.k);
-    Value total = k.mainloop.consumeTile(
-        tb, loc, indexConst(tb, loc, 64 * wg), k.sfb, sfbRow);
-    TilePosition at{mBlock, nBlock, c.blockM, c.blockN};
+    SmallVector<Value, 2> totals;
+    for (Value nBlock : tileColumnBlocks(tb, loc, c, tile)) {
+      Value sfbRow = groupedWeightScalesRow(tb, loc, k.mainloop.config(),
+                                            expert, nBlock, c.n, c.k);
+      totals.push_back(k.mainloop.consumeTile(
+          tb, loc, indexConst(tb, loc, 64 * wg), k.sfb, sfbRow));
+    }
+    if (c.swiglu)
+      return swigluRequantTile(tb, loc, epilogue, totals, k.swiglu, mBlock,
+                               tile, c.blockM, isStorer);
+    Value total = totals.front();
+    TilePosition at{mBlock, tile, c.blockM, c.blockN};
     if (c.combineScatter)
       scatterTileToPeers(tb, loc, epilogue, total, k.scatter, at);
     else
@@ -185,7 +202,7 @@ SmallVector<KernelParam> kernelParams(Builder &b, const GroupedGemmConfig &c,
                     ws::TmaDescType::get(ctx, {1, c.blockM}, b.getF32Type(), 0),
                     tmaSpec(b, {e("M", m), e("K / 128", c.k / 128)},
                             {e("M * 4", m * 4)})});
-  if (!c.combineScatter)
+  if (!c.combineScatter && !c.swiglu)
     params.push_back(
         {kParamD, binds.d,
          ws::TmaDescType::get(ctx, {64, panelCols}, outType, kDPanelBytes),
@@ -201,12 +218,20 @@ SmallVector<KernelParam> kernelParams(Builder &b, const GroupedGemmConfig &c,
     params.push_back(
         {kParamPeerOffsets, binds.peerOffsets, global(b.getI64Type())});
   }
+  if (c.swiglu) {
+    params.push_back({kParamRowWeight, binds.rowWeight, global(b.getF32Type())});
+    params.push_back({kParamOut, binds.out,
+                      ws::TmaDescType::get(ctx, {64, 64}, fp8, 64),
+                      tmaSpec(b, {e("N / 2", c.n / 2), e("M", m)},
+                              {e("N / 2", c.n / 2)})});
+    params.push_back({kParamOutScales, binds.outScales, global(b.getF32Type())});
+  }
   return params;
 }
 
 /// One CTA per SM, never more CTAs than tiles (when the host knows how many).
 SmallVector<Attribute, 3> kernelGrid(Builder &b, const GroupedGemmConfig &c) {
-  int64_t nBlocks = c.n / c.blockN;
+  int64_t nBlocks = c.n / c.blockN / (c.swiglu ? 2 : 1);
   Attribute x;
   if (c.staticM > 0)
     x = b.getStringAttr("min(num_sms, " +
@@ -263,12 +288,16 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   k.scatter = {arg(kParamPoolSource), arg(kParamCombine),
                arg(kParamPeerOffsets), c.combineRanks, c.combineTokens,
                c.combineTopk, c.n};
+  k.swiglu = {arg(kParamRowWeight), arg(kParamOut), arg(kParamOutScales),
+              c.rowCapacity(), c.swigluClamp, c.fastMath};
   k.tiles = {numMBlocksAtStart(b, loc, c, arg(kParamNumMBlocks)),
-             c.n / c.blockN, plan.rasterGroupN};
+             c.n / c.blockN / (c.swiglu ? 2 : 1), plan.rasterGroupN};
   // Shared memory: the mainloop's ring (A, B, A scales) and the output tile.
   k.mainloop = BlockScaledMainloop::create(b, loc, mainloopConfig(ctx, c, plan));
   Type outType = c.outBytes() == 4 ? Type(b.getF32Type()) : b.getBF16Type();
-  k.dTiles = EpilogueTile::allocate(b, loc, c.blockM, c.blockN, outType);
+  k.dTiles = c.swiglu
+                ? SwiGLURequant::allocate(b, loc, c.blockM)
+                : EpilogueTile::allocate(b, loc, c.blockM, c.blockN, outType);
   for (int64_t wg = 0; wg < plan.mathWarpgroups(); ++wg)
     k.epilogueBarriers.push_back(ws::NamedBarrierOp::create(
         b, loc, ws::BarrierType::get(ctx), static_cast<uint32_t>(1 + wg),

@@ -28,6 +28,9 @@ cfg::GemmProblem GroupedGemmConfig::problem() const {
   p.combineTokens = combineTokens;
   p.combineTopk = combineTopk;
   p.combineRanks = combineRanks;
+  p.swiglu = swiglu;
+  p.swigluClamp = swigluClamp;
+  p.fastMath = fastMath;
   return p;
 }
 
@@ -50,6 +53,9 @@ GroupedGemmConfig GroupedGemmConfig::fromProblem(const cfg::GemmProblem &p) {
   c.combineTokens = p.combineTokens;
   c.combineTopk = p.combineTopk;
   c.combineRanks = p.combineRanks;
+  c.swiglu = p.swiglu;
+  c.swigluClamp = p.swigluClamp;
+  c.fastMath = p.fastMath;
   return c;
 }
 
@@ -119,6 +125,23 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
         c.combineRanks >= (int64_t(1) << 31))
       return "combine-tokens, combine-topk and combine-ranks must stay below "
              "2^31 (compared with i32 pool_source entries)";
+  }
+  if (c.swiglu) {
+    if (c.combineScatter)
+      return "swiglu and combine-scatter are two epilogues; pick one";
+    if (c.bScaleInterleave != cfg::kGateUpInterleave)
+      return "swiglu needs b-scale-interleave " +
+             str(cfg::kGateUpInterleave) +
+             " (gate and up rows interleaved, as the L1 weight transform "
+             "lays them out)";
+    if (c.staticM <= 0 || !c.deviceMBlocks)
+      return "swiglu needs static-m > 0 and device-m-blocks (the pool of a "
+             "layer: row weights and scales are indexed by pool row)";
+    if (c.n % (2 * c.blockN) != 0)
+      return "swiglu needs n to be a multiple of 2 x block-n (a tile is a "
+             "pair of column blocks holding one 128-column requantization "
+             "group), got n " +
+             str(c.n);
   }
   if (c.stages < 0 || c.stages > cfg::kGroupedGemmMaxStages)
     return "stages must be in [1, " + str(cfg::kGroupedGemmMaxStages) +

@@ -98,6 +98,14 @@ Value megamoe::buildQuantizeE4M3x4(OpBuilder &b, Location loc,
   return arith::SelectOp::create(b, loc, positive, packed, i32Const(b, loc, 0));
 }
 
+Value megamoe::buildRequantInput(OpBuilder &b, Location loc, Value v,
+                                 Value sf) {
+  Value q = arith::DivFOp::create(b, loc, v, sf);
+  Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sf,
+                                         f32Const(b, loc, 0.0));
+  return arith::SelectOp::create(b, loc, positive, q, f32Const(b, loc, 0.0));
+}
+
 std::pair<Value, Value> megamoe::buildUnpackBF16x2(OpBuilder &b, Location loc,
                                                    Value packed) {
   // A bf16 is the high half of the f32 with the same value.

@@ -2,6 +2,7 @@
 //-----------------===//
 #include "Shapes.h"
 
+#include "megamoe/Config/BufferLayout.h"
 #include "megamoe/Config/Heuristics.h"
 #include "megamoe/Config/Plan.h"
 #include "megamoe/Config/Print.h"
@@ -100,15 +101,45 @@ TEST(Plan, OverridesApplyToEveryVariant) {
   PlanOverrides o;
   o.stages = 3;
   o.numSMs = 130;
-  o.schedule = Schedule::Split;
+  o.schedule = Schedule::Fused;
   o.expertsPerWave = 2;
   Plan p = planOk(v4Flash(8, 8192), o);
   EXPECT_EQ(p.numSMs, 130);
-  EXPECT_EQ(p.schedule, Schedule::Split);
+  EXPECT_EQ(p.schedule, Schedule::Fused);
   for (const Variant &v : p.variants) {
     EXPECT_EQ(v.stages, 3);
     EXPECT_EQ(v.expertsPerWave, 2);
   }
+}
+
+// The split schedule as built today plans as the unfused one
+// (docs/SplitSchedule.md): BLOCK_M 64 / 128 variants, the worst-case pool,
+// and no h in the buffer layout.
+TEST(Plan, SplitPlansLikeUnfusedWithoutH) {
+  PlanOverrides o;
+  o.schedule = Schedule::Split;
+  Plan split = planOk(v4Flash(1, 8192), o);
+  o.schedule = Schedule::Unfused;
+  Plan unfused = planOk(v4Flash(1, 8192), o);
+  EXPECT_EQ(split.schedule, Schedule::Split);
+  ASSERT_EQ(split.variants.size(), unfused.variants.size());
+  for (size_t i = 0; i < split.variants.size(); ++i)
+    EXPECT_EQ(split.variants[i].blockM, unfused.variants[i].blockM);
+  EXPECT_EQ(split.poolTokens, unfused.poolTokens);
+  BufferLayout ls = computeBufferLayout(v4Flash(1, 8192), split);
+  BufferLayout lu = computeBufferLayout(v4Flash(1, 8192), unfused);
+  auto has = [](const BufferLayout &l, const char *name) {
+    for (const auto &r : l.regions)
+      if (r.name == name)
+        return true;
+    return false;
+  };
+  EXPECT_TRUE(has(lu, "l1_out"));
+  EXPECT_FALSE(has(ls, "l1_out"));
+  EXPECT_TRUE(has(ls, "l2_pool"));
+  // h is P x 2I f32 (a multiple of the region alignment): the only
+  // difference.
+  EXPECT_EQ(lu.totalBytes - ls.totalBytes, split.poolTokens * 2 * 2048 * 4);
 }
 
 TEST(Plan, BlockMOverrideGivesOneVariant) {

@@ -16,6 +16,7 @@
 #include "megamoe/Config/SmemModel.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,13 @@ namespace megamoe::config {
 
 struct Plan;
 struct Variant;
+
+/// The L1 weights' row interleave (the weight transform's kernel layout):
+/// gate rows [16 q, 16 q + 8) and up rows [16 q + 8, 16 q + 16) of L1's
+/// 2 x intermediate rows hold activation columns [8 q, 8 q + 8), so a
+/// thread's accumulator fragment holds the gate and the up value of the
+/// same activation column. Compiler, kernels and runtime read it here.
+constexpr int64_t kGateUpInterleave = 8;
 
 /// K per pipeline stage of the grouped GEMM: one 128-wide scale block.
 constexpr int64_t kGroupedGemmBlockK = 128;
@@ -48,6 +56,13 @@ struct GemmProblem {
   bool deviceMBlocks = false;
   bool combineScatter = false;
   int64_t combineTokens = 0, combineTopk = 0, combineRanks = 0;
+  /// The SwiGLU + requantization epilogue (the L1 GEMM of the split
+  /// schedule, lib/Kernels/MoeL1SwiGLU.cpp): a tile is a pair of adjacent
+  /// BLOCK_N column blocks (gate/up interleaved by kGateUpInterleave), whose
+  /// BLOCK_N activation columns are stored as e4m3 with one scale per row.
+  bool swiglu = false;
+  std::optional<double> swigluClamp; // the layer's clamp (LayerConfig)
+  bool fastMath = false;             // the layer's fast math (LayerConfig)
 
   /// The largest M the kernel is launched with (staticM, or maxM).
   int64_t rowCapacity() const { return staticM > 0 ? staticM : maxM; }

@@ -36,6 +36,16 @@
 //                        output row goes straight to its source rank's
 //                        combine buffer (below), so the NVLink traffic of the
 //                        combine overlaps the GEMM.
+//   swiglu               (bScaleInterleave 8, staticM > 0, deviceMBlocks; the
+//                        split schedule's L1 GEMM) no D: a tile is a pair of
+//                        adjacent BLOCK_N column blocks, computed one after
+//                        the other; its BLOCK_N activation columns
+//                        silu(gate) x up x row_weight[row] (MoeMath) are
+//                        requantized with one scale per row (amax / 448) and
+//                        stored as e4m3 by TMA (`out`, [M, N / 2], 64 x 64
+//                        boxes, 64B swizzle), the scales to
+//                        out_scales[pair][row] ([N / 2 / 128, M] f32): the
+//                        bytes moe_activation writes from an f32 D.
 //
 // Combine scatter: parameters pool_source i32 [M, 3] (source rank, token,
 // slot of every row; rank < 0 = padding), combine bf16 [K', T, N] (this
@@ -112,6 +122,10 @@ struct GroupedGemmConfig {
   int64_t combineTokens = 0;
   int64_t combineTopk = 0;
   int64_t combineRanks = 0;
+  /// The SwiGLU + requantization epilogue (header; the split schedule's L1).
+  bool swiglu = false;
+  std::optional<double> swigluClamp;
+  bool fastMath = false;
 
   static constexpr int64_t kBlockK = config::kGroupedGemmBlockK;
   /// The same problem in lib/Config's terms (chip and out type parsed; an
@@ -139,6 +153,8 @@ struct GroupedGemmBinds {
   std::string a, b, aScales, d, bScales, blockExpert, numMBlocks;
   /// With combineScatter (instead of d).
   std::string poolSource, combine, peerOffsets;
+  /// With swiglu (instead of d).
+  std::string rowWeight, out, outScales;
 };
 
 /// Appends `warpspec.kernel @kernelName` at the insertion point of `b` (inside

@@ -49,6 +49,9 @@ inline constexpr char kLayoutKernel[] = "moe_layout";
 inline constexpr char kPullKernel[] = "moe_pull";
 inline constexpr char kL1GemmKernel[] = "moe_l1_gemm";
 inline constexpr char kActivationKernel[] = "moe_activation";
+/// The split schedule's L1: the grouped GEMM with the SwiGLU + requant
+/// epilogue (docs/SplitSchedule.md).
+inline constexpr char kL1SwiGLUKernel[] = "moe_l1_swiglu";
 inline constexpr char kL2GemmKernel[] = "moe_l2_gemm";
 inline constexpr char kCombineBarrierKernel[] = "moe_combine_barrier";
 inline constexpr char kCombineReduceKernel[] = "moe_combine_reduce";

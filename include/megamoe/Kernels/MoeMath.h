@@ -64,6 +64,14 @@ mlir::Value buildRequantScale(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value buildQuantizeE4M3x4(mlir::OpBuilder &b, mlir::Location loc,
                                 mlir::ValueRange values, mlir::Value sf);
 
+/// What cvt.e4m3x2 (warpspec.cvt.e4m3x2) turns into the quantized byte of
+/// `v` with scale `sf`: sf > 0 ? v / sf : 0 (IEEE division). Converting it
+/// gives the byte buildQuantizeE4M3x4 gives (for sf <= 0 or NaN both give
+/// 0x00), so an epilogue that converts while storing an accumulator tile
+/// writes moe_activation's bytes.
+mlir::Value buildRequantInput(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Value v, mlir::Value sf);
+
 /// Two bf16 packed in an i32 (`lo` in the low half) -> two f32 (exact).
 std::pair<mlir::Value, mlir::Value>
 buildUnpackBF16x2(mlir::OpBuilder &b, mlir::Location loc, mlir::Value packed);

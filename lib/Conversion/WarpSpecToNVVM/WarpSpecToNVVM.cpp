@@ -111,6 +111,9 @@ struct ConvertWarpSpecToNVVMPass
       target.addIllegalDialect<WarpSpecDialect>();
       target.addLegalOp<KernelOp, ReturnOp, RolesOp, RoleOp>();
       target.addLegalOp<gpu::PrintfOp>(); // lowered in phase 3
+      // Ops of other dialects stay for later passes, also where a pattern
+      // creates them (the element math an acc.map body clones: math.exp).
+      target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
       scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                            target);
       if (failed(applyPartialConversion(module, target, std::move(patterns))))

@@ -52,6 +52,12 @@ MainloopConfig MainloopConfig::fromPlan(const megamoe::config::KernelPlan &plan,
   return m;
 }
 
+void MainloopConfig::interleaveWeightScales(MLIRContext *ctx, int64_t g) {
+  bScalesPerTile = 2;
+  AffineExpr col = getAffineDimExpr(0, ctx);
+  bScaleMap = AffineMap::get(1, 0, col.floorDiv(g) % 2, ctx);
+}
+
 TileOperands megamoe::collectives::groupedTileOperands(
     OpBuilder &b, Location loc, const MainloopConfig &c, Value aDesc,
     Value aScalesDesc, Value bDesc, Value mBlock, Value nBlock, Value expert,

@@ -45,6 +45,11 @@ struct MainloopConfig {
   /// kernel plan (its first role produces, its mma roles consume), for a
   /// GEMM of inner size k; one weight scale per tile.
   static MainloopConfig fromPlan(const config::KernelPlan &plan, int64_t k);
+
+  /// Two weight scales per tile, column c using scale (c / g) % 2: B rows
+  /// interleaved by g between two 128-row scale blocks (the L1 gate/up
+  /// layout, config::kGateUpInterleave).
+  void interleaveWeightScales(mlir::MLIRContext *ctx, int64_t g);
 };
 
 /// Where one tile's operands are: TMA descriptors of A [M, K], its scales

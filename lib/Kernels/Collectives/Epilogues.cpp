@@ -2,6 +2,9 @@
 #include "Epilogues.h"
 #include "../MoeKernelUtil.h"
 
+#include "megamoe/Config/KernelPlan.h"
+#include "megamoe/Kernels/MoeMath.h"
+
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -178,4 +181,120 @@ void megamoe::collectives::scatterTileToPeers(OpBuilder &b, Location loc,
     b.setInsertionPointToStart(ifValid.thenBlock());
     moe::store(b, loc, data[p], targets[p].dst, kChunkBytes);
   }
+}
+
+//===----------------------------------------------------------------------===//
+// SwiGLU + requantization
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr int64_t kActivationColumns = 64; // per column block of the pair
+constexpr unsigned kActivationSwizzle = 64; // a 64-byte e4m3 row
+
+/// An acc.map of `accs` with per-row `rows` whose body `fn` computes one
+/// element from the f32 block arguments.
+Value mapAcc(OpBuilder &b, Location loc, ValueRange accs, ValueRange rows,
+             function_ref<Value(OpBuilder &, ValueRange)> fn) {
+  auto op = ws::AccMapOp::create(b, loc, accs.front().getType(), accs, rows);
+  OpBuilder::InsertionGuard g(b);
+  Block *body = b.createBlock(&op.getBody());
+  for (size_t i = 0; i < accs.size() + rows.size(); ++i)
+    body->addArgument(b.getF32Type(), loc);
+  ws::AccYieldOp::create(b, loc, fn(b, body->getArguments()));
+  return op.getResult();
+}
+
+/// The same for per-row values (acc_rows.map).
+Value mapRows(OpBuilder &b, Location loc, Value rows,
+              function_ref<Value(OpBuilder &, Value)> fn) {
+  auto op = ws::AccRowsMapOp::create(b, loc, rows.getType(), ValueRange{rows});
+  OpBuilder::InsertionGuard g(b);
+  Block *body = b.createBlock(&op.getBody());
+  body->addArgument(b.getF32Type(), loc);
+  ws::AccYieldOp::create(b, loc, fn(b, body->getArgument(0)));
+  return op.getResult();
+}
+} // namespace
+
+Value SwiGLURequant::allocate(OpBuilder &b, Location loc, int64_t blockM) {
+  return ws::SmemAllocOp::create(
+      b, loc,
+      ws::SmemType::get(b.getContext(), {blockM, kActivationColumns},
+                        b.getType<Float8E4M3FNType>(), 2, 1024,
+                        kActivationSwizzle),
+      "act_tiles", IntegerAttr());
+}
+
+void megamoe::collectives::swigluRequantTile(
+    OpBuilder &b, Location loc, const EpilogueTile &e, ValueRange gateUp,
+    const SwiGLURequant &s, Value mBlock, Value pair, int64_t blockM,
+    Value isStorer) {
+  assert(gateUp.size() == 2 && "a SwiGLU tile is a pair of column blocks");
+  MLIRContext *ctx = b.getContext();
+  Value row = indexConst(b, loc, kWarpgroupRows * e.warpgroup);
+  // The warpgroup's first pool row, and its rows' router weights.
+  Value row0 = arith::AddIOp::create(
+      b, loc, moe::blockStart(b, loc, mBlock, blockM),
+      i32Const(b, loc, kWarpgroupRows * e.warpgroup));
+  auto rowsType = ws::AccRowsType::get(ctx, kWarpgroupRows, b.getF32Type());
+  Value weights = ws::AccRowsLoadOp::create(
+      b, loc, rowsType,
+      ws::GlobalOffsetOp::create(b, loc, s.rowWeights, row0));
+
+  // a = silu(gate) x up x w per activation column, two blocks of 64.
+  SmallVector<Value, 2> acts;
+  for (Value acc : gateUp) {
+    auto halfType = ws::AccType::get(ctx, kWarpgroupRows, kActivationColumns,
+                                     b.getF32Type());
+    auto split = ws::AccDeinterleaveOp::create(
+        b, loc, halfType, halfType, acc, config::kGateUpInterleave);
+    acts.push_back(mapAcc(
+        b, loc, ValueRange{split.getFirst(), split.getSecond()},
+        ValueRange{weights}, [&](OpBuilder &mb, ValueRange v) {
+          return megamoe::buildSwiGLU(mb, loc, v[0], v[1], v[2], s.clamp,
+                                      s.fastMath);
+        }));
+  }
+  // One scale per row over the pair's 128 columns.
+  Value amax = ws::AccRowReduceOp::create(
+      b, loc, rowsType, ws::AccReduceKind::absmax, ValueRange(acts));
+  Value sf = mapRows(b, loc, amax, [&](OpBuilder &mb, Value a) {
+    return megamoe::buildRequantScale(mb, loc, a);
+  });
+  SmallVector<Value, 2> quantized;
+  for (Value act : acts)
+    quantized.push_back(mapAcc(b, loc, ValueRange{act}, ValueRange{sf},
+                               [&](OpBuilder &mb, ValueRange v) {
+                                 return megamoe::buildRequantInput(
+                                     mb, loc, v[0], v[1]);
+                               }));
+
+  // The previous tile's TMA stores must have read the SMEM tile before it is
+  // overwritten; acc.store converts to e4m3 (cvt.rn.satfinite.e4m3x2).
+  moe::ifThen(b, loc, isStorer, [&](OpBuilder &ib) {
+    ws::TmaStoreWaitOp::create(ib, loc, 0u, true);
+  });
+  ws::BarrierSyncOp::create(b, loc, e.barrier);
+  for (int64_t h = 0; h < 2; ++h)
+    ws::AccStoreOp::create(b, loc, quantized[h], e.tile,
+                           indexConst(b, loc, h), row);
+  ws::FenceAsyncSharedOp::create(b, loc);
+  ws::BarrierSyncOp::create(b, loc, e.barrier);
+  Value col0 = moe::blockStart(b, loc, pair, 2 * kActivationColumns);
+  moe::ifThen(b, loc, isStorer, [&](OpBuilder &ib) {
+    for (int64_t h = 0; h < 2; ++h)
+      ws::TileStoreOp::create(
+          ib, loc, e.tile, indexConst(ib, loc, h), row, kWarpgroupRows, s.out,
+          arith::AddIOp::create(ib, loc, col0,
+                                i32Const(ib, loc, h * kActivationColumns)),
+          row0);
+  });
+  // outScales[pair][row]: the pair is the 128-column requantization group.
+  Value sfIndex = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, indexToI32(b, loc, pair),
+                            i32Const(b, loc, s.rows)),
+      row0);
+  ws::AccRowsStoreOp::create(
+      b, loc, sf, ws::GlobalOffsetOp::create(b, loc, s.outScales, sfIndex));
 }

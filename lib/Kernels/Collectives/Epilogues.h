@@ -13,6 +13,8 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <optional>
+
 namespace megamoe::collectives {
 
 /// The SMEM tile a warpgroup's epilogue works in and the named barrier of
@@ -68,6 +70,36 @@ struct CombineScatter {
 void scatterTileToPeers(mlir::OpBuilder &b, mlir::Location loc,
                         const EpilogueTile &e, mlir::Value total,
                         const CombineScatter &dst, const TilePosition &at);
+
+/// The SwiGLU + requantization epilogue's operands: every pool row's router
+/// weight (f32 [rows]), the e4m3 activation [rows, N / 2] (a TMA descriptor
+/// of 64 x 64 boxes, 64B swizzle) and its scales [N / 2 / 128, rows] (f32,
+/// MN-major: the next GEMM's A scales).
+struct SwiGLURequant {
+  mlir::Value rowWeights, out, outScales;
+  int64_t rows = 1; // the scales' row stride: the pool rows
+  std::optional<double> clamp;
+  bool fastMath = false;
+
+  /// The epilogue tile: [blockM, 64] e4m3, one slot per column block of the
+  /// pair (64B swizzle: a 64-byte row is one swizzle span).
+  static mlir::Value allocate(mlir::OpBuilder &b, mlir::Location loc,
+                              int64_t blockM);
+};
+
+/// SwiGLU + requantization epilogue of one warpgroup's rows of tile
+/// (mBlock, pair): `gateUp` holds the accumulators of the pair's two column
+/// blocks (each 128 columns, gate/up interleaved by
+/// config::kGateUpInterleave, so 64 activation columns each). The 128
+/// activation values of a row are silu(gate) x up x weight[row]
+/// (buildSwiGLU), requantized with sf = amax / 448 over the 128
+/// (buildRequantScale, buildRequantInput) and stored as e4m3 to
+/// out[row][128 pair ...] by TMA (issued where `isStorer`), sf to
+/// outScales[pair][row]: the bytes moe_activation writes.
+void swigluRequantTile(mlir::OpBuilder &b, mlir::Location loc,
+                       const EpilogueTile &e, mlir::ValueRange gateUp,
+                       const SwiGLURequant &s, mlir::Value mBlock,
+                       mlir::Value pair, int64_t blockM, mlir::Value isStorer);
 
 } // namespace megamoe::collectives
 

@@ -1,12 +1,12 @@
 // Every plan field can be overridden; an override applies to every variant.
-// RUN: megamoe-opt %s --megamoe-plan="stages=3 num-sms=130 schedule=split experts-per-wave=2 pool-tokens=4096 producer-registers=40 math-registers=232" | FileCheck %s --check-prefix=ALL
+// RUN: megamoe-opt %s --megamoe-plan="stages=3 num-sms=130 schedule=fused experts-per-wave=2 pool-tokens=4096 producer-registers=40 math-registers=232" | FileCheck %s --check-prefix=ALL
 // RUN: megamoe-opt %s --megamoe-plan="block-m=64" | FileCheck %s --check-prefix=BM64
 // RUN: megamoe-opt %s --megamoe-plan="block-k=256 l2-block-n=128" | FileCheck %s --check-prefix=TILES
 // RUN: megamoe-opt %s --megamoe-plan="pool-tokens=0" | FileCheck %s --check-prefix=FULL
 // RUN: megamoe-opt %s --megamoe-plan="math-mode=cooperative-n block-m=64 l1-block-n=256 l2-block-n=256" | FileCheck %s --check-prefix=MODE
 
 // ALL-LABEL: megamoe.layer @v4_flash
-// ALL-SAME: num_sms = 130, schedule = "split",
+// ALL-SAME: num_sms = 130, schedule = "fused",
 // ALL-SAME: pool_tokens = 4096,
 // ALL-SAME: block_m = 32, {{[^#]*}} stages = 3, experts_per_wave = 2, math_mode = "cooperative-n", producer_registers = 40, math_registers = 232,
 // ALL-SAME: block_m = 64, {{[^#]*}} stages = 3, experts_per_wave = 2, math_mode = "cooperative-n", producer_registers = 40, math_registers = 232,

@@ -74,7 +74,11 @@ void buildLayerGemm(OpBuilder &b, Location loc, const mk::MoeKernelContext &ctx,
   binds.aScales = l1 ? "region:l1_pool_sf" : "region:l2_pool_sf";
   binds.b = l1 ? "input:l1_weight" : "input:l2_weight";
   binds.bScales = l1 ? "input:l1_scale" : "input:l2_scale";
-  if (l1) {
+  if (g.swiglu) {
+    binds.rowWeight = "region:l1_pool_weight";
+    binds.out = "region:l2_pool";
+    binds.outScales = "region:l2_pool_sf";
+  } else if (l1) {
     binds.d = "region:l1_out";
   } else {
     binds.poolSource = "region:pool_source";
@@ -88,9 +92,10 @@ void buildLayerGemm(OpBuilder &b, Location loc, const mk::MoeKernelContext &ctx,
                    << " grouped GEMM cannot be built: " << *error;
     return;
   }
-  mk::buildGroupedGemmKernel(
-      b, loc, ctx.kernelName(l1 ? mk::kL1GemmKernel : mk::kL2GemmKernel), g,
-      binds);
+  StringRef name = g.swiglu ? mk::kL1SwiGLUKernel
+                 : l1       ? mk::kL1GemmKernel
+                            : mk::kL2GemmKernel;
+  mk::buildGroupedGemmKernel(b, loc, ctx.kernelName(name), g, binds);
 }
 
 /// The unfused schedule, in launch order (docs/UnfusedSchedule.md).
@@ -113,6 +118,21 @@ SmallVector<Stage> unfusedStages() {
       {mk::kCombineBarrierKernel, mk::buildMoeCombineBarrierKernel},
       {mk::kCombineReduceKernel, mk::buildMoeCombineReduceKernel},
   };
+}
+
+/// The split schedule as built today (docs/SplitSchedule.md): the unfused
+/// schedule with the L1 GEMM and the activation in one kernel whose epilogue
+/// requantizes from the accumulator (no h in memory).
+SmallVector<Stage> splitStages() {
+  SmallVector<Stage> stages;
+  for (Stage &s : unfusedStages()) {
+    if (StringRef(s.name) == mk::kActivationKernel)
+      continue;
+    if (StringRef(s.name) == mk::kL1GemmKernel)
+      s.name = mk::kL1SwiGLUKernel;
+    stages.push_back(s);
+  }
+  return stages;
 }
 
 /// The manifest symbols of a layer (docs/UnfusedSchedule.md, "Symbols").
@@ -154,14 +174,16 @@ struct MegaMoEExpandPass
              << layer.getSymName() << " has no plan; run megamoe-plan first";
     cfg::LayerConfig config = layer.getConfig().getLayerConfig();
     cfg::Plan plan = layer.getPlan()->getPlan();
-    if (plan.schedule != cfg::Schedule::Unfused)
+    if (plan.schedule == cfg::Schedule::Fused)
       return layer.emitError("megamoe-expand: the ")
              << cfg::toString(plan.schedule)
-             << " schedule is not built yet; only the unfused schedule is "
-                "(megamoe-plan=\"schedule=unfused\")";
+             << " schedule is not built yet; the unfused and split schedules "
+                "are (megamoe-plan=\"schedule=unfused\" or "
+                "\"schedule=split\")";
     // The plan is valid: the layer op's verifier checks it (validatePlan).
 
-    SmallVector<Stage> stages = unfusedStages();
+    bool split = plan.schedule == cfg::Schedule::Split;
+    SmallVector<Stage> stages = split ? splitStages() : unfusedStages();
     llvm::StringSet<> known;
     for (const Stage &s : stages)
       known.insert(s.name);
@@ -171,7 +193,8 @@ struct MegaMoEExpandPass
         for (const Stage &s : stages)
           names += (names.empty() ? "" : ", ") + std::string(s.name);
         return layer.emitError("megamoe-expand: only= names '")
-               << name << "', which is not a kernel of the unfused schedule ("
+               << name << "', which is not a kernel of the "
+               << cfg::toString(plan.schedule) << " schedule ("
                << names << ")";
       }
     llvm::StringSet<> wanted;

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Gathers what scripts/gpu-split.sh needs on the GPU machine (no LLVM there)
+# into DEST: each layer compiled twice, with the unfused schedule (the bitwise
+# reference) and the split schedule (docs/SplitSchedule.md), the runtime
+# library, the Python packages and the scripts. On the GPU machine:
+#   bash DEST/gpu-split.sh        (logs and the summary under $OUT)
+#
+#   scripts/bundle-split.sh DEST      (e.g. /work/main/.bundle-split)
+#
+# Layers (name:H:I:E:K:R:T[:block_m]; empty block_m = the planner's choice):
+#   s_ep1       EP1, T = 64 (the planner's BLOCK_M 64 variant)
+#   s_ep1_bm128 EP1, T = 64, BLOCK_M 128 pinned (the other variant's kernels)
+#   s_r2, s_r4  2 and 4 ranks on one GPU (one-GPU multi-rank mode)
+#   flash, pro  V4-Flash and V4-Pro at EP1, 8192 tokens (both variants),
+#               clamp 10: the bitwise check at size and the benchmark
+# LAYERS overrides the list.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dest=${1:?usage: $0 DEST}
+opt=${MEGAMOE_OPT:-$PWD/build/release/bin/megamoe-opt}
+rt=${MEGAMOE_RUNTIME_BUILD:-build/runtime}
+[[ -x $opt ]] || { echo "bundle-split: megamoe-opt not found at $opt" >&2; exit 1; }
+LAYERS=${LAYERS:-"s_ep1:512:256:8:2:1:64 s_ep1_bm128:512:256:8:2:1:64:128 s_r2:512:256:8:2:2:64 s_r4:512:384:16:4:4:32 flash:4096:2048:256:6:1:8192 pro:7168:3072:384:6:1:8192"}
+
+rm -rf "$dest"
+mkdir -p "$dest/layers" "$dest/python/megamoe/lib" "$dest/python/megamoe_testing" \
+  "$dest/python/tests" "$dest/bench"
+for spec in $LAYERS; do
+  IFS=: read -r name h i e k r t bm <<<"$spec"
+  clamp=""; [[ $name == flash || $name == pro ]] && clamp=" clamp=10"
+  for schedule in unfused split; do
+    dir=$dest/layers/$name/$schedule
+    mkdir -p "$dir"
+    echo "bundle-split: $name $schedule (H=$h I=$i E=$e K=$k R=$r T=$t${bm:+ block-m=$bm})"
+    echo 'module {}' | "$opt" \
+      --megamoe-layer="hidden=$h intermediate=$i experts=$e topk=$k ranks=$r max-tokens=$t chip=sm_90a$clamp" \
+      --megamoe-plan="schedule=$schedule${bm:+ block-m=$bm}" --megamoe-expand \
+      --megamoe-to-cubin="chip=sm_90a emit-dir=$dir" -o /dev/null
+    rm -f "$dir"/*.h "$dir"/*.ptx
+  done
+done
+
+[[ -f $rt/build.ninja ]] || cmake -S runtime -B "$rt" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+ninja -C "$rt" megamoe_runtime >/dev/null
+cp "$rt"/lib/libmegamoe_runtime.so "$dest/python/megamoe/lib/"
+cp python/megamoe/*.py "$dest/python/megamoe/"
+cp python/megamoe_testing/*.py "$dest/python/megamoe_testing/"
+cp python/tests/conftest.py python/tests/test_layer.py "$dest/python/tests/"
+cp bench/compare_cubins.py "$dest/bench/"
+cp scripts/gpu-split.sh "$dest/"
+echo "bundle-split: $dest holds $(du -sm "$dest" | cut -f1) MiB"

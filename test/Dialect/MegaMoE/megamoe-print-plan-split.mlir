@@ -1,0 +1,18 @@
+// The split schedule's plan (docs/SplitSchedule.md): the unfused schedule's
+// variants and worst-case pool, its L1 + activation as one kernel, and a
+// buffer without h (l1_out).
+// RUN: megamoe-opt %s --megamoe-plan="schedule=split" --megamoe-print-plan -o /dev/null | FileCheck %s
+// RUN: megamoe-opt %s --megamoe-plan="schedule=split" --megamoe-print-plan=format=json -o /dev/null | %python -c "import json,sys; d=json.loads(sys.stdin.read().split('\n}\n')[0] + '\n}'); print(d['plan']['schedule'], d['plan']['pool_tokens'], [r['name'] for r in d['buffer_layout']['regions']])" | FileCheck %s --check-prefix=JSON
+
+megamoe.layer @v4_flash_ep1 config = #megamoe.config<hidden = 4096, intermediate = 2048, experts = 256, topk = 6, ranks = 1, max_tokens = 8192>
+
+// CHECK: // layer @v4_flash_ep1
+// CHECK-NEXT: layer: H=4096 I=2048 E=256 K=6 R=1 T=8192 chip=sm_90a requant=128
+// CHECK-NEXT: plan: schedule=split sms=132 kernels: route, layout, pull, L1 grouped GEMM + SwiGLU + requant, L2 grouped GEMM + combine scatter, combine barrier, combine reduce
+// CHECK-NEXT: pool: 81664 rows (worst case, never wraps)
+// CHECK-NEXT: variant tokens 0..2730: grouped GEMMs BLOCK_M=64
+// CHECK-NEXT: variant tokens 2731..8192: grouped GEMMs BLOCK_M=128
+// 2236.27 MiB for the unfused schedule: h was 81664 x 4096 x 4 B.
+// CHECK-NEXT: symmetric buffer: 1,006,916,992 B (960.27 MiB)
+
+// JSON: split 81664 ['barriers', 'send_count', 'errors', 'x', 'x_sf', 'topk_idx', 'topk_weights', 'recv_count', 'src_token_index', 'pool_row_start', 'pool_block_expert', 'pool_info', 'l1_pool', 'l1_pool_sf', 'l1_pool_weight', 'pool_source', 'l2_pool', 'l2_pool_sf', 'combine']

@@ -1,0 +1,56 @@
+// The split schedule's L1 kernel (docs/SplitSchedule.md): the grouped GEMM
+// with the SwiGLU + requantization epilogue, built from the collectives and
+// the accumulator ops (no fragment index arithmetic in the builder).
+// REQUIRES: ptxas
+// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=split" --megamoe-expand="only=moe_l1_swiglu" | FileCheck %s
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=split block-m=128" --megamoe-expand="only=moe_l1_swiglu" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/layer.ptx
+// RUN: grep -c "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" %t/layer.ptx | FileCheck %s --check-prefix=STORES
+// RUN: %ptxas -arch=sm_90a -v %t/layer.ptx -o %t/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+
+// Parameters: the L1 GEMM's, then the row weights, the e4m3 activation
+// (TMA, [P = 640, I = 256], 64 x 64 boxes, 64B swizzle) and its scales.
+// CHECK: warpspec.kernel @moe_l1_swiglu(%arg0: {{.*}}megamoe.bind = "region:l1_pool", megamoe.name = "a"
+// CHECK-SAME: megamoe.bind = "region:l1_pool_weight", megamoe.name = "row_weight"
+// CHECK-SAME: %arg7: !warpspec.tma_desc<64x64xf8E4M3FN, swizzle = 64> {megamoe.bind = "region:l2_pool", megamoe.name = "out", megamoe.tma = {global_shape = [256, 640], global_strides_bytes = [256]}}
+// CHECK-SAME: megamoe.bind = "region:l2_pool_sf", megamoe.name = "out_scales"
+// CHECK: warpspec.smem.alloc "act_tiles" : !warpspec.smem<64x64xf8E4M3FN, slots = 2, align = 1024, swizzle = 64>
+// A tile is a pair of 128-column blocks: 2I / 256 = 2 pairs.
+// CHECK: warpspec.role "tma"
+// CHECK: warpspec.tile_loop (%{{.*}}, %{{.*}}) m_blocks(%{{.*}}) n_blocks 2 raster 2
+// CHECK: warpspec.role "math0"
+// CHECK: warpspec.tile_loop (%{{.*}}, %{{.*}}) m_blocks(%{{.*}}) n_blocks 2 raster 2
+// CHECK-COUNT-2: warpspec.mma.block_scaled
+// CHECK: %[[W:.*]] = warpspec.acc_rows.load
+// CHECK: %[[G0:.*]], %[[U0:.*]] = warpspec.acc.deinterleave %{{.*}} period 8
+// The activation of each block: buildSwiGLU with the clamp (min, then max/min).
+// CHECK: %[[A0:.*]] = warpspec.acc.map %[[G0]], %[[U0]] rows(%[[W]])
+// CHECK: arith.minimumf
+// CHECK: math.exp
+// CHECK: warpspec.acc.yield
+// CHECK: %[[G1:.*]], %[[U1:.*]] = warpspec.acc.deinterleave %{{.*}} period 8
+// CHECK: %[[A1:.*]] = warpspec.acc.map %[[G1]], %[[U1]] rows(%[[W]])
+// One scale per row over both blocks (128 activation columns).
+// CHECK: %[[AMAX:.*]] = warpspec.acc.row_reduce absmax %[[A0]], %[[A1]]
+// CHECK: %[[SF:.*]] = warpspec.acc_rows.map %[[AMAX]]
+// CHECK: arith.constant 4.480000e+02 : f32
+// CHECK: %[[Q0:.*]] = warpspec.acc.map %[[A0]] rows(%[[SF]])
+// CHECK: arith.divf
+// CHECK: arith.select
+// CHECK: %[[Q1:.*]] = warpspec.acc.map %[[A1]] rows(%[[SF]])
+// CHECK: warpspec.tma.store.wait pending 0 read
+// CHECK: warpspec.acc.store %[[Q0]] -> %{{.*}}[%c0
+// CHECK: warpspec.acc.store %[[Q1]] -> %{{.*}}[%c1
+// CHECK: warpspec.fence.async_shared
+// CHECK-COUNT-2: warpspec.tile.store
+// CHECK: warpspec.acc_rows.store %[[SF]]
+
+// PTX-LABEL: .entry moe_l1_swiglu
+// PTX: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// PTX: shfl.sync.bfly.b32
+// PTX: cvt.rn.satfinite.e4m3x2.f32
+// PTX: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// Two 64-column TMA stores per tile and math warpgroup (two warpgroups).
+// STORES: 4
+// PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
