@@ -44,6 +44,7 @@ constexpr char kParamPeerOffsets[] = "peer_offsets"; // i64 [R]
 constexpr char kParamRowWeight[] = "row_weight"; // f32 [M] (swiglu)
 constexpr char kParamOut[] = "out";              // TMA: e4m3 [M, N / 2]
 constexpr char kParamOutScales[] = "out_scales"; // f32 [N / 256, M]
+constexpr char kParamArrivals[] = "arrivals";     // i32 [M / BLOCK_M]
 
 /// The SMEM output tile is 128B-swizzled, so D is stored in panels of 128
 /// bytes of columns (64 BF16 or 32 F32), one TMA box each.
@@ -134,16 +135,23 @@ void buildMathRole(OpBuilder &b, Location loc, const GemmKernel &k,
   EpilogueTile epilogue{k.dTiles, k.epilogueBarriers[wg], wg};
   k.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile) {
     Value expert = loadBlockExpert(tb, loc, k, mBlock);
+    // With swiglu: the router weights are read before the mainloop, and
+    // each column block's SwiGLU runs as soon as it is done.
+    Value weights = c.swiglu ? loadSwiGLURowWeights(tb, loc, epilogue, k.swiglu,
+                                                    mBlock, c.blockM)
+                             : Value();
     SmallVector<Value, 2> totals;
     for (Value nBlock : tileColumnBlocks(tb, loc, c, tile)) {
       Value sfbRow = groupedWeightScalesRow(tb, loc, k.mainloop.config(),
                                             expert, nBlock, c.n, c.k);
-      totals.push_back(k.mainloop.consumeTile(
-          tb, loc, indexConst(tb, loc, 64 * wg), k.sfb, sfbRow));
+      Value t = k.mainloop.consumeTile(tb, loc, indexConst(tb, loc, 64 * wg),
+                                       k.sfb, sfbRow);
+      totals.push_back(c.swiglu ? swigluBlock(tb, loc, t, weights, k.swiglu)
+                                : t);
     }
     if (c.swiglu)
-      return swigluRequantTile(tb, loc, epilogue, totals, k.swiglu, mBlock,
-                               tile, c.blockM, isStorer);
+      return requantStoreTile(tb, loc, epilogue, totals, k.swiglu, mBlock,
+                              tile, c.blockM, isStorer);
     Value total = totals.front();
     TilePosition at{mBlock, tile, c.blockM, c.blockN};
     if (c.combineScatter)
@@ -225,6 +233,8 @@ SmallVector<KernelParam> kernelParams(Builder &b, const GroupedGemmConfig &c,
                       tmaSpec(b, {e("N / 2", c.n / 2), e("M", m)},
                               {e("N / 2", c.n / 2)})});
     params.push_back({kParamOutScales, binds.outScales, global(b.getF32Type())});
+    if (c.swigluArrivals)
+      params.push_back({kParamArrivals, binds.arrivals, global(i32)});
   }
   return params;
 }
@@ -289,7 +299,8 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
                arg(kParamPeerOffsets), c.combineRanks, c.combineTokens,
                c.combineTopk, c.n};
   k.swiglu = {arg(kParamRowWeight), arg(kParamOut), arg(kParamOutScales),
-              c.rowCapacity(), c.swigluClamp, c.fastMath};
+              arg(kParamArrivals), c.rowCapacity(), c.swigluClamp,
+              c.fastMath};
   k.tiles = {numMBlocksAtStart(b, loc, c, arg(kParamNumMBlocks)),
              c.n / c.blockN / (c.swiglu ? 2 : 1), plan.rasterGroupN};
   // Shared memory: the mainloop's ring (A, B, A scales) and the output tile.

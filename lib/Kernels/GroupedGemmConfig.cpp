@@ -126,6 +126,8 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
       return "combine-tokens, combine-topk and combine-ranks must stay below "
              "2^31 (compared with i32 pool_source entries)";
   }
+  if (c.swigluArrivals && !c.swiglu)
+    return "swiglu-arrivals needs swiglu (the arrivals are its tiles')";
   if (c.swiglu) {
     if (c.combineScatter)
       return "swiglu and combine-scatter are two epilogues; pick one";

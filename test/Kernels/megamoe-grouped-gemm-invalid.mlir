@@ -17,6 +17,11 @@
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="combine-scatter=true combine-tokens=64 combine-topk=2 combine-ranks=2" 2>&1 | FileCheck %s --check-prefix=SCATTERM
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="static-m=4096 combine-scatter=true combine-topk=2 combine-ranks=2" 2>&1 | FileCheck %s --check-prefix=SCATTERSHAPE
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="static-m=4096 combine-scatter=true combine-tokens=64 combine-topk=2 combine-ranks=4294967296" 2>&1 | FileCheck %s --check-prefix=SCATTERBIG
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="swiglu-arrivals=true" 2>&1 | FileCheck %s --check-prefix=ARRIVALS
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="swiglu=true static-m=4096 device-m-blocks=true" 2>&1 | FileCheck %s --check-prefix=SWIGLUIL
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="swiglu=true b-scale-interleave=8" 2>&1 | FileCheck %s --check-prefix=SWIGLUM
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="swiglu=true b-scale-interleave=8 static-m=4096 device-m-blocks=true n=384" 2>&1 | FileCheck %s --check-prefix=SWIGLUN
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="swiglu=true b-scale-interleave=8 static-m=4096 device-m-blocks=true combine-scatter=true combine-tokens=64 combine-topk=2 combine-ranks=2" 2>&1 | FileCheck %s --check-prefix=SWIGLUSCATTER
 
 // K: error: megamoe-grouped-gemm: k must be a positive multiple of 128 (the scale block), got 100
 // N: error: megamoe-grouped-gemm: n must be a positive multiple of block-n 128, got 200
@@ -38,3 +43,8 @@
 // SCATTERSHAPE: error: megamoe-grouped-gemm: combine-scatter needs combine-tokens, combine-topk and combine-ranks >= 1 (the combine buffer [topk, tokens, n] and the rank count), got 0, 2, 2
 // SCATTERBIG: error: megamoe-grouped-gemm: combine-tokens, combine-topk and combine-ranks must stay below 2^31 (compared with i32 pool_source entries)
 module {}
+// ARRIVALS: swiglu-arrivals needs swiglu (the arrivals are its tiles')
+// SWIGLUIL: swiglu needs b-scale-interleave 8 (gate and up rows interleaved, as the L1 weight transform lays them out)
+// SWIGLUM: swiglu needs static-m > 0 and device-m-blocks
+// SWIGLUN: swiglu needs n to be a multiple of 2 x block-n
+// SWIGLUSCATTER: swiglu and combine-scatter are two epilogues; pick one

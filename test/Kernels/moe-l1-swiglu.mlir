@@ -21,14 +21,17 @@
 // CHECK: warpspec.tile_loop (%{{.*}}, %{{.*}}) m_blocks(%{{.*}}) n_blocks 2 raster 2
 // CHECK: warpspec.role "math0"
 // CHECK: warpspec.tile_loop (%{{.*}}, %{{.*}}) m_blocks(%{{.*}}) n_blocks 2 raster 2
-// CHECK-COUNT-2: warpspec.mma.block_scaled
+// The router weights are read before the mainloop; each column block's
+// SwiGLU follows its mainloop (the ring fills for the next meanwhile).
 // CHECK: %[[W:.*]] = warpspec.acc_rows.load
+// CHECK: warpspec.mma.block_scaled
 // CHECK: %[[G0:.*]], %[[U0:.*]] = warpspec.acc.deinterleave %{{.*}} period 8
 // The activation of each block: buildSwiGLU with the clamp (min, then max/min).
 // CHECK: %[[A0:.*]] = warpspec.acc.map %[[G0]], %[[U0]] rows(%[[W]])
 // CHECK: arith.minimumf
 // CHECK: math.exp
 // CHECK: warpspec.acc.yield
+// CHECK: warpspec.mma.block_scaled
 // CHECK: %[[G1:.*]], %[[U1:.*]] = warpspec.acc.deinterleave %{{.*}} period 8
 // CHECK: %[[A1:.*]] = warpspec.acc.map %[[G1]], %[[U1]] rows(%[[W]])
 // One scale per row over both blocks (128 activation columns).

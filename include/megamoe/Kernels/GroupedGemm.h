@@ -126,6 +126,10 @@ struct GroupedGemmConfig {
   bool swiglu = false;
   std::optional<double> swigluClamp;
   bool fastMath = false;
+  /// With swiglu: an `arrivals` parameter (i32 [M / BLOCK_M]) whose entry
+  /// of each m-block every math warpgroup increments (release, gpu scope)
+  /// after its tile's stores completed (the fused kernel's L2 arrival).
+  bool swigluArrivals = false;
 
   static constexpr int64_t kBlockK = config::kGroupedGemmBlockK;
   /// The same problem in lib/Config's terms (chip and out type parsed; an
@@ -154,7 +158,7 @@ struct GroupedGemmBinds {
   /// With combineScatter (instead of d).
   std::string poolSource, combine, peerOffsets;
   /// With swiglu (instead of d).
-  std::string rowWeight, out, outScales;
+  std::string rowWeight, out, outScales, arrivals;
 };
 
 /// Appends `warpspec.kernel @kernelName` at the insertion point of `b` (inside

@@ -74,12 +74,19 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
            "With combine-scatter: slots per token of the combine buffer">,
     Option<"combineRanks", "combine-ranks", "int64_t", "0",
            "With combine-scatter: ranks (entries of peer_offsets)">,
+    Option<"swiglu", "swiglu", "bool", "false",
+           "No D: the SwiGLU + per-128 requantization epilogue (tiles of two "
+           "column blocks; row_weight, out, out_scales parameters; "
+           "b-scale-interleave 8, static-m and device-m-blocks only)">,
+    Option<"swigluArrivals", "swiglu-arrivals", "bool", "false",
+           "With swiglu: an arrivals counter per m-block, released by each "
+           "math warpgroup after its tile's stores completed">,
   ];
   let dependentDialects = [
     "::mlir::warpspec::WarpSpecDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
     "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
-    "::mlir::vector::VectorDialect"
+    "::mlir::vector::VectorDialect", "::mlir::math::MathDialect"
   ];
 }
 

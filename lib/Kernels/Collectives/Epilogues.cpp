@@ -225,39 +225,55 @@ Value SwiGLURequant::allocate(OpBuilder &b, Location loc, int64_t blockM) {
       "act_tiles", IntegerAttr());
 }
 
-void megamoe::collectives::swigluRequantTile(
-    OpBuilder &b, Location loc, const EpilogueTile &e, ValueRange gateUp,
-    const SwiGLURequant &s, Value mBlock, Value pair, int64_t blockM,
-    Value isStorer) {
-  assert(gateUp.size() == 2 && "a SwiGLU tile is a pair of column blocks");
-  MLIRContext *ctx = b.getContext();
-  Value row = indexConst(b, loc, kWarpgroupRows * e.warpgroup);
-  // The warpgroup's first pool row, and its rows' router weights.
-  Value row0 = arith::AddIOp::create(
-      b, loc, moe::blockStart(b, loc, mBlock, blockM),
-      i32Const(b, loc, kWarpgroupRows * e.warpgroup));
-  auto rowsType = ws::AccRowsType::get(ctx, kWarpgroupRows, b.getF32Type());
-  Value weights = ws::AccRowsLoadOp::create(
-      b, loc, rowsType,
-      ws::GlobalOffsetOp::create(b, loc, s.rowWeights, row0));
+namespace {
+/// The warpgroup's first pool row of m-block `mBlock` (i32).
+Value warpgroupRow0(OpBuilder &b, Location loc, const EpilogueTile &e,
+                    Value mBlock, int64_t blockM) {
+  return arith::AddIOp::create(b, loc, moe::blockStart(b, loc, mBlock, blockM),
+                               i32Const(b, loc, kWarpgroupRows * e.warpgroup));
+}
+} // namespace
 
-  // a = silu(gate) x up x w per activation column, two blocks of 64.
-  SmallVector<Value, 2> acts;
-  for (Value acc : gateUp) {
-    auto halfType = ws::AccType::get(ctx, kWarpgroupRows, kActivationColumns,
-                                     b.getF32Type());
-    auto split = ws::AccDeinterleaveOp::create(
-        b, loc, halfType, halfType, acc, config::kGateUpInterleave);
-    acts.push_back(mapAcc(
-        b, loc, ValueRange{split.getFirst(), split.getSecond()},
-        ValueRange{weights}, [&](OpBuilder &mb, ValueRange v) {
-          return megamoe::buildSwiGLU(mb, loc, v[0], v[1], v[2], s.clamp,
-                                      s.fastMath);
-        }));
-  }
+Value megamoe::collectives::loadSwiGLURowWeights(OpBuilder &b, Location loc,
+                                                 const EpilogueTile &e,
+                                                 const SwiGLURequant &s,
+                                                 Value mBlock, int64_t blockM) {
+  auto rowsType =
+      ws::AccRowsType::get(b.getContext(), kWarpgroupRows, b.getF32Type());
+  return ws::AccRowsLoadOp::create(
+      b, loc, rowsType,
+      ws::GlobalOffsetOp::create(b, loc, s.rowWeights,
+                                 warpgroupRow0(b, loc, e, mBlock, blockM)));
+}
+
+Value megamoe::collectives::swigluBlock(OpBuilder &b, Location loc,
+                                        Value gateUp, Value weights,
+                                        const SwiGLURequant &s) {
+  auto halfType = ws::AccType::get(b.getContext(), kWarpgroupRows,
+                                   kActivationColumns, b.getF32Type());
+  auto split = ws::AccDeinterleaveOp::create(b, loc, halfType, halfType,
+                                             gateUp, config::kGateUpInterleave);
+  return mapAcc(b, loc, ValueRange{split.getFirst(), split.getSecond()},
+                ValueRange{weights}, [&](OpBuilder &mb, ValueRange v) {
+                  return megamoe::buildSwiGLU(mb, loc, v[0], v[1], v[2],
+                                              s.clamp, s.fastMath);
+                });
+}
+
+void megamoe::collectives::requantStoreTile(OpBuilder &b, Location loc,
+                                            const EpilogueTile &e,
+                                            ValueRange acts,
+                                            const SwiGLURequant &s,
+                                            Value mBlock, Value pair,
+                                            int64_t blockM, Value isStorer) {
+  assert(acts.size() == 2 && "a SwiGLU tile is a pair of column blocks");
+  Value row = indexConst(b, loc, kWarpgroupRows * e.warpgroup);
+  Value row0 = warpgroupRow0(b, loc, e, mBlock, blockM);
+  auto rowsType =
+      ws::AccRowsType::get(b.getContext(), kWarpgroupRows, b.getF32Type());
   // One scale per row over the pair's 128 columns.
-  Value amax = ws::AccRowReduceOp::create(
-      b, loc, rowsType, ws::AccReduceKind::absmax, ValueRange(acts));
+  Value amax = ws::AccRowReduceOp::create(b, loc, rowsType,
+                                          ws::AccReduceKind::absmax, acts);
   Value sf = mapRows(b, loc, amax, [&](OpBuilder &mb, Value a) {
     return megamoe::buildRequantScale(mb, loc, a);
   });
@@ -297,4 +313,23 @@ void megamoe::collectives::swigluRequantTile(
       row0);
   ws::AccRowsStoreOp::create(
       b, loc, sf, ws::GlobalOffsetOp::create(b, loc, s.outScales, sfIndex));
+  if (!s.arrivals)
+    return;
+  // The arrival: every thread's scale stores are ordered before the
+  // warpgroup barrier; the storer's TMA stores have completed (wait without
+  // .read: the writes are performed); then one release by lane 0 of the
+  // storer warp.
+  ws::BarrierSyncOp::create(b, loc, e.barrier);
+  moe::ifThen(b, loc, isStorer, [&](OpBuilder &ib) {
+    ws::TmaStoreWaitOp::create(ib, loc, 0u, false);
+    Value lane0 = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::eq,
+                                        moe::laneId(ib, loc),
+                                        i32Const(ib, loc, 0));
+    moe::ifThen(ib, loc, lane0, [&](OpBuilder &lb) {
+      Value counter = ws::GlobalOffsetOp::create(
+          lb, loc, s.arrivals, indexToI32(lb, loc, mBlock));
+      ws::CounterAddOp::create(lb, loc, counter, i32Const(lb, loc, 1),
+                               ws::Scope::gpu);
+    });
+  });
 }

@@ -77,6 +77,15 @@ void scatterTileToPeers(mlir::OpBuilder &b, mlir::Location loc,
 /// MN-major: the next GEMM's A scales).
 struct SwiGLURequant {
   mlir::Value rowWeights, out, outScales;
+  /// Optional: u32 [rows / blockM], one arrival counter per m-block. When
+  /// set, each warpgroup releases arrivals[mBlock] += 1 (gpu scope) once its
+  /// tile's activation and scales are in global memory, so that a consumer
+  /// in another CTA (the fused kernel's L2 loads) can acquire-wait for
+  /// (N / 256) x (blockM / 64) arrivals per m-block (one per pair and
+  /// warpgroup). Half-built: no kernel waits on these arrivals yet (the
+  /// fused kernel will), so the ordering of the TMA (async-proxy) stores
+  /// before the release has been checked in the PTX only, not on a GPU.
+  mlir::Value arrivals;
   int64_t rows = 1; // the scales' row stride: the pool rows
   std::optional<double> clamp;
   bool fastMath = false;
@@ -87,19 +96,30 @@ struct SwiGLURequant {
                               int64_t blockM);
 };
 
-/// SwiGLU + requantization epilogue of one warpgroup's rows of tile
-/// (mBlock, pair): `gateUp` holds the accumulators of the pair's two column
-/// blocks (each 128 columns, gate/up interleaved by
-/// config::kGateUpInterleave, so 64 activation columns each). The 128
-/// activation values of a row are silu(gate) x up x weight[row]
-/// (buildSwiGLU), requantized with sf = amax / 448 over the 128
-/// (buildRequantScale, buildRequantInput) and stored as e4m3 to
-/// out[row][128 pair ...] by TMA (issued where `isStorer`), sf to
-/// outScales[pair][row]: the bytes moe_activation writes.
-void swigluRequantTile(mlir::OpBuilder &b, mlir::Location loc,
-                       const EpilogueTile &e, mlir::ValueRange gateUp,
-                       const SwiGLURequant &s, mlir::Value mBlock,
-                       mlir::Value pair, int64_t blockM, mlir::Value isStorer);
+/// The SwiGLU + requantization epilogue of one warpgroup's rows of tile
+/// (mBlock, pair), in three steps so that the SwiGLU of the pair's first
+/// column block runs while the ring fills for the second (the math is
+/// exposed when nothing else runs):
+///   w = loadSwiGLURowWeights(...)               before the tile's mainloop
+///   a_b = swigluBlock(h_b, w, ...)              after column block b's
+///   requantStoreTile(a_0, a_1, ...)             after both
+/// h_b is column block b's accumulator (128 columns, gate/up interleaved by
+/// config::kGateUpInterleave, so 64 activation columns); a_b = silu(gate) x
+/// up x w[row] (buildSwiGLU). The pair's 128 activation values of a row are
+/// requantized with sf = amax / 448 (buildRequantScale, buildRequantInput)
+/// and stored as e4m3 to out[row][128 pair ...] by TMA (issued where
+/// `isStorer`), sf to outScales[pair][row]: the bytes moe_activation writes.
+/// With `arrivals`, the tile's arrival is released last.
+mlir::Value loadSwiGLURowWeights(mlir::OpBuilder &b, mlir::Location loc,
+                                 const EpilogueTile &e, const SwiGLURequant &s,
+                                 mlir::Value mBlock, int64_t blockM);
+mlir::Value swigluBlock(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Value gateUp, mlir::Value weights,
+                        const SwiGLURequant &s);
+void requantStoreTile(mlir::OpBuilder &b, mlir::Location loc,
+                      const EpilogueTile &e, mlir::ValueRange acts,
+                      const SwiGLURequant &s, mlir::Value mBlock,
+                      mlir::Value pair, int64_t blockM, mlir::Value isStorer);
 
 } // namespace megamoe::collectives
 
