@@ -44,8 +44,10 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   ChipLimits limits = chipLimits(p.chip);
   KernelPlan plan;
   plan.chip = p.chip;
-  // One warpgroup of TMA warps, one math warpgroup per 64 rows (wgmma m64).
-  int64_t mathWarpgroups = p.blockM / 64;
+  // One warpgroup of TMA warps, one math warpgroup per 64 rows (wgmma m64);
+  // a 64-row SwiGLU tile has one per column block of its pair (splitN).
+  plan.splitN = p.swiglu && p.blockM == 64;
+  int64_t mathWarpgroups = plan.splitN ? 2 : p.blockM / 64;
   plan.threads = 128 * (1 + mathWarpgroups);
   plan.entryRegisters = entryRegisters(p.chip, plan.threads);
   plan.roles.push_back({"tma", 0, 4, limits.producerRegisters, false});
@@ -70,11 +72,15 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   };
   stage("a_tiles", p.blockM * plan.blockK, kTileAlignment);
   stage("b_tiles", p.blockN * plan.blockK, kTileAlignment);
+  if (plan.splitN) // the pair's second column block, for the second warpgroup
+    stage("b_tiles1", p.blockN * plan.blockK, kTileAlignment);
   // The output tile: 64 x BLOCK_N per math warpgroup; with SwiGLU the
   // BLOCK_N e4m3 activation columns of a column-block pair.
   fixed("d_tiles",
-        mathWarpgroups * 64 * p.blockN * (p.swiglu ? 1 : p.outBytes()),
+        p.swiglu ? p.blockM * p.blockN : mathWarpgroups * 64 * p.blockN * p.outBytes(),
         kTileAlignment);
+  if (plan.splitN) // the two warpgroups' per-row amaxes
+    fixed("row_exchange", 2 * 64 * 4, 16);
   stage("a_scales", alignUp(p.blockM * 4, 128), 128);
   // 1 KiB reserved for the mbarriers (the ring's full/empty pairs take
   // 16 B per stage) and 1 KiB of slack for aligning the tiles.

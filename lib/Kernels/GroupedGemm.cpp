@@ -112,17 +112,24 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
   });
   k.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile) {
     Value expert = loadBlockExpert(tb, loc, k, mBlock);
-    for (Value nBlock : tileColumnBlocks(tb, loc, c, tile)) {
-      TileOperands t =
-          groupedTileOperands(tb, loc, k.mainloop.config(), k.a, k.sfa, k.b,
-                              mBlock, nBlock, expert, c.n);
-      k.mainloop.produceTile(tb, loc, warp, t);
+    SmallVector<Value, 2> nBlocks = tileColumnBlocks(tb, loc, c, tile);
+    auto operands = [&](Value nBlock) {
+      return groupedTileOperands(tb, loc, k.mainloop.config(), k.a, k.sfa,
+                                 k.b, mBlock, nBlock, expert, c.n);
+    };
+    if (k.plan.splitN) { // both column blocks in each stage
+      TileOperands t = operands(nBlocks[0]);
+      t.bRow1 = operands(nBlocks[1]).bRow;
+      return k.mainloop.produceTile(tb, loc, warp, t);
     }
+    for (Value nBlock : nBlocks)
+      k.mainloop.produceTile(tb, loc, warp, operands(nBlock));
   });
 }
 
-/// Role "math<wg>": rows [64 wg, 64 wg + 64) of every tile: the mainloop's
-/// consumer, then the epilogue.
+/// Role "math<wg>": rows [64 wg, 64 wg + 64) of every tile (with splitN all
+/// 64 rows of column block wg of the pair): the mainloop's consumer, then the
+/// epilogue.
 void buildMathRole(OpBuilder &b, Location loc, const GemmKernel &k,
                    int64_t wg) {
   const GroupedGemmConfig &c = k.cfg;
@@ -132,7 +139,8 @@ void buildMathRole(OpBuilder &b, Location loc, const GemmKernel &k,
   Value warp = ws::RoleWarpIdOp::create(b, loc);
   Value isStorer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
                                          indexConst(b, loc, 0));
-  EpilogueTile epilogue{k.dTiles, k.epilogueBarriers[wg], wg};
+  bool splitN = k.plan.splitN;
+  EpilogueTile epilogue{k.dTiles, k.epilogueBarriers[wg], wg, splitN ? 0 : wg};
   k.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile) {
     Value expert = loadBlockExpert(tb, loc, k, mBlock);
     // With swiglu: the router weights are read before the mainloop, and
@@ -140,18 +148,21 @@ void buildMathRole(OpBuilder &b, Location loc, const GemmKernel &k,
     Value weights = c.swiglu ? loadSwiGLURowWeights(tb, loc, epilogue, k.swiglu,
                                                     mBlock, c.blockM)
                              : Value();
-    SmallVector<Value, 2> totals;
-    for (Value nBlock : tileColumnBlocks(tb, loc, c, tile)) {
+    SmallVector<Value, 2> totals, nBlocks = tileColumnBlocks(tb, loc, c, tile);
+    if (splitN)
+      nBlocks = {nBlocks[wg]};
+    for (Value nBlock : nBlocks) {
       Value sfbRow = groupedWeightScalesRow(tb, loc, k.mainloop.config(),
                                             expert, nBlock, c.n, c.k);
-      Value t = k.mainloop.consumeTile(tb, loc, indexConst(tb, loc, 64 * wg),
-                                       k.sfb, sfbRow);
+      Value t = k.mainloop.consumeTile(
+          tb, loc, indexConst(tb, loc, 64 * epilogue.rowBlock), k.sfb, sfbRow,
+          splitN ? wg : 0);
       totals.push_back(c.swiglu ? swigluBlock(tb, loc, t, weights, k.swiglu)
                                 : t);
     }
     if (c.swiglu)
-      return requantStoreTile(tb, loc, epilogue, totals, k.swiglu, mBlock,
-                              tile, c.blockM, isStorer);
+      return requantStoreTile(tb, loc, epilogue, totals, splitN ? wg : 0,
+                              k.swiglu, mBlock, tile, c.blockM, isStorer);
     Value total = totals.front();
     TilePosition at{mBlock, tile, c.blockM, c.blockN};
     if (c.combineScatter)
@@ -298,9 +309,13 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   k.scatter = {arg(kParamPoolSource), arg(kParamCombine),
                arg(kParamPeerOffsets), c.combineRanks, c.combineTokens,
                c.combineTopk, c.n};
-  k.swiglu = {arg(kParamRowWeight), arg(kParamOut), arg(kParamOutScales),
-              arg(kParamArrivals), c.rowCapacity(), c.swigluClamp,
-              c.fastMath};
+  k.swiglu.rowWeights = arg(kParamRowWeight);
+  k.swiglu.out = arg(kParamOut);
+  k.swiglu.outScales = arg(kParamOutScales);
+  k.swiglu.arrivals = arg(kParamArrivals);
+  k.swiglu.rows = c.rowCapacity();
+  k.swiglu.clamp = c.swigluClamp;
+  k.swiglu.fastMath = c.fastMath;
   k.tiles = {numMBlocksAtStart(b, loc, c, arg(kParamNumMBlocks)),
              c.n / c.blockN / (c.swiglu ? 2 : 1), plan.rasterGroupN};
   // Shared memory: the mainloop's ring (A, B, A scales) and the output tile.
@@ -309,6 +324,12 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   k.dTiles = c.swiglu
                 ? SwiGLURequant::allocate(b, loc, c.blockM)
                 : EpilogueTile::allocate(b, loc, c.blockM, c.blockN, outType);
+  if (plan.splitN) {
+    k.swiglu.exchange = allocateRowExchange(b, loc);
+    k.swiglu.pairBarrier = ws::NamedBarrierOp::create(
+        b, loc, ws::BarrierType::get(ctx), 1 + plan.mathWarpgroups(),
+        b.getStrArrayAttr({"math0", "math1"}));
+  }
   for (int64_t wg = 0; wg < plan.mathWarpgroups(); ++wg)
     k.epilogueBarriers.push_back(ws::NamedBarrierOp::create(
         b, loc, ws::BarrierType::get(ctx), static_cast<uint32_t>(1 + wg),

@@ -2,20 +2,23 @@
 // with the SwiGLU + requantization epilogue, built from the collectives and
 // the accumulator ops (no fragment index arithmetic in the builder).
 // REQUIRES: ptxas
-// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=split" --megamoe-expand="only=moe_l1_swiglu" | FileCheck %s
+// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=split block-m=128" --megamoe-expand="only=moe_l1_swiglu" | FileCheck %s
 // RUN: rm -rf %t && mkdir -p %t
+// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=split" --megamoe-expand="only=moe_l1_swiglu" | FileCheck %s --check-prefix=SPLITN
+// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=split" --megamoe-expand="only=moe_l1_swiglu" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/bm64" -o /dev/null
+// RUN: %ptxas -arch=sm_90a -v %t/bm64/layer.ptx -o %t/bm64/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=split block-m=128" --megamoe-expand="only=moe_l1_swiglu" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/layer.ptx
 // RUN: grep -c "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" %t/layer.ptx | FileCheck %s --check-prefix=STORES
 // RUN: %ptxas -arch=sm_90a -v %t/layer.ptx -o %t/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 
 // Parameters: the L1 GEMM's, then the row weights, the e4m3 activation
-// (TMA, [P = 640, I = 256], 64 x 64 boxes, 64B swizzle) and its scales.
+// (TMA, [P, I = 256], 64 x 64 boxes, 64B swizzle) and its scales.
 // CHECK: warpspec.kernel @moe_l1_swiglu(%arg0: {{.*}}megamoe.bind = "region:l1_pool", megamoe.name = "a"
 // CHECK-SAME: megamoe.bind = "region:l1_pool_weight", megamoe.name = "row_weight"
-// CHECK-SAME: %arg7: !warpspec.tma_desc<64x64xf8E4M3FN, swizzle = 64> {megamoe.bind = "region:l2_pool", megamoe.name = "out", megamoe.tma = {global_shape = [256, 640], global_strides_bytes = [256]}}
+// CHECK-SAME: %arg7: !warpspec.tma_desc<64x64xf8E4M3FN, swizzle = 64> {megamoe.bind = "region:l2_pool", megamoe.name = "out", megamoe.tma = {global_shape = [256, {{[0-9]+}}], global_strides_bytes = [256]}}
 // CHECK-SAME: megamoe.bind = "region:l2_pool_sf", megamoe.name = "out_scales"
-// CHECK: warpspec.smem.alloc "act_tiles" : !warpspec.smem<64x64xf8E4M3FN, slots = 2, align = 1024, swizzle = 64>
+// CHECK: warpspec.smem.alloc "act_tiles" : !warpspec.smem<128x64xf8E4M3FN, slots = 2, align = 1024, swizzle = 64>
 // A tile is a pair of 128-column blocks: 2I / 256 = 2 pairs.
 // CHECK: warpspec.role "tma"
 // CHECK: warpspec.tile_loop (%{{.*}}, %{{.*}}) m_blocks(%{{.*}}) n_blocks 2 raster 2
@@ -48,6 +51,31 @@
 // CHECK: warpspec.fence.async_shared
 // CHECK-COUNT-2: warpspec.tile.store
 // CHECK: warpspec.acc_rows.store %[[SF]]
+
+// BLOCK_M 64 (the planner's variant for T = 64): two math warpgroups split
+// the pair's columns (KernelPlan::splitN), each with its own B tile of the
+// stage, and exchange their per-row amax through SMEM between two barriers
+// of both warpgroups; only the first writes the scales.
+// SPLITN: warpspec.kernel @moe_l1_swiglu({{.*}}threads = 384
+// SPLITN: warpspec.smem.alloc "b_tiles" : !warpspec.smem<128x128xf8E4M3FN
+// SPLITN: warpspec.smem.alloc "b_tiles1" : !warpspec.smem<128x128xf8E4M3FN
+// SPLITN: %[[X:.*]] = warpspec.smem.alloc "row_exchange" : !warpspec.smem<64xf32, slots = 2, align = 16>
+// SPLITN: %[[PAIR:.*]] = warpspec.named_barrier 3 roles ["math0", "math1"]
+// SPLITN: warpspec.role "math0"
+// SPLITN-COUNT-1: warpspec.mma.block_scaled
+// SPLITN: %[[A:.*]] = warpspec.acc.row_reduce absmax %{{.*}} : !warpspec.acc<64x64xf32> -> !warpspec.acc_rows<64xf32>
+// SPLITN: warpspec.acc_rows.store_shared %[[A]], %[[X]][%c0
+// SPLITN: warpspec.barrier.sync %[[PAIR]]
+// SPLITN: %[[O:.*]] = warpspec.acc_rows.load_shared %[[X]][%c1
+// SPLITN: warpspec.barrier.sync %[[PAIR]]
+// SPLITN: warpspec.acc_rows.map %[[A]], %[[O]]
+// SPLITN: arith.maxnumf
+// SPLITN: warpspec.acc_rows.store
+// SPLITN: warpspec.role "math1"
+// SPLITN: warpspec.acc_rows.store_shared %{{.*}}, %[[X]][%c1
+// SPLITN: warpspec.acc_rows.load_shared %[[X]][%c0
+// SPLITN-NOT: warpspec.acc_rows.store {{.*}}!warpspec.global
+// SPLITN: warpspec.return
 
 // PTX-LABEL: .entry moe_l1_swiglu
 // PTX: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3

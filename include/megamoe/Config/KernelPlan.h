@@ -87,6 +87,11 @@ struct KernelPlan {
   int64_t stages = 0;
   int64_t releaseLag = 0;
   int64_t rasterGroupN = 0;         // N blocks per raster group (L2 reuse)
+  /// The math warpgroups split the tile's columns instead of its rows: each
+  /// computes all BLOCK_M (= 64) rows of its own BLOCK_N column block of a
+  /// swiglu pair, so a 64-row tile has two warpgroups (twice the warps for
+  /// the epilogue's math, which is latency-bound on one).
+  bool splitN = false;
   std::vector<SmemRegionPlan> smem; // laid out by layoutSmem
   int64_t smemBytes = 0;            // their total
 

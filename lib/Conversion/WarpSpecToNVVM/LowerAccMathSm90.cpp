@@ -224,11 +224,76 @@ struct AccRowsStoreLowering : OpConversionPattern<AccRowsStoreOp> {
   }
 };
 
+/// Row r0 + 8 h of the thread in slot `stage` of a per-row SMEM buffer.
+Value sharedRowAddress(OpBuilder &b, Location loc, SmemType type, Value buf,
+                       Value stage, int h) {
+  Value t = threadInWarpgroup(b, loc);
+  Value lane = arith::RemUIOp::create(b, loc, t, i32Const(b, loc, 32));
+  Value row = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, t, i32Const(b, loc, 32)),
+          i32Const(b, loc, 16)),
+      arith::DivUIOp::create(b, loc, lane, i32Const(b, loc, 4)));
+  if (h)
+    row = arith::AddIOp::create(b, loc, row, i32Const(b, loc, 8));
+  return smemOffset(
+      b, loc, slotAddress(b, loc, type, buf, stage),
+      arith::MulIOp::create(b, loc, row, i32Const(b, loc, 4)));
+}
+
+struct AccRowsStoreSharedLowering
+    : OpConversionPattern<AccRowsStoreSharedOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AccRowsStoreSharedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value lane = NVVM::LaneIdOp::create(rewriter, loc, rewriter.getI32Type());
+    Value first = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq,
+        arith::AndIOp::create(rewriter, loc, lane, i32Const(rewriter, loc, 3)),
+        i32Const(rewriter, loc, 0));
+    SmemType type = op.getBuffer().getType();
+    Value rows = adaptor.getRows(), buf = adaptor.getBuffer(),
+          stage = adaptor.getStage();
+    buildIf(rewriter, loc, first, [&](OpBuilder &b, Location l) {
+      for (int h = 0; h < 2; ++h)
+        LLVM::StoreOp::create(b, l, extract(b, l, rows, h),
+                              sharedRowAddress(b, l, type, buf, stage, h), 4);
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AccRowsLoadSharedLowering : OpConversionPattern<AccRowsLoadSharedOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AccRowsLoadSharedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type structTy = getTypeConverter()->convertType(op.getResult().getType());
+    Value result = LLVM::UndefOp::create(rewriter, loc, structTy);
+    for (int h = 0; h < 2; ++h) {
+      Value v = LLVM::LoadOp::create(
+          rewriter, loc, rewriter.getF32Type(),
+          sharedRowAddress(rewriter, loc, op.getBuffer().getType(),
+                           adaptor.getBuffer(), adaptor.getStage(), h),
+          4);
+      result = LLVM::InsertValueOp::create(rewriter, loc, result, v, h);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void warpspec::populateWarpSpecAccMathSm90Patterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<AccMapLowering, AccRowsMapLowering, AccDeinterleaveLowering,
-               AccRowReduceLowering, AccRowsLoadLowering, AccRowsStoreLowering>(
+               AccRowReduceLowering, AccRowsLoadLowering, AccRowsStoreLowering,
+               AccRowsStoreSharedLowering, AccRowsLoadSharedLowering>(
       converter, patterns.getContext());
 }

@@ -46,6 +46,7 @@ MainloopConfig MainloopConfig::fromPlan(const megamoe::config::KernelPlan &plan,
   m.releaseLag = plan.releaseLag;
   m.producerWarps = plan.roles.front().warpEnd - plan.roles.front().warpBegin;
   m.consumerWarps = 0;
+  m.bBlocks = plan.splitN ? 2 : 1;
   for (const megamoe::config::RolePlan &r : plan.roles)
     if (r.mma)
       m.consumerWarps += r.warpEnd - r.warpBegin;
@@ -95,9 +96,12 @@ BlockScaledMainloop BlockScaledMainloop::create(OpBuilder &b, Location loc,
   m.aTiles = ws::SmemAllocOp::create(
       b, loc, ws::SmemType::get(ctx, {c.blockM, c.blockK}, fp8, st, 1024, 128),
       "a_tiles", IntegerAttr());
-  m.bTiles = ws::SmemAllocOp::create(
-      b, loc, ws::SmemType::get(ctx, {c.blockN, c.blockK}, fp8, st, 1024, 128),
-      "b_tiles", IntegerAttr());
+  for (int64_t i = 0; i < c.bBlocks; ++i)
+    m.bTiles.push_back(ws::SmemAllocOp::create(
+        b, loc,
+        ws::SmemType::get(ctx, {c.blockN, c.blockK}, fp8, st, 1024, 128),
+        i ? "b_tiles" + std::to_string(i) : std::string("b_tiles"),
+        IntegerAttr()));
   m.aScales = ws::SmemAllocOp::create(
       b, loc, ws::SmemType::get(ctx, {c.blockM}, b.getF32Type(), st, 128, 0),
       "a_scales", IntegerAttr());
@@ -105,7 +109,9 @@ BlockScaledMainloop BlockScaledMainloop::create(OpBuilder &b, Location loc,
       b, loc, ws::PipelineType::get(ctx, st), "ab",
       static_cast<uint32_t>(c.producerWarps),
       static_cast<uint32_t>(c.consumerWarps),
-      ValueRange{m.aTiles, m.bTiles, m.aScales}, IntegerAttr());
+      llvm::to_vector(llvm::concat<Value>(ValueRange{m.aTiles}, m.bTiles,
+                                          ValueRange{m.aScales})),
+      IntegerAttr());
   return m;
 }
 
@@ -145,15 +151,20 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
         OpBuilder es = ifS.getElseBodyBuilder();
         auto ifB = scf::IfOp::create(es, l, isWarp(es, 2), true);
         OpBuilder bb = ifB.getThenBodyBuilder();
-        loadAndCommit(bb, t.bDesc, ValueRange{k0, t.bRow}, bTiles);
+        loadAndCommit(bb, t.bDesc, ValueRange{k0, t.bRow}, bTiles[0]);
         OpBuilder eb = ifB.getElseBodyBuilder();
-        ws::ProducerCommitOp::create(eb, l, ring, stage, IntegerAttr());
+        // Warp 3: the second column block's B tile, or only its arrival.
+        if (cfg.bBlocks == 2)
+          loadAndCommit(eb, t.bDesc, ValueRange{k0, t.bRow1}, bTiles[1]);
+        else
+          ws::ProducerCommitOp::create(eb, l, ring, stage, IntegerAttr());
         scf::YieldOp::create(kb, l);
       });
 }
 
 Value BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
-                                       Value bScales, Value bScalesRow) const {
+                                       Value bScales, Value bScalesRow,
+                                       int64_t bBlock) const {
   Type accType = accumulatorType(b.getContext());
   Value zero = ws::AccZeroOp::create(b, loc, accType);
   AffineMapAttr scaleMap;
@@ -178,7 +189,8 @@ Value BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
             arith::AddIOp::create(kb, l, bScalesRow, indexToI32(kb, l, kBlock)));
         Value stage = ws::ConsumerWaitOp::create(kb, l, ring);
         Value total = ws::MmaBlockScaledOp::create(
-            kb, l, aTiles, stage, row, bTiles, aScales, iter[0], sb, scaleMap);
+            kb, l, aTiles, stage, row, bTiles[bBlock], aScales, iter[0], sb,
+            scaleMap);
         if (!lag) {
           ws::ConsumerReleaseOp::create(kb, l, ring, stage);
           scf::YieldOp::create(kb, l, ValueRange{total});

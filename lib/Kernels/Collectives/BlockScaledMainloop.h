@@ -40,6 +40,9 @@ struct MainloopConfig {
   /// with `bScaleMap` saying which column uses which.
   int64_t bScalesPerTile = 1;
   std::optional<mlir::AffineMap> bScaleMap;
+  /// B column blocks per stage: 1, or 2 when the math warpgroups split the
+  /// columns (KernelPlan::splitN), warpgroup i consuming block i.
+  int64_t bBlocks = 1;
 
   /// Tiles, stages, release lag and the producer / consumer warps of a
   /// kernel plan (its first role produces, its mma roles consume), for a
@@ -57,6 +60,7 @@ struct MainloopConfig {
 struct TileOperands {
   mlir::Value aDesc, aScalesDesc, bDesc;
   mlir::Value aRow, bRow;
+  mlir::Value bRow1; // the second B column block's first row (bBlocks 2)
 };
 
 /// The operands of tile (mBlock, nBlock) of a grouped GEMM whose weights are
@@ -91,9 +95,10 @@ public:
   /// over every K block; the weight scales of K block k are entries
   /// `bScalesRow + k` (i32, in units of bScalesPerTile floats) of
   /// `bScales` (global f32). Returns the FP32 accumulator.
+  /// With bBlocks 2, `bBlock` says which column block.
   mlir::Value consumeTile(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value row, mlir::Value bScales,
-                          mlir::Value bScalesRow) const;
+                          mlir::Value bScalesRow, int64_t bBlock = 0) const;
 
   /// The accumulator of one math warpgroup (64 rows x BLOCK_N).
   mlir::Type accumulatorType(mlir::MLIRContext *ctx) const;
@@ -102,7 +107,8 @@ public:
 
 private:
   MainloopConfig cfg;
-  mlir::Value aTiles, bTiles, aScales, ring;
+  mlir::Value aTiles, aScales, ring;
+  llvm::SmallVector<mlir::Value, 2> bTiles; // one per B column block
 };
 
 } // namespace megamoe::collectives

@@ -41,7 +41,7 @@ void megamoe::collectives::storeTileWithTma(OpBuilder &b, Location loc,
                                             const EpilogueTile &e, Value total,
                                             Value desc, const TilePosition &at,
                                             Value isStorer) {
-  Value row = indexConst(b, loc, kWarpgroupRows * e.warpgroup);
+  Value row = indexConst(b, loc, kWarpgroupRows * e.rowBlock);
   Value zeroStage = indexConst(b, loc, 0);
   // The previous tile's TMA store must have read the SMEM tile before it is
   // overwritten.
@@ -113,7 +113,7 @@ void megamoe::collectives::scatterTileToPeers(OpBuilder &b, Location loc,
   Value chunk =
       arith::RemUIOp::create(b, loc, tid, i32Const(b, loc, chunksPerRow));
   Value tileRow = arith::AddIOp::create(
-      b, loc, i32Const(b, loc, kWarpgroupRows * e.warpgroup),
+      b, loc, i32Const(b, loc, kWarpgroupRows * e.rowBlock),
       arith::DivUIOp::create(b, loc, tid, i32Const(b, loc, chunksPerRow)));
 
   // Sources: pool_source[row] = (rank, token, slot); -1 on padding rows.
@@ -162,7 +162,7 @@ void megamoe::collectives::scatterTileToPeers(OpBuilder &b, Location loc,
 
   ws::BarrierSyncOp::create(b, loc, e.barrier);
   ws::AccStoreOp::create(b, loc, total, e.tile, zeroStage,
-                         indexConst(b, loc, kWarpgroupRows * e.warpgroup));
+                         indexConst(b, loc, kWarpgroupRows * e.rowBlock));
   // stmatrix and the reads below are both generic proxy: no fence.
   ws::BarrierSyncOp::create(b, loc, e.barrier);
 
@@ -230,7 +230,7 @@ namespace {
 Value warpgroupRow0(OpBuilder &b, Location loc, const EpilogueTile &e,
                     Value mBlock, int64_t blockM) {
   return arith::AddIOp::create(b, loc, moe::blockStart(b, loc, mBlock, blockM),
-                               i32Const(b, loc, kWarpgroupRows * e.warpgroup));
+                               i32Const(b, loc, kWarpgroupRows * e.rowBlock));
 }
 } // namespace
 
@@ -260,20 +260,50 @@ Value megamoe::collectives::swigluBlock(OpBuilder &b, Location loc,
                 });
 }
 
-void megamoe::collectives::requantStoreTile(OpBuilder &b, Location loc,
-                                            const EpilogueTile &e,
-                                            ValueRange acts,
-                                            const SwiGLURequant &s,
-                                            Value mBlock, Value pair,
-                                            int64_t blockM, Value isStorer) {
-  assert(acts.size() == 2 && "a SwiGLU tile is a pair of column blocks");
-  Value row = indexConst(b, loc, kWarpgroupRows * e.warpgroup);
+Value megamoe::collectives::allocateRowExchange(OpBuilder &b, Location loc) {
+  return ws::SmemAllocOp::create(
+      b, loc,
+      ws::SmemType::get(b.getContext(), {kWarpgroupRows}, b.getF32Type(), 2,
+                        16, 0),
+      "row_exchange", IntegerAttr());
+}
+
+void megamoe::collectives::requantStoreTile(
+    OpBuilder &b, Location loc, const EpilogueTile &e, ValueRange acts,
+    int64_t firstBlock, const SwiGLURequant &s, Value mBlock, Value pair,
+    int64_t blockM, Value isStorer) {
+  bool split = acts.size() == 1;
+  assert((split ? bool(s.exchange) : acts.size() == 2) &&
+         "a SwiGLU tile is a pair of column blocks");
+  Value row = indexConst(b, loc, kWarpgroupRows * e.rowBlock);
   Value row0 = warpgroupRow0(b, loc, e, mBlock, blockM);
   auto rowsType =
       ws::AccRowsType::get(b.getContext(), kWarpgroupRows, b.getF32Type());
   // One scale per row over the pair's 128 columns.
   Value amax = ws::AccRowReduceOp::create(b, loc, rowsType,
                                           ws::AccReduceKind::absmax, acts);
+  if (split) {
+    // The other block's amax: both store theirs, meet, read the other's,
+    // meet again (the slot is rewritten at the next tile). max is exact in
+    // any order, so this equals one reduction over both blocks.
+    ws::AccRowsStoreSharedOp::create(b, loc, amax, s.exchange,
+                                     indexConst(b, loc, firstBlock));
+    ws::BarrierSyncOp::create(b, loc, s.pairBarrier);
+    Value other = ws::AccRowsLoadSharedOp::create(
+        b, loc, rowsType, s.exchange, indexConst(b, loc, 1 - firstBlock));
+    ws::BarrierSyncOp::create(b, loc, s.pairBarrier);
+    auto op = ws::AccRowsMapOp::create(b, loc, rowsType,
+                                       ValueRange{amax, other});
+    OpBuilder::InsertionGuard g(b);
+    Block *body = b.createBlock(&op.getBody());
+    body->addArgument(b.getF32Type(), loc);
+    body->addArgument(b.getF32Type(), loc);
+    ws::AccYieldOp::create(
+        b, loc,
+        arith::MaxNumFOp::create(b, loc, body->getArgument(0),
+                                 body->getArgument(1)));
+    amax = op.getResult();
+  }
   Value sf = mapRows(b, loc, amax, [&](OpBuilder &mb, Value a) {
     return megamoe::buildRequantScale(mb, loc, a);
   });
@@ -291,19 +321,21 @@ void megamoe::collectives::requantStoreTile(OpBuilder &b, Location loc,
     ws::TmaStoreWaitOp::create(ib, loc, 0u, true);
   });
   ws::BarrierSyncOp::create(b, loc, e.barrier);
-  for (int64_t h = 0; h < 2; ++h)
-    ws::AccStoreOp::create(b, loc, quantized[h], e.tile,
-                           indexConst(b, loc, h), row);
+  for (size_t i = 0; i < quantized.size(); ++i)
+    ws::AccStoreOp::create(b, loc, quantized[i], e.tile,
+                           indexConst(b, loc, firstBlock + i), row);
   ws::FenceAsyncSharedOp::create(b, loc);
   ws::BarrierSyncOp::create(b, loc, e.barrier);
   Value col0 = moe::blockStart(b, loc, pair, 2 * kActivationColumns);
   moe::ifThen(b, loc, isStorer, [&](OpBuilder &ib) {
-    for (int64_t h = 0; h < 2; ++h)
+    for (size_t i = 0; i < quantized.size(); ++i) {
+      int64_t h = firstBlock + i;
       ws::TileStoreOp::create(
           ib, loc, e.tile, indexConst(ib, loc, h), row, kWarpgroupRows, s.out,
           arith::AddIOp::create(ib, loc, col0,
                                 i32Const(ib, loc, h * kActivationColumns)),
           row0);
+    }
   });
   // outScales[pair][row]: the pair is the 128-column requantization group.
   Value sfIndex = arith::AddIOp::create(
@@ -311,8 +343,10 @@ void megamoe::collectives::requantStoreTile(OpBuilder &b, Location loc,
       arith::MulIOp::create(b, loc, indexToI32(b, loc, pair),
                             i32Const(b, loc, s.rows)),
       row0);
-  ws::AccRowsStoreOp::create(
-      b, loc, sf, ws::GlobalOffsetOp::create(b, loc, s.outScales, sfIndex));
+  // Both warpgroups of split columns hold the same scales: the first writes.
+  if (firstBlock == 0)
+    ws::AccRowsStoreOp::create(
+        b, loc, sf, ws::GlobalOffsetOp::create(b, loc, s.outScales, sfIndex));
   if (!s.arrivals)
     return;
   // The arrival: every thread's scale stores are ordered before the

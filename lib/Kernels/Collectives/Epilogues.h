@@ -23,6 +23,9 @@ struct EpilogueTile {
   mlir::Value tile;    // !warpspec.smem<BLOCK_M x BLOCK_N x T, 1 slot>
   mlir::Value barrier; // the warpgroup's named barrier
   int64_t warpgroup = 0;
+  /// Which 64 rows of the tile the warpgroup holds: its index, or 0 when
+  /// the warpgroups split the columns (KernelPlan::splitN).
+  int64_t rowBlock = 0;
 
   /// Declares the [blockM, blockN] tile of `element` (bf16 or f32).
   static mlir::Value allocate(mlir::OpBuilder &b, mlir::Location loc,
@@ -86,6 +89,9 @@ struct SwiGLURequant {
   /// fused kernel will), so the ordering of the TMA (async-proxy) stores
   /// before the release has been checked in the PTX only, not on a GPU.
   mlir::Value arrivals;
+  /// With split columns (KernelPlan::splitN): the two warpgroups' per-row
+  /// amax exchange (f32 [64], 2 slots) and the named barrier of both.
+  mlir::Value exchange, pairBarrier;
   int64_t rows = 1; // the scales' row stride: the pool rows
   std::optional<double> clamp;
   bool fastMath = false;
@@ -109,7 +115,9 @@ struct SwiGLURequant {
 /// requantized with sf = amax / 448 (buildRequantScale, buildRequantInput)
 /// and stored as e4m3 to out[row][128 pair ...] by TMA (issued where
 /// `isStorer`), sf to outScales[pair][row]: the bytes moe_activation writes.
-/// With `arrivals`, the tile's arrival is released last.
+/// With `arrivals`, the tile's arrival is released last. With split
+/// columns a warpgroup holds one block (`acts` = {a_firstBlock}) and the
+/// row amax is the max of both warpgroups' (exchanged through SMEM).
 mlir::Value loadSwiGLURowWeights(mlir::OpBuilder &b, mlir::Location loc,
                                  const EpilogueTile &e, const SwiGLURequant &s,
                                  mlir::Value mBlock, int64_t blockM);
@@ -118,8 +126,12 @@ mlir::Value swigluBlock(mlir::OpBuilder &b, mlir::Location loc,
                         const SwiGLURequant &s);
 void requantStoreTile(mlir::OpBuilder &b, mlir::Location loc,
                       const EpilogueTile &e, mlir::ValueRange acts,
-                      const SwiGLURequant &s, mlir::Value mBlock,
-                      mlir::Value pair, int64_t blockM, mlir::Value isStorer);
+                      int64_t firstBlock, const SwiGLURequant &s,
+                      mlir::Value mBlock, mlir::Value pair, int64_t blockM,
+                      mlir::Value isStorer);
+
+/// The SMEM of SwiGLURequant::exchange: f32 [64], one slot per warpgroup.
+mlir::Value allocateRowExchange(mlir::OpBuilder &b, mlir::Location loc);
 
 } // namespace megamoe::collectives
 

@@ -1814,3 +1814,21 @@ func.func @yield_outside(%x: f32) {
   // expected-error @+1 {{expects parent op to be one of 'warpspec.acc.map, warpspec.acc_rows.map'}}
   warpspec.acc.yield %x : f32
 }
+
+// -----
+
+func.func @rows_shared_shape(%w: !warpspec.acc_rows<64xf32>, %x: !warpspec.smem<32xf32, slots = 2, align = 16>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{needs a 1-D f32 buffer of 64 elements per slot (one per row), got '!warpspec.smem<32xf32, slots = 2, align = 16>'}}
+  warpspec.acc_rows.store_shared %w, %x[%c0] : !warpspec.acc_rows<64xf32>, !warpspec.smem<32xf32, slots = 2, align = 16>
+  return
+}
+
+// -----
+
+func.func @rows_shared_slot(%x: !warpspec.smem<64xf32, slots = 2, align = 16>) {
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{slot}}
+  %r = warpspec.acc_rows.load_shared %x[%c2] : !warpspec.smem<64xf32, slots = 2, align = 16> -> !warpspec.acc_rows<64xf32>
+  return
+}

@@ -295,7 +295,7 @@ func.func @element_math(%x: f32, %y: f32) -> (f32, f32, i16) {
 
 // Epilogue math on accumulators (WarpSpecAccOps.td).
 // CHECK-LABEL: func.func @acc_math
-func.func @acc_math(%h: !warpspec.acc<64x128xf32>, %p: !warpspec.global<f32>) -> !warpspec.acc<64x64xf32> {
+func.func @acc_math(%h: !warpspec.acc<64x128xf32>, %p: !warpspec.global<f32>, %xbuf: !warpspec.smem<64xf32, slots = 2, align = 16>) -> !warpspec.acc<64x64xf32> {
   // CHECK: %[[G:.*]], %[[U:.*]] = warpspec.acc.deinterleave %{{.*}} period 8 : !warpspec.acc<64x128xf32> -> !warpspec.acc<64x64xf32>
   %g, %u = warpspec.acc.deinterleave %h period 8 : !warpspec.acc<64x128xf32> -> !warpspec.acc<64x64xf32>
   // CHECK: %[[W:.*]] = warpspec.acc_rows.load %{{.*}} : !warpspec.global<f32> -> !warpspec.acc_rows<64xf32>
@@ -327,5 +327,10 @@ func.func @acc_math(%h: !warpspec.acc<64x128xf32>, %p: !warpspec.global<f32>) ->
   }
   // CHECK: warpspec.acc_rows.store %[[SF]], %{{.*}} : !warpspec.acc_rows<64xf32>, !warpspec.global<f32>
   warpspec.acc_rows.store %sf, %p : !warpspec.acc_rows<64xf32>, !warpspec.global<f32>
+  %c1 = arith.constant 1 : index
+  // CHECK: warpspec.acc_rows.store_shared %[[SF]], %{{.*}}[%{{.*}}] : !warpspec.acc_rows<64xf32>, !warpspec.smem<64xf32, slots = 2, align = 16>
+  warpspec.acc_rows.store_shared %sf, %xbuf[%c1] : !warpspec.acc_rows<64xf32>, !warpspec.smem<64xf32, slots = 2, align = 16>
+  // CHECK: warpspec.acc_rows.load_shared %{{.*}}[%{{.*}}] : !warpspec.smem<64xf32, slots = 2, align = 16> -> !warpspec.acc_rows<64xf32>
+  %back = warpspec.acc_rows.load_shared %xbuf[%c1] : !warpspec.smem<64xf32, slots = 2, align = 16> -> !warpspec.acc_rows<64xf32>
   return %a : !warpspec.acc<64x64xf32>
 }

@@ -104,6 +104,27 @@ LogicalResult AccRowsLoadOp::verify() {
   return success();
 }
 
+/// A per-row SMEM buffer: 1-D f32, one element per row in each slot.
+static LogicalResult verifyRowsBuffer(Operation *op, SmemType buffer,
+                                      AccRowsType rows, Value stage) {
+  if (buffer.getShape().size() != 1 || buffer.getShape()[0] != rows.getM() ||
+      !buffer.getElementType().isF32())
+    return op->emitOpError("needs a 1-D f32 buffer of ")
+           << rows.getM() << " elements per slot (one per row), got "
+           << buffer;
+  return checks::verifyStageForBuffer(op, stage, buffer);
+}
+
+LogicalResult AccRowsStoreSharedOp::verify() {
+  return verifyRowsBuffer(*this, getBuffer().getType(), getRows().getType(),
+                          getStage());
+}
+
+LogicalResult AccRowsLoadSharedOp::verify() {
+  return verifyRowsBuffer(*this, getBuffer().getType(), getResult().getType(),
+                          getStage());
+}
+
 LogicalResult AccRowsStoreOp::verify() {
   if (!getPtr().getType().getElementType().isF32())
     return emitOpError("writes f32 per-row values, got a pointer to ")

@@ -183,4 +183,43 @@ def WarpSpec_AccRowsStoreOp : WarpSpec_Op<"acc_rows.store"> {
   let hasVerifier = 1;
 }
 
+def WarpSpec_AccRowsStoreSharedOp : WarpSpec_Op<"acc_rows.store_shared"> {
+  let summary = "per-row values into a slot of an SMEM buffer: row r writes slot[r]";
+  let description = [{
+    `buffer[stage][r] = rows[r]` for `r` in `[0, m)`, each row written once,
+    into a 1-D f32 SMEM buffer of `m` elements per slot: how warpgroups that
+    hold the same rows of different columns exchange per-row values (e.g.
+    partial amaxes), with a barrier among them between the stores and the
+    loads.
+
+    ```mlir
+    warpspec.acc_rows.store_shared %amax, %x[%c0] : !warpspec.acc_rows<64xf32>, !warpspec.smem<64xf32, slots = 2, align = 16>
+    ```
+  }];
+  let arguments = (ins WarpSpec_AccRowsType:$rows, WarpSpec_SmemType:$buffer,
+                       Index:$stage);
+  let assemblyFormat = [{
+    $rows `,` $buffer `[` $stage `]` attr-dict `:` qualified(type($rows)) `,` qualified(type($buffer))
+  }];
+  let hasVerifier = 1;
+}
+
+def WarpSpec_AccRowsLoadSharedOp : WarpSpec_Op<"acc_rows.load_shared"> {
+  let summary = "per-row values from a slot of an SMEM buffer: row r reads slot[r]";
+  let description = [{
+    `result[r] = buffer[stage][r]`, read by the threads that hold row `r`
+    (the inverse of `warpspec.acc_rows.store_shared`).
+
+    ```mlir
+    %other = warpspec.acc_rows.load_shared %x[%c1] : !warpspec.smem<64xf32, slots = 2, align = 16> -> !warpspec.acc_rows<64xf32>
+    ```
+  }];
+  let arguments = (ins WarpSpec_SmemType:$buffer, Index:$stage);
+  let results = (outs WarpSpec_AccRowsType:$result);
+  let assemblyFormat = [{
+    $buffer `[` $stage `]` attr-dict `:` qualified(type($buffer)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // MEGAMOE_DIALECT_WARPSPEC_WARPSPECACCOPS_TD
