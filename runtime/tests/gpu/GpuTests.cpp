@@ -171,7 +171,7 @@ std::string writeTemp(const std::string &dir, const std::string &name,
 std::string helloManifest(const std::string &chip, const std::string &kernel,
                           const std::string &cubin,
                           const std::string &extra = "") {
-  return R"({"format": "megamoe-manifest", "version": 1, "chip": ")" + chip +
+  return R"({"format": "megamoe-manifest", "version": 2, "chip": ")" + chip +
          R"(", "cubin": ")" + cubin + R"(", )" + extra +
          R"("kernels": [{"name": ")" + kernel +
          R"(", "block": [64, 1, 1], "grid": [1, 1, 1],
