@@ -261,11 +261,11 @@ megamoe_status megamoe_symm_barrier(megamoe_symm_t symm, void *stream,
 }
 
 megamoe_status megamoe_symm_barrier_timed_out(megamoe_symm_t symm,
-                                              int *timed_out) {
+                                              void *stream, int *timed_out) {
   return guard([&] {
     notNull(symm, "symm");
     notNull(timed_out, "timed_out");
-    *timed_out = symm->impl->barrierTimedOut() ? 1 : 0;
+    *timed_out = symm->impl->barrierTimedOut((CUstream)stream) ? 1 : 0;
   });
 }
 
