@@ -6,13 +6,28 @@ Each rank has its own buffer on the GPU (torch.zeros), a SymmetricBuffer over
 the R buffers (SymmetricBuffer.from_peers: peer pointers are plain device
 pointers on the same GPU), its own megamoe.Layer and its own stream. Layer
 creation is collective (a cross-rank barrier), so the R layers are created in
-R threads at once (ctypes releases the GIL); forward() then launches every
-rank's schedule, each on its rank's stream, from this one thread: a rank's
-kernel that waits at a cross-rank barrier (moe_layout, moe_combine_barrier:
-one CTA each) spins on its stream while the other ranks' kernels run on the
-rest of the GPU. The kernels' grids are the device's SM count (the runtime's
-num_sms); only the single-CTA barrier kernels wait for peers, so the ranks'
-grids need not be co-resident.
+R threads at once (ctypes releases the GIL); forward() launches every rank's
+schedule, each on its rank's stream and, by default, from its rank's own
+host thread (as R processes would): a rank's kernel that waits at a
+cross-rank barrier (moe_layout, moe_combine_barrier: one CTA each) spins on
+its stream while the other ranks' kernels run on the rest of the GPU. The
+kernels' grids are the device's SM count (the runtime's num_sms); only the
+single-CTA barrier kernels wait for peers, so the ranks' grids need not be
+co-resident.
+
+One host thread per rank matters under compute-sanitizer: a tool that makes
+a kernel launch return only once the kernel has finished (memcheck and
+initcheck appear to; racecheck and synccheck did not) blocks the launching
+thread inside rank 0's barrier kernel, which waits for rank 1's, which a
+single launching thread would never reach. With a thread per rank the
+other ranks' launches go on. --serial-launch launches every rank from the
+main thread (the old behaviour, to show the difference).
+
+--buffers empty allocates the symmetric buffers uninitialized (as NCCL's
+are: the runtime zeroes its control words and the layer its workspace
+counters; the harness only writes the guard bytes), so that initcheck sees
+any kernel read of buffer bytes nothing wrote. The default, zero, zero-fills
+them.
 
 After the layout's bytes each buffer holds GUARD_BYTES of GUARD_VALUE, checked
 by guard_intact(): a kernel writing past the layout (e.g. past an overflowing
@@ -21,12 +36,14 @@ pool) would change them.
 Command line (the GPU scripts run it under compute-sanitizer):
 
     python3 -m megamoe_testing.multirank LAYER_DIR SCENARIO [--device 0]
+        [--serial-launch] [--buffers zero|empty]
 
 SCENARIO: forward (every rank T tokens, checked against the oracle), overflow
 (every token lists expert 0 in all K slots), bad_ids, too_many_tokens,
 never_arrives (rank R-1 never launches; the others must end in the barrier
 timeout). Prints one "multirank: ..." result line; exit status 0 when the
-scenario behaved as specified.
+scenario behaved as specified. Progress lines ("multirank-progress: <s> s:
+...") go to stderr, so a run cut short shows how far it got.
 
 CUDA_MODULE_LOADING=EAGER is set before CUDA starts: with lazy loading a
 kernel's first launch may load its module while a peer's barrier kernel
@@ -71,10 +88,42 @@ def manifest_in(layer_dir):
     raise FileNotFoundError("no layer manifest in " + layer_dir)
 
 
+_START = time.time()
+
+
+def progress(what):
+    print("multirank-progress: %.1f s: %s" % (time.time() - _START, what), file=sys.stderr,
+          flush=True)
+
+
+def run_per_rank(ranks, body, timeout_s):
+    """Runs body(r) for each r in `ranks`, each in its own thread, all at once;
+    re-raises the first failure. Returns False if a thread did not finish
+    within timeout_s."""
+    failures = {}
+
+    def one(r):
+        try:
+            body(r)
+        except BaseException as e:  # reported below, on the main thread
+            failures[r] = e
+
+    threads = [threading.Thread(target=one, args=(r,), daemon=True) for r in ranks]
+    for t in threads:
+        t.start()
+    deadline = time.time() + timeout_s
+    for t in threads:
+        t.join(max(0.0, deadline - time.time()))
+    for r in sorted(failures):
+        raise RuntimeError("multirank: rank %d: %s" % (r, failures[r]))
+    return not any(t.is_alive() for t in threads)
+
+
 class MultiRankLayer:
     """R ranks of one compiled layer on one GPU (R = the manifest's symbol R)."""
 
-    def __init__(self, manifest, doc, device=0, barrier_timeout_s=60.0):
+    def __init__(self, manifest, doc, device=0, barrier_timeout_s=60.0,
+                 serial_launch=False, buffers="zero"):
         sym = doc["symbols"]
         self.hidden, self.intermediate = int(sym["H"]), int(sym["I"])
         self.experts, self.topk = int(sym["E"]), int(sym["K"])
@@ -88,8 +137,11 @@ class MultiRankLayer:
 
         usable = (self.layout_bytes + GUARD_BYTES + 15) // 16 * 16
         total = usable + CONTROL_BYTES
-        self.buffers = [torch.zeros(total, dtype=torch.uint8, device=self.device)
+        alloc = {"zero": torch.zeros, "empty": torch.empty}[buffers]
+        self.buffers = [alloc(total, dtype=torch.uint8, device=self.device)
                         for _ in range(self.ranks)]
+        self.serial_launch = serial_launch
+        self.launch_timeout_s = barrier_timeout_s
         for b in self.buffers:
             b[self.layout_bytes:usable].fill_(GUARD_VALUE)
         self._guard = (self.layout_bytes, usable)
@@ -134,6 +186,7 @@ class MultiRankLayer:
             self.weights.append((w1, s1, w.w2, w.w2_sf))
         self.source = ExpertSource(self.shape, SEED, self.device)
         torch.cuda.synchronize()
+        progress("%d layer(s) created, weights transformed" % self.ranks)
 
     def tokens(self, rank, n, routing="uniform", seed=0):
         return make_tokens(self.shape, n, rank, SEED + seed, self.device, routing)
@@ -144,7 +197,10 @@ class MultiRankLayer:
         (default all); returns the y tensors (None where not launched). Does
         not synchronize."""
         ys = [None] * self.ranks
-        for r in (range(self.ranks) if ranks is None else ranks):
+        ranks = list(range(self.ranks) if ranks is None else ranks)
+
+        def launch(r):
+            torch.cuda.set_device(self.device)
             t = inputs[r]
             n = t.tokens
             layer = self.layers[r]
@@ -156,11 +212,20 @@ class MultiRankLayer:
                 ys[r] = torch.full((n, self.hidden), float("nan"), dtype=torch.bfloat16,
                                    device=self.device)
                 layer.forward(n, *self.weights[r], ys[r], stream=self.streams[r])
+
+        if self.serial_launch:
+            for r in ranks:
+                launch(r)
+        elif not run_per_rank(ranks, launch, self.launch_timeout_s):
+            raise RuntimeError("multirank: the ranks' launches did not return within %.0f s"
+                               % self.launch_timeout_s)
+        progress("forward launched on rank(s) %s" % ranks)
         return ys
 
     def synchronize(self):
         for s in self.streams:
             s.synchronize()
+        progress("streams synchronized")
 
     def oracle(self, t):
         e = self.experts
@@ -298,9 +363,14 @@ def main(argv=None):
     p.add_argument("--device", type=int, default=0)
     p.add_argument("--timeout", type=float, default=30.0,
                    help="never_arrives: seconds within which the barrier must time out")
+    p.add_argument("--serial-launch", action="store_true",
+                   help="launch every rank's forward from the main thread")
+    p.add_argument("--buffers", choices=["zero", "empty"], default="zero",
+                   help="symmetric buffers zero-filled or left uninitialized")
     a = p.parse_args(argv)
     manifest, doc = manifest_in(a.layer_dir)
-    m = MultiRankLayer(manifest, doc, a.device)
+    m = MultiRankLayer(manifest, doc, a.device, serial_launch=a.serial_launch,
+                       buffers=a.buffers)
     if a.scenario == "never_arrives":
         rc = run_never_arrives(m, a.timeout)
         # The context is gone: no orderly teardown. The device printf lines
@@ -311,6 +381,7 @@ def main(argv=None):
     rc = {"forward": run_forward, "bad_ids": run_bad_ids, "too_many_tokens": run_too_many,
           "overflow": run_overflow}[a.scenario](m)
     m.close()
+    progress("closed")
     return rc
 
 
