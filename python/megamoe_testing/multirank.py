@@ -141,7 +141,7 @@ class MultiRankLayer:
         self.buffers = [alloc(total, dtype=torch.uint8, device=self.device)
                         for _ in range(self.ranks)]
         self.serial_launch = serial_launch
-        self.launch_timeout_s = barrier_timeout_s
+        self.launch_timeout_s = 600.0  # the sanitizer run has its own, shorter timeout
         for b in self.buffers:
             b[self.layout_bytes:usable].fill_(GUARD_VALUE)
         self._guard = (self.layout_bytes, usable)
