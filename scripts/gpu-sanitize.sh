@@ -8,11 +8,16 @@
 #  2. fault paths: pool overflow, expert ids out of range, num_tokens above
 #     T, a rank that never arrives at the cross-rank barrier;
 #  3. the multi-rank forward with 1, 2 and 4 ranks on one GPU.
-# The sanitizer runs go in the background, all at once (each its own process
-# and log, each with its own timeout, SANITIZE_TIMEOUT seconds, default 240),
-# while parts 2 and 3 run; the script then waits for them and prints each
-# tool's summary line and a table (tool x config: errors / hazards / timed
-# out).
+# The sanitizer runs go in the background, SANITIZE_JOBS at a time (default
+# 4; eleven at once ran out of host memory), each its own process and log
+# with its own timeout (SANITIZE_TIMEOUT seconds, default 150), while parts 2
+# and 3 run; the script then waits for them and prints each tool's summary
+# line and a table (tool x config: errors / hazards / forward / timed out /
+# y bitwise equal to the plain run's). A sanitized forward skips the FP32
+# oracle (its PyTorch kernels made the runs take minutes; part 3 checks the
+# same forward against it without a sanitizer and saves its y) and ends with
+# os._exit once every kernel has been checked (the interpreter's teardown
+# took another minute under a sanitizer).
 #
 # $OUT (or ./gpu-out) receives three files only (a device run returns a
 # limited number of files): progress.txt (one row per run, appended as it
@@ -21,10 +26,12 @@
 # PARTS picks the parts (default "sanitize faults forward"); SANITIZE_RUNS
 # the sanitizer runs, each TOOL:LAYER[:VARIANT] (default: the four tools on
 # san_ep1 and san_r2), VARIANT one of
-#   serial   every rank launched from one host thread (the old harness;
-#            under memcheck it cannot get past the first cross-rank barrier)
+#   serial   every rank launched from one host thread (the old harness,
+#            for comparison: under memcheck it got past the barriers too)
 #   empty    uninitialized symmetric buffers (initcheck: a kernel reading a
-#            buffer byte nothing wrote is reported)
+#            buffer byte nothing wrote is reported); reports without
+#            backtraces, up to 2000, so that the addresses can be mapped to
+#            regions (the log has each rank's buffer base)
 #
 # Tool options:
 #   memcheck   every kernel; --report-api-errors no (PyTorch's own probes
@@ -49,7 +56,8 @@ export PYTHONPATH=$here/python CUDA_MODULE_LOADING=EAGER CUDA_VISIBLE_DEVICES=${
 cs=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
 nvidia-smi --query-gpu=index,name,driver_version --format=csv > "$logs/gpu.txt" 2>&1
 "$cs" --version > "$logs/compute-sanitizer-version.txt" 2>&1
-sanitize_timeout=${SANITIZE_TIMEOUT:-240}
+sanitize_timeout=${SANITIZE_TIMEOUT:-150}
+sanitize_jobs=${SANITIZE_JOBS:-4}
 runs=${SANITIZE_RUNS:-"memcheck:san_ep1 memcheck:san_r2 racecheck:san_ep1 racecheck:san_r2 synccheck:san_ep1 synccheck:san_r2 initcheck:san_ep1 initcheck:san_r2"}
 
 rows=()
@@ -57,23 +65,24 @@ rows=()
 row() { # also appended to progress.txt as it comes (a run cut short keeps it)
   rows+=("$(printf '%-34s %-8s %s' "$1" "$2" "$3")")
   echo "${rows[-1]}" >> "$out/progress.txt"
-  tar czf "$out/logs.tgz" -C "$logs" .
+  tar czf "$out/logs.tgz" --exclude='*.pt' -C "$logs" .
 }
 
 # 1. Sanitizers, in the background. One run: its log, then rc and seconds.
 sanitize_one() { # TOOL LAYER VARIANT LOG
-  local tool=$1 layer=$2 variant=$3 log=$4 opts args start
-  opts=(--tool "$tool" --error-exitcode 97 --print-limit 50)
+  local tool=$1 layer=$2 variant=$3 log=$4 opts args start limit=50
+  [[ $variant == empty ]] && limit=2000
+  opts=(--tool "$tool" --error-exitcode 97 --print-limit "$limit")
   case $tool in
     memcheck) opts+=(--report-api-errors no) ;;
     racecheck) opts+=(--kernel-name kns=moe_ --racecheck-report all) ;;
     synccheck) opts+=(--kernel-name kns=moe_) ;;
     initcheck) ;;
   esac
-  args=()
+  args=(--no-oracle --fast-exit --save-y "$logs/y_${tool}_${layer}${variant:+_$variant}.pt")
   case $variant in
     serial) args+=(--serial-launch) ;;
-    empty) args+=(--buffers empty) ;;
+    empty) args+=(--buffers empty); opts+=(--show-backtrace no) ;;
   esac
   echo "+ $cs ${opts[*]} python3 -m megamoe_testing.multirank layers/$layer forward ${args[*]}" > "$log"
   start=$SECONDS
@@ -82,17 +91,29 @@ sanitize_one() { # TOOL LAYER VARIANT LOG
     "${args[@]}" >> "$log" 2>&1
   echo "rc=$? seconds=$((SECONDS - start))" > "$log.rc"
 }
-sanitize_start() {
-  pids=()
-  for run in $runs; do
-    IFS=: read -r tool layer variant <<<"$run"
-    sanitize_one "$tool" "$layer" "${variant:-}" "$logs/sanitize_${tool}_${layer}${variant:+_$variant}.txt" &
-    pids+=($!)
-  done
+sanitize_start() { # a pool of $sanitize_jobs runs, itself in the background
+  (
+    for run in $runs; do
+      while (($(jobs -rp | wc -l) >= sanitize_jobs)); do wait -n; done
+      IFS=: read -r tool layer variant <<<"$run"
+      sanitize_one "$tool" "$layer" "${variant:-}" "$logs/sanitize_${tool}_${layer}${variant:+_$variant}.txt" &
+    done
+    wait
+  ) &
+  pool=$!
+}
+# "yes" / "NO" / "-": the sanitized run's y against the plain forward's
+# (part 3), bitwise.
+same_y() {
+  python3 - "$1" "$2" <<'PY' 2>/dev/null || echo "-"
+import sys, torch
+a, b = torch.load(sys.argv[1]), torch.load(sys.argv[2])
+print("yes" if len(a) == len(b) and all(torch.equal(x, y) for x, y in zip(a, b)) else "NO")
+PY
 }
 sanitize_wait() {
-  for p in "${pids[@]}"; do wait "$p"; done
-  table=("| tool | config | summary | forward | status | s |" "|---|---|---|---|---|---:|")
+  wait "$pool"
+  table=("| tool | config | summary | forward | status | s | y = plain run's |" "|---|---|---|---|---|---:|---|")
   for run in $runs; do
     IFS=: read -r tool layer variant <<<"$run"
     local log=$logs/sanitize_${tool}_${layer}${variant:+_$variant}.txt rc s summary result status
@@ -106,7 +127,8 @@ sanitize_wait() {
       *) status="rc $rc" ;;
     esac
     row "$tool $layer${variant:+ $variant}" "rc=$rc" "${summary:-no summary} | ${result:-no result line}"
-    table+=("| $tool | $layer${variant:+ ($variant)} | ${summary:-no summary} | $( [[ $result == *" OK:"* ]] && echo OK || echo "${result:-none}") | $status | $s |")
+    local same=$(same_y "$logs/y_${tool}_${layer}${variant:+_$variant}.pt" "$logs/y_plain_$layer.pt")
+    table+=("| $tool | $layer${variant:+ ($variant)} | ${summary:-no summary} | $( [[ $result == *" OK:"* ]] && echo OK || echo "${result:-none}") | $status | $s | $same |")
   done
 }
 
@@ -129,7 +151,8 @@ done
 forward() {
 for layer in san_ep1 san_r2 san_r4; do
   log=$logs/forward_$layer.txt
-  timeout 120 python3 -m megamoe_testing.multirank "$here/layers/$layer" forward > "$log" 2>&1
+  timeout 120 python3 -m megamoe_testing.multirank "$here/layers/$layer" forward \
+    --save-y "$logs/y_plain_$layer.pt" > "$log" 2>&1
   row "forward $layer" "rc=$?" "$(grep -E '^multirank:' "$log" | tail -1 | cut -c1-160)"
 done
 }
@@ -156,8 +179,8 @@ row "(all: $((SECONDS - total)) s)" "" ""
   printf '%s\n' "${rows[@]}"
   if ((${#table[@]})); then
     echo
-    echo "=== sanitizer table (SANITIZE_TIMEOUT=${sanitize_timeout} s per run, all runs at once)"
+    echo "=== sanitizer table (SANITIZE_TIMEOUT=${sanitize_timeout} s per run, ${sanitize_jobs} at a time)"
     printf '%s\n' "${table[@]}"
   fi
 } | tee "$out/summary.txt"
-tar czf "$out/logs.tgz" -C "$logs" .
+tar czf "$out/logs.tgz" --exclude='*.pt' -C "$logs" .
