@@ -102,17 +102,29 @@ sanitize_start() { # a pool of $sanitize_jobs runs, itself in the background
   ) &
   pool=$!
 }
-# "yes" / "NO" / "-": the sanitized run's y against the plain forward's
-# (part 3), bitwise.
-same_y() {
-  python3 - "$1" "$2" <<'PY' 2>/dev/null || echo "-"
-import sys, torch
-a, b = torch.load(sys.argv[1]), torch.load(sys.argv[2])
-print("yes" if len(a) == len(b) and all(torch.equal(x, y) for x, y in zip(a, b)) else "NO")
+# Prints "RUN yes|NO|-" for every sanitizer run: its y against the plain
+# forward's (part 3), bitwise; "-" when either is missing. One process for
+# all (importing torch takes seconds).
+compare_y() {
+  python3 - "$logs" $runs <<'PY' 2>/dev/null
+import os, sys, torch
+logs = sys.argv[1]
+for run in sys.argv[2:]:
+    tool, layer, *variant = run.split(":")
+    mine = os.path.join(logs, "y_%s_%s%s.pt" % (tool, layer, "_" + variant[0] if variant else ""))
+    plain = os.path.join(logs, "y_plain_%s.pt" % layer)
+    try:
+        a, b = torch.load(mine), torch.load(plain)
+        same = "yes" if len(a) == len(b) and all(torch.equal(x, y) for x, y in zip(a, b)) else "NO"
+    except Exception:
+        same = "-"
+    print(run, same)
 PY
 }
 sanitize_wait() {
   wait "$pool"
+  declare -A same
+  while read -r run verdict; do same[$run]=$verdict; done < <(compare_y)
   table=("| tool | config | summary | forward | status | s | y = plain run's |" "|---|---|---|---|---|---:|---|")
   for run in $runs; do
     IFS=: read -r tool layer variant <<<"$run"
@@ -127,8 +139,7 @@ sanitize_wait() {
       *) status="rc $rc" ;;
     esac
     row "$tool $layer${variant:+ $variant}" "rc=$rc" "${summary:-no summary} | ${result:-no result line}"
-    local same=$(same_y "$logs/y_${tool}_${layer}${variant:+_$variant}.pt" "$logs/y_plain_$layer.pt")
-    table+=("| $tool | $layer${variant:+ ($variant)} | ${summary:-no summary} | $( [[ $result == *" OK:"* ]] && echo OK || echo "${result:-none}") | $status | $s | $same |")
+    table+=("| $tool | $layer${variant:+ ($variant)} | ${summary:-no summary} | $( [[ $result == *" OK:"* ]] && echo OK || echo "${result:-none}") | $status | $s | ${same[$run]:--} |")
   done
 }
 
