@@ -183,9 +183,9 @@ SmallVector<KernelParam> kernelParams(Builder &b, const GroupedGemmConfig &c,
   params.push_back({kParamA, binds.a,
                     ws::TmaDescType::get(ctx, {c.blockM, 128}, fp8, 128),
                     tmaSpec(b, {n(c.k), rows(1)}, {n(c.k)})});
-  params.push_back(
-      {kParamB, binds.b, ws::TmaDescType::get(ctx, {c.blockN, 128}, fp8, 128),
-       tmaSpec(b, {n(c.k), n(c.experts * c.n)}, {n(c.k)})});
+  params.push_back({kParamB, binds.b,
+                    ws::TmaDescType::get(ctx, {c.blockN, 128}, fp8, 128),
+                    tmaSpec(b, {n(c.k), n(c.experts * c.n)}, {n(c.k)})});
   params.push_back({kParamSfa, binds.aScales,
                     ws::TmaDescType::get(ctx, {1, c.blockM}, b.getF32Type(), 0),
                     tmaSpec(b, {rows(1), n(c.k / 128)}, {rows(4)})});

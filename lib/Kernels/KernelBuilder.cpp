@@ -63,8 +63,7 @@ SmallVector<Attribute, 3> megamoe::persistentGrid(Builder &b) {
   return persistentGrid(b, 0);
 }
 
-SmallVector<Attribute, 3> megamoe::persistentGrid(Builder &b,
-                                                  int64_t maxCtas) {
+SmallVector<Attribute, 3> megamoe::persistentGrid(Builder &b, int64_t maxCtas) {
   namespace mf = ::megamoe::manifest;
   SmallVector<NamedAttribute, 2> x{
       b.getNamedAttr(mf::kGridCtas, b.getStringAttr(mf::kNumSms))};

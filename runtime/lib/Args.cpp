@@ -40,10 +40,9 @@ std::array<uint32_t, 3> evaluateGrid(const KernelSpec &kernel, int numSms) {
   for (int i = 0; i < 3; ++i) {
     int64_t g = evaluate(kernel.grid[i], numSms, {});
     require(g >= 1 && g <= limits[i],
-            who + ": grid[" + std::to_string(i) + "] = " +
-                describe(kernel.grid[i]) + " = " + std::to_string(g) +
-                " must be in [1, " +
-                std::to_string(limits[i]) + "]");
+            who + ": grid[" + std::to_string(i) +
+                "] = " + describe(kernel.grid[i]) + " = " + std::to_string(g) +
+                " must be in [1, " + std::to_string(limits[i]) + "]");
     require(g % kernel.cluster[i] == 0,
             who + ": grid[" + std::to_string(i) + "] = " + std::to_string(g) +
                 " is not a multiple of the cluster size " +

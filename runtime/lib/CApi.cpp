@@ -260,8 +260,8 @@ megamoe_status megamoe_symm_barrier(megamoe_symm_t symm, void *stream,
   });
 }
 
-megamoe_status megamoe_symm_barrier_timed_out(megamoe_symm_t symm,
-                                              void *stream, int *timed_out) {
+megamoe_status megamoe_symm_barrier_timed_out(megamoe_symm_t symm, void *stream,
+                                              int *timed_out) {
   return guard([&] {
     notNull(symm, "symm");
     notNull(timed_out, "timed_out");

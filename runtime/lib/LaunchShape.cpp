@@ -13,9 +13,8 @@ int64_t evaluate(const LaunchDim &d, int64_t numSms,
     return d.value > 0 && d.value < numSms ? d.value : numSms;
   case LaunchDim::Kind::Symbol: {
     auto it = symbols.find(d.symbol);
-    require(it != symbols.end(),
-            describe(d) + " needs the runtime symbol '" + d.symbol +
-                "', which was not given");
+    require(it != symbols.end(), describe(d) + " needs the runtime symbol '" +
+                                     d.symbol + "', which was not given");
     int64_t v;
     require(!__builtin_mul_overflow(it->second, d.value, &v),
             describe(d) + " with " + d.symbol + " = " +

@@ -141,8 +141,8 @@ void checkTensor(const char *prefix, const TensorDesc &t,
   auto who = [&] { return std::string(prefix) + spec.name; };
   if (t.dtype != spec.dtype)
     fail(ErrorKind::InvalidArgument, who() + " must be " +
-                                         config::toString(spec.dtype) + ", got " +
-                                         config::toString(t.dtype));
+                                         config::toString(spec.dtype) +
+                                         ", got " + config::toString(t.dtype));
   bool same = t.shape.size() == spec.shape.size();
   for (size_t i = 0; same && i < t.shape.size(); ++i)
     same = t.shape[i] == (i == 0 && rows >= 0 ? rows : spec.shape[i]);

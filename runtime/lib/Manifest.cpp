@@ -117,8 +117,8 @@ LaunchDim parseShapeDim(const json &v, const std::string &where,
                                    : "(runtime_symbols: " + listed + ")"));
   auto times = v.find("times");
   return LaunchDim::times(
-      name, times == v.end() ? 1 : getInt(*times, where + ".times", 1,
-                                          INT32_MAX));
+      name,
+      times == v.end() ? 1 : getInt(*times, where + ".times", 1, INT32_MAX));
 }
 
 template <typename Enum>
@@ -353,7 +353,8 @@ KernelSpec parseKernel(const json &j, const std::string &where,
     bad(where + ".block", "more than 1024 threads per block");
   const json &grid = getArray(j, where, "grid", 3);
   for (int i = 0; i < 3; ++i)
-    k.grid[i] = parseGridDim(grid[i], where + ".grid[" + std::to_string(i) + "]");
+    k.grid[i] =
+        parseGridDim(grid[i], where + ".grid[" + std::to_string(i) + "]");
   if (j.contains("cluster")) {
     const json &cluster = getArray(j, where, "cluster", 3);
     for (int i = 0; i < 3; ++i)
@@ -371,9 +372,9 @@ KernelSpec parseKernel(const json &j, const std::string &where,
                          : json::array();
   std::set<std::string> tmaNames;
   for (size_t i = 0; i < tmas.size(); ++i) {
-    TmaSpec t = parseTma(
-        tmas[i], where + ".tma_descriptors[" + std::to_string(i) + "]",
-        runtimeSymbols);
+    TmaSpec t =
+        parseTma(tmas[i], where + ".tma_descriptors[" + std::to_string(i) + "]",
+                 runtimeSymbols);
     if (!tmaNames.insert(t.name).second)
       bad(where + ".tma_descriptors", "duplicate name '" + t.name + "'");
     k.tmaDescriptors.push_back(std::move(t));

@@ -238,7 +238,8 @@ bool SymmetricMemory::barrierTimedOut(CUstream stream) const {
                       (char *)local_ + controlOffset_ + kernels::kTimeoutOffset,
                       sizeof flag, cudaMemcpyDeviceToHost, s),
       "cudaMemcpyAsync(barrier status)");
-  checkCudart(cudaStreamSynchronize(s), "cudaStreamSynchronize(barrier status)");
+  checkCudart(cudaStreamSynchronize(s),
+              "cudaStreamSynchronize(barrier status)");
   return flag != 0;
 }
 

@@ -1,4 +1,5 @@
-//===- ManifestInfo.cpp - megamoe-manifest-info: read a manifest, resolve --===//
+//===- ManifestInfo.cpp - megamoe-manifest-info: read a manifest, resolve
+//--===//
 //
 //   megamoe-manifest-info MANIFEST [--num-sms N] [--symbol NAME=V]...
 //
@@ -7,7 +8,8 @@
 // launch on N SMs (default 132) with the given runtime symbols resolves them:
 //
 //   kernel grouped_gemm_fp8 grid [num_sms, 1, 1] = [132, 1, 1]
-//   tma a global_shape [7168, M] = [7168, 1024] global_strides_bytes [7168] = [7168]
+//   tma a global_shape [7168, M] = [7168, 1024] global_strides_bytes [7168] =
+//   [7168]
 //
 // A field left unresolved (a runtime symbol not given) prints as "?". Errors
 // print the runtime's message and exit 1 (the lit tests of the compiler's

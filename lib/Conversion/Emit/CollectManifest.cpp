@@ -63,8 +63,7 @@ bool isLaunchDim(Attribute attr, StringRef key, std::optional<StringRef> value,
 LogicalResult checkLaunchShapes(LLVM::LLVMFuncOp func, Attribute grid,
                                 ArrayRef<Attribute> tmas) {
   auto dims = dyn_cast<ArrayAttr>(grid);
-  if (!dims || dims.size() != 3 ||
-      !llvm::all_of(dims, [](Attribute d) {
+  if (!dims || dims.size() != 3 || !llvm::all_of(dims, [](Attribute d) {
         return isLaunchDim(d, mf::kGridCtas, StringRef(mf::kNumSms),
                            mf::kGridMax);
       }))
@@ -82,8 +81,8 @@ LogicalResult checkLaunchShapes(LLVM::LLVMFuncOp func, Attribute grid,
       for (Attribute d : entries)
         if (!isLaunchDim(d, mf::kDimSymbol, std::nullopt, mf::kDimTimes))
           return func.emitError("kernel '")
-                 << func.getSymName() << "' TMA descriptor "
-                 << spec.get("name") << " has " << field << " entry " << d
+                 << func.getSymName() << "' TMA descriptor " << spec.get("name")
+                 << " has " << field << " entry " << d
                  << "; it must be a positive integer or {" << mf::kDimSymbol
                  << " = NAME} with an optional " << mf::kDimTimes
                  << " = N (docs/Manifest.md)";
@@ -130,10 +129,9 @@ FailureOr<DictionaryAttr> collectKernel(LLVM::LLVMFuncOp func) {
 
   Attribute grid = func->removeAttr(mf::kGrid);
   if (!grid) // one CTA per SM, the default of a persistent kernel
-    grid = b.getArrayAttr(
-        {b.getDictionaryAttr(b.getNamedAttr(mf::kGridCtas,
-                                            b.getStringAttr(mf::kNumSms))),
-         b.getI64IntegerAttr(1), b.getI64IntegerAttr(1)});
+    grid = b.getArrayAttr({b.getDictionaryAttr(b.getNamedAttr(
+                               mf::kGridCtas, b.getStringAttr(mf::kNumSms))),
+                           b.getI64IntegerAttr(1), b.getI64IntegerAttr(1)});
   entry.set("grid", grid);
   entry.set("cluster",
             shape3(b, func->getAttrOfType<DenseI32ArrayAttr>(

@@ -125,8 +125,8 @@ megamoe_status megamoe_symm_barrier(megamoe_symm_t symm, void *stream,
                                     unsigned timeout_ms);
 /* Waits for `stream` (the barriers' stream; NULL = the legacy default
  * stream), then *timed_out = 1 if a barrier on this rank ever timed out. */
-megamoe_status megamoe_symm_barrier_timed_out(megamoe_symm_t symm,
-                                              void *stream, int *timed_out);
+megamoe_status megamoe_symm_barrier_timed_out(megamoe_symm_t symm, void *stream,
+                                              int *timed_out);
 
 /*--- the layer ------------------------------------------------------------*/
 typedef struct megamoe_layer *megamoe_layer_t;

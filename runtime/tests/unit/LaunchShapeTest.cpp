@@ -101,7 +101,8 @@ TEST(LaunchShape, RejectsExpressionsAndUnknownForms) {
       "kernels[0].grid[0]: unknown key 'min' (known: ctas, max)");
   // A grid is never sized by a runtime symbol.
   EXPECT_RT_ERROR(parseManifest(manifest(R"({"symbol": "M"})", "300")),
-                  ErrorKind::Manifest, "unknown key 'symbol' (known: ctas, max)");
+                  ErrorKind::Manifest,
+                  "unknown key 'symbol' (known: ctas, max)");
   // Nor a descriptor by the SM count.
   EXPECT_RT_ERROR(parseManifest(manifest("1", R"({"ctas": "num_sms"})")),
                   ErrorKind::Manifest,

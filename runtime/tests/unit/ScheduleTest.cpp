@@ -235,9 +235,9 @@ TEST(Schedule, RejectsRuntimeSymbols) {
   // A layer's grids and descriptors are fixed at creation: a manifest that
   // lists a runtime symbol (and so could size a descriptor by it) is not a
   // layer the runtime can plan.
-  std::string withM = edited("\"cubin\": \"layer.cubin\",",
-                             "\"cubin\": \"layer.cubin\", "
-                             "\"runtime_symbols\": [\"M\"],");
+  std::string withM =
+      edited("\"cubin\": \"layer.cubin\",", "\"cubin\": \"layer.cubin\", "
+                                            "\"runtime_symbols\": [\"M\"],");
   EXPECT_RT_ERROR(planSchedule(parseManifest(withM), config(), env()),
                   ErrorKind::Manifest,
                   "runtime symbol 'M': a layer's grids and descriptors are "
@@ -248,10 +248,11 @@ TEST(Schedule, RejectsRuntimeSymbols) {
                            R"("grid": [{"ctas": "num_sms", "max": 2}, 3, 1])")),
       config(), env());
   EXPECT_EQ(plan[2].grid, (std::array<uint32_t, 3>{2, 3, 1}));
-  plan = planSchedule(
-      parseManifest(edited("\"grid\": [1, 1, 1]",
-                           R"("grid": [{"ctas": "num_sms", "max": 500}, 1, 1])")),
-      config(), env());
+  plan =
+      planSchedule(parseManifest(edited(
+                       "\"grid\": [1, 1, 1]",
+                       R"("grid": [{"ctas": "num_sms", "max": 500}, 1, 1])")),
+                   config(), env());
   EXPECT_EQ(plan[2].grid, (std::array<uint32_t, 3>{132, 1, 1}));
   EXPECT_RT_ERROR(planSchedule(parseManifest(kLayer), config(), ScheduleEnv{}),
                   ErrorKind::InvalidArgument,

@@ -1,4 +1,5 @@
-//===- TestManifest.h - the fixture layer manifest of the unit tests -*- C++ -*-===//
+//===- TestManifest.h - the fixture layer manifest of the unit tests -*- C++
+//-*-===//
 //
 // One hand-written layer manifest in the shape megamoe-expand{schedule=
 // unfused} emits (docs/UnfusedSchedule.md), cut down to three kinds of
@@ -38,9 +39,9 @@ inline std::string routeKernel() {
 
 /// A GEMM-like kernel `name` over the pool (A, box rows `boxRows`) and the
 /// L1 weights (B), with the grid `grid` (JSON text).
-inline std::string gemmKernel(const std::string &name, int boxRows,
-                              const std::string &grid =
-                                  R"([{"ctas": "num_sms"}, 1, 1])") {
+inline std::string
+gemmKernel(const std::string &name, int boxRows,
+           const std::string &grid = R"([{"ctas": "num_sms"}, 1, 1])") {
   return R"json(
    {"name": ")json" +
          name + R"json(", "block": [384, 1, 1], "grid": )json" + grid +

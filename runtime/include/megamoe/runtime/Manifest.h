@@ -39,8 +39,8 @@ struct TmaSpec {
   std::string name;
   DType dtype = DType::U8;
   unsigned rank = 0;
-  std::vector<LaunchDim> globalShape;        // rank entries
-  std::vector<LaunchDim> globalStridesBytes; // rank - 1 entries
+  std::vector<LaunchDim> globalShape;          // rank entries
+  std::vector<LaunchDim> globalStridesBytes;   // rank - 1 entries
   std::vector<uint32_t> box;                   // rank entries
   std::vector<uint32_t> elementStrides;        // rank entries
   Swizzle swizzle = Swizzle::None;
