@@ -35,7 +35,11 @@
 #            regions (the log has each rank's buffer base). Not in the
 #            default runs: on san_ep1 it reports moe_activation's gate loads
 #            of l1_out (rows the L1 GEMM stores with TMA) as uninitialized;
-#            whether initcheck counts TMA tensor stores as writes is open
+#            whether initcheck counts TMA tensor stores as writes is open.
+#            The run ends with two probe copies to the host (multirank
+#            probe_initialization: l1_out, TMA-stored; l2_pool, stored with
+#            st.global): an initcheck "cudaMemcpy source" report at the
+#            l1_out address and none at l2_pool's would settle it
 #
 # Tool options:
 #   memcheck   every kernel; --report-api-errors no (PyTorch's own probes

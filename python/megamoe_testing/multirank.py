@@ -27,8 +27,9 @@ interpreter's teardown, which the sanitizer runs now skip (--no-oracle,
 --buffers empty allocates the symmetric buffers uninitialized (as NCCL's
 are: the runtime zeroes its control words and the layer its workspace
 counters; the harness only writes the guard bytes), so that initcheck sees
-any kernel read of buffer bytes nothing wrote. The default, zero, zero-fills
-them.
+any kernel read of buffer bytes nothing wrote; a forward then also copies
+two regions to the host (probe_initialization). The default, zero,
+zero-fills them.
 
 After the layout's bytes each buffer holds GUARD_BYTES of GUARD_VALUE, checked
 by guard_intact(): a kernel writing past the layout (e.g. past an overflowing
@@ -143,6 +144,7 @@ class MultiRankLayer:
         self.buffers = [alloc(total, dtype=torch.uint8, device=self.device)
                         for _ in range(self.ranks)]
         self.serial_launch = serial_launch
+        self.buffers_mode = buffers
         self.launch_timeout_s = 600.0  # the sanitizer run has its own, shorter timeout
         for b in self.buffers:
             b[self.layout_bytes:usable].fill_(GUARD_VALUE)
@@ -273,6 +275,8 @@ def run_forward(m, oracle=True, save_y=None):
             r, m.buffers[r].data_ptr(), m.region(r, "pool_info")[:2].tolist()))
     if save_y:
         torch.save([y.cpu() for y in ys], save_y)
+    if m.buffers_mode == "empty":
+        probe_initialization(m)
     bad = [m.layers[r].check_errors() for r in range(m.ranks)]
     guards = all(m.guard_intact(r) for r in range(m.ranks))
     if oracle:
@@ -285,6 +289,24 @@ def run_forward(m, oracle=True, save_y=None):
         check = "y finite" if finite else "y NOT finite"
     return _result(ok, "forward", "R=%d T=%d %s, bad ids %s, guard bytes %s"
                    % (m.ranks, m.max_tokens, check, bad, "intact" if guards else "CHANGED"))
+
+
+def probe_initialization(m):
+    """Copies rank 0's used rows of l1_out (written only by the L1 GEMM's TMA
+    tensor stores) and of l2_pool (written only by moe_activation's plain
+    stores) to the host. Under initcheck with --buffers empty a copy whose
+    source it deems uninitialized is reported as a host API access error at
+    that address: which of the two is reported tells whether initcheck
+    counts TMA stores as writes."""
+    rows = m.region(0, "pool_info")[1].item()
+    for name, writer in (("l1_out", "TMA tensor stores"), ("l2_pool", "st.global")):
+        reg = next(r for r in m.layout["regions"] if r["name"] == name)
+        row_bytes = int(reg["bytes"]) // int(reg["shape"][0])
+        view = m.region(0, name, torch.uint8)[:rows * row_bytes]
+        progress("probe: %s (written by %s): %d used rows, %d bytes at 0x%x" % (
+            name, writer, rows, rows * row_bytes, view.data_ptr()))
+        view.cpu()
+        torch.cuda.synchronize()
 
 
 def run_bad_ids(m):
