@@ -28,7 +28,8 @@ config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%lit", config.lit_executable))
 
 llvm_config.add_tool_substitutions(
-    ["megamoe-opt", "warpspec-opt"], [config.megamoe_tools_dir, config.llvm_tools_dir])
+    ["megamoe-opt", "warpspec-opt", "megamoe-manifest-info"],
+    [config.megamoe_tools_dir, config.llvm_tools_dir])
 
 # The CUDA toolkit's assembler: every generated kernel is assembled in CI.
 ptxas = os.path.join(config.cuda_home, "bin", "ptxas")

@@ -7,14 +7,10 @@ namespace {
 
 int64_t alignUp(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
 
-int64_t bytesOf(const std::string &element) {
-  if (element == "e4m3")
-    return 1;
-  if (element == "bf16")
-    return 2;
-  if (element == "i64" || element == "u64")
-    return 8;
-  return 4; // f32, i32, u32
+/// Bytes of an element named by toString(DType) (a builder's own names).
+int64_t elementBytes(const std::string &element) {
+  std::optional<DType> type = parseDType(element);
+  return type ? bytesOf(*type) : 0;
 }
 
 /// Appends regions at aligned offsets.
@@ -26,7 +22,7 @@ public:
            std::string writer) {
     Region r;
     r.name = std::move(name);
-    r.elementBytes = bytesOf(element);
+    r.elementBytes = elementBytes(element);
     r.element = std::move(element);
     r.bytes = r.elementBytes;
     for (int64_t d : shape)

@@ -86,16 +86,31 @@ std::vector<std::string> validate(const LayerConfig &c) {
   return errors;
 }
 
+namespace {
+struct DTypeInfo {
+  DType type;
+  const char *name;
+  int64_t bytes;
+};
+constexpr DTypeInfo kDTypes[] = {
+    {DType::E4M3, "e4m3", 1}, {DType::BF16, "bf16", 2}, {DType::F32, "f32", 4},
+    {DType::E5M2, "e5m2", 1}, {DType::F16, "f16", 2},   {DType::U8, "u8", 1},
+    {DType::I32, "i32", 4},   {DType::U32, "u32", 4},   {DType::I64, "i64", 8},
+    {DType::U64, "u64", 8}};
+} // namespace
+
 const char *toString(DType type) {
-  switch (type) {
-  case DType::E4M3:
-    return "e4m3";
-  case DType::BF16:
-    return "bf16";
-  case DType::F32:
-    return "f32";
-  }
+  for (const DTypeInfo &d : kDTypes)
+    if (d.type == type)
+      return d.name;
   return "?";
+}
+
+int64_t bytesOf(DType type) {
+  for (const DTypeInfo &d : kDTypes)
+    if (d.type == type)
+      return d.bytes;
+  return 0;
 }
 
 const char *toString(Activation activation) {
@@ -107,12 +122,9 @@ const char *toString(Activation activation) {
 }
 
 std::optional<DType> parseDType(std::string_view text) {
-  if (text == "e4m3")
-    return DType::E4M3;
-  if (text == "bf16")
-    return DType::BF16;
-  if (text == "f32")
-    return DType::F32;
+  for (const DTypeInfo &d : kDTypes)
+    if (text == d.name)
+      return d.type;
   return std::nullopt;
 }
 

@@ -189,13 +189,18 @@ DictionaryAttr tmaSpec(Builder &b, ArrayRef<Attribute> globalShape,
        b.getNamedAttr("global_strides_bytes", b.getArrayAttr(strides))});
 }
 
-/// A manifest expression: the literal `value` with a static M (the kernel
-/// then lives among the layer's symbols), else `symbolic` over E, N, K, M.
-Attribute shapeExpr(Builder &b, const GroupedGemmConfig &c, StringRef symbolic,
-                    int64_t value) {
+/// A TMA extent that is `times` rows of A (M, M * 4, ...): the literal with
+/// a static M (the kernel then lives among the layer's constants), else the
+/// launch-time symbol M times `times` (docs/Manifest.md, "Launch shapes").
+Attribute rowsDim(Builder &b, const GroupedGemmConfig &c, int64_t times) {
+  namespace mf = ::megamoe::manifest;
   if (c.staticM > 0)
-    return b.getI64IntegerAttr(value);
-  return b.getStringAttr(symbolic);
+    return b.getI64IntegerAttr(c.staticM * times);
+  SmallVector<NamedAttribute, 2> dim{
+      b.getNamedAttr(mf::kDimSymbol, b.getStringAttr("M"))};
+  if (times != 1)
+    dim.push_back(b.getNamedAttr(mf::kDimTimes, b.getI64IntegerAttr(times)));
+  return b.getDictionaryAttr(dim);
 }
 
 /// The kernel's parameters: types, names, bindings and TMA specs.
@@ -206,27 +211,25 @@ SmallVector<KernelParam> kernelParams(Builder &b, const GroupedGemmConfig &c,
   Type outType = c.outBytes() == 4 ? Type(b.getF32Type()) : b.getBF16Type();
   Type i32 = b.getI32Type();
   auto global = [](Type element) -> Type { return moe::globalType(element); };
-  int64_t m = c.staticM, panelCols = dPanelCols(c);
-  auto e = [&](StringRef symbolic, int64_t value) {
-    return shapeExpr(b, c, symbolic, value);
-  };
+  int64_t panelCols = dPanelCols(c);
+  // E, N and K are compile-time constants; only M may be a launch symbol.
+  auto n = [&](int64_t v) -> Attribute { return b.getI64IntegerAttr(v); };
+  auto rows = [&](int64_t times) { return rowsDim(b, c, times); };
   SmallVector<KernelParam> params;
   params.push_back({kParamA, binds.a,
                     ws::TmaDescType::get(ctx, {c.blockM, 128}, fp8, 128),
-                    tmaSpec(b, {e("K", c.k), e("M", m)}, {e("K", c.k)})});
-  params.push_back(
-      {kParamB, binds.b, ws::TmaDescType::get(ctx, {c.blockN, 128}, fp8, 128),
-       tmaSpec(b, {e("K", c.k), e("E * N", c.experts * c.n)}, {e("K", c.k)})});
+                    tmaSpec(b, {n(c.k), rows(1)}, {n(c.k)})});
+  params.push_back({kParamB, binds.b,
+                    ws::TmaDescType::get(ctx, {c.blockN, 128}, fp8, 128),
+                    tmaSpec(b, {n(c.k), n(c.experts * c.n)}, {n(c.k)})});
   params.push_back({kParamSfa, binds.aScales,
                     ws::TmaDescType::get(ctx, {1, c.blockM}, b.getF32Type(), 0),
-                    tmaSpec(b, {e("M", m), e("K / 128", c.k / 128)},
-                            {e("M * 4", m * 4)})});
+                    tmaSpec(b, {rows(1), n(c.k / 128)}, {rows(4)})});
   if (!c.combineScatter && !c.swiglu)
     params.push_back(
         {kParamD, binds.d,
          ws::TmaDescType::get(ctx, {64, panelCols}, outType, kDPanelBytes),
-         tmaSpec(b, {e("N", c.n), e("M", m)},
-                 {e(c.outBytes() == 4 ? "N * 4" : "N * 2", c.n * c.outBytes())})});
+         tmaSpec(b, {n(c.n), rows(1)}, {n(c.n * c.outBytes())})});
   params.push_back({kParamSfb, binds.bScales, global(b.getF32Type())});
   params.push_back({kParamBlockExpert, binds.blockExpert, global(i32)});
   params.push_back({kParamNumMBlocks, binds.numMBlocks,
@@ -241,8 +244,7 @@ SmallVector<KernelParam> kernelParams(Builder &b, const GroupedGemmConfig &c,
     params.push_back({kParamRowWeight, binds.rowWeight, global(b.getF32Type())});
     params.push_back({kParamOut, binds.out,
                       ws::TmaDescType::get(ctx, {64, 64}, fp8, 64),
-                      tmaSpec(b, {e("N / 2", c.n / 2), e("M", m)},
-                              {e("N / 2", c.n / 2)})});
+                      tmaSpec(b, {n(c.n / 2), rows(1)}, {n(c.n / 2)})});
     params.push_back({kParamOutScales, binds.outScales, global(b.getF32Type())});
     if (c.swigluArrivals)
       params.push_back({kParamArrivals, binds.arrivals, global(i32)});
@@ -250,19 +252,18 @@ SmallVector<KernelParam> kernelParams(Builder &b, const GroupedGemmConfig &c,
   return params;
 }
 
-/// One CTA per SM, never more CTAs than tiles (when the host knows how many).
+/// One CTA per SM, never more CTAs than tiles when the tile count is a
+/// compile-time constant (static M). Otherwise one CTA per SM whatever the
+/// launch's row count: the persistent tile loop (warpspec.tile_loop: tiles
+/// blockIdx.x, + gridDim.x, ...) gives a CTA past the last tile no iteration,
+/// so it only starts and exits; the DEVICE_M_BLOCKS kernel, whose count the
+/// host never knows, launches the same body this way.
 SmallVector<Attribute, 3> kernelGrid(Builder &b, const GroupedGemmConfig &c) {
+  // A SwiGLU tile is a pair of column blocks.
   int64_t nBlocks = c.n / c.blockN / (c.swiglu ? 2 : 1);
-  Attribute x;
   if (c.staticM > 0)
-    x = b.getStringAttr("min(num_sms, " +
-                        std::to_string(c.staticM / c.blockM * nBlocks) + ")");
-  else if (c.deviceMBlocks)
-    x = b.getStringAttr("num_sms");
-  else
-    x = b.getStringAttr("min(num_sms, num_m_blocks * (N / " +
-                        std::to_string(c.blockN) + "))");
-  return {x, b.getI64IntegerAttr(1), b.getI64IntegerAttr(1)};
+    return persistentGrid(b, c.staticM / c.blockM * nBlocks);
+  return persistentGrid(b);
 }
 
 /// The row blocks to compute: the parameter's value, or the i32 it points to
@@ -387,13 +388,10 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
     gpuModule->setAttr(::megamoe::manifest::kSymbols,
                        symbols.getDictionary(ctx));
   }
-  // What the launcher supplies: M unless static, num_m_blocks when the grid
-  // expression uses it.
+  // What the launcher supplies: M (the TMA row extents) unless static.
   SmallVector<StringRef> runtime;
   if (c.staticM == 0)
     runtime.push_back("M");
-  if (c.staticM == 0 && !c.deviceMBlocks)
-    runtime.push_back("num_m_blocks");
   gpuModule->setAttr(::megamoe::manifest::kRuntimeSymbols,
                      b.getStrArrayAttr(runtime));
   b.setInsertionPointToStart(gpuModule.getBody());

@@ -60,7 +60,16 @@ BoundKernel megamoe::createBoundKernel(OpBuilder &b, Location loc,
 }
 
 SmallVector<Attribute, 3> megamoe::persistentGrid(Builder &b) {
-  return {b.getStringAttr("num_sms"), b.getI64IntegerAttr(1),
+  return persistentGrid(b, 0);
+}
+
+SmallVector<Attribute, 3> megamoe::persistentGrid(Builder &b, int64_t maxCtas) {
+  namespace mf = ::megamoe::manifest;
+  SmallVector<NamedAttribute, 2> x{
+      b.getNamedAttr(mf::kGridCtas, b.getStringAttr(mf::kNumSms))};
+  if (maxCtas > 0)
+    x.push_back(b.getNamedAttr(mf::kGridMax, b.getI64IntegerAttr(maxCtas)));
+  return {b.getDictionaryAttr(x), b.getI64IntegerAttr(1),
           b.getI64IntegerAttr(1)};
 }
 

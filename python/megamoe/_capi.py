@@ -112,7 +112,7 @@ def lib():
                                ctypes.POINTER(I)], I),
         "megamoe_symm_offsets": ([P, PP, ctypes.POINTER(I64)], I),
         "megamoe_symm_barrier": ([P, P, ctypes.c_uint], I),
-        "megamoe_symm_barrier_timed_out": ([P, ctypes.POINTER(I)], I),
+        "megamoe_symm_barrier_timed_out": ([P, P, ctypes.POINTER(I)], I),
         "megamoe_layer_create": ([ctypes.c_char_p, ctypes.POINTER(LayerConfig),
                                   P, PP], I),
         "megamoe_layer_destroy": ([P], I),

@@ -24,7 +24,7 @@ With STATIC_M > 0 the kernel's row count is that constant: ``a``, ``a_scales``, 
 ``num_m_blocks`` blocks are computed.
 
 Launching goes through the megamoe runtime's C API only (``megamoe.Module``): the runtime
-reads the manifest (docs/Manifest.md), evaluates the grid, encodes the TMA descriptors and
+reads the manifest (docs/Manifest.md), resolves the grid, encodes the TMA descriptors and
 launches on torch's current stream (CUDA-graph capturable). This file checks the tensors
 against the kernel's contract and names them.
 """

@@ -163,10 +163,12 @@ class SymmetricBuffer:
         """A cross-rank barrier kernel on `stream` (CUDA-graph capturable)."""
         check(lib().megamoe_symm_barrier(self._h, _torch.stream_handle(stream), timeout_ms))
 
-    def barrier_timed_out(self):
-        """Synchronizes; True if a barrier on this rank ever timed out."""
+    def barrier_timed_out(self, stream=None):
+        """Waits for `stream` (the barriers' stream; None = the current torch stream);
+        True if a barrier on this rank ever timed out."""
         flag = ctypes.c_int()
-        check(lib().megamoe_symm_barrier_timed_out(self._h, ctypes.byref(flag)))
+        check(lib().megamoe_symm_barrier_timed_out(self._h, _torch.stream_handle(stream),
+                                                   ctypes.byref(flag)))
         return bool(flag.value)
 
     def close(self):

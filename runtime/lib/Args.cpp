@@ -33,17 +33,16 @@ uint64_t integerBits(const ParamSpec &p, const std::string &who, int64_t v) {
 
 } // namespace
 
-std::array<uint32_t, 3> evaluateGrid(const KernelSpec &kernel,
-                                     const SymbolTable &symbols) {
+std::array<uint32_t, 3> evaluateGrid(const KernelSpec &kernel, int numSms) {
   const std::string who = "kernel '" + kernel.name + "'";
   static const int64_t limits[3] = {INT32_MAX, 65535, 65535};
   std::array<uint32_t, 3> grid{};
   for (int i = 0; i < 3; ++i) {
-    int64_t g = evaluateExpr(kernel.grid[i], symbols);
+    int64_t g = evaluate(kernel.grid[i], numSms, {});
     require(g >= 1 && g <= limits[i],
-            who + ": grid[" + std::to_string(i) + "] = " + kernel.grid[i] +
-                " = " + std::to_string(g) + " must be in [1, " +
-                std::to_string(limits[i]) + "]");
+            who + ": grid[" + std::to_string(i) +
+                "] = " + describe(kernel.grid[i]) + " = " + std::to_string(g) +
+                " must be in [1, " + std::to_string(limits[i]) + "]");
     require(g % kernel.cluster[i] == 0,
             who + ": grid[" + std::to_string(i) + "] = " + std::to_string(g) +
                 " is not a multiple of the cluster size " +
@@ -58,8 +57,6 @@ BoundLaunch bindLaunch(const Manifest &manifest, const KernelSpec &kernel,
                        int numSms) {
   const std::string who = "kernel '" + kernel.name + "'";
   BoundLaunch launch;
-  launch.symbols = manifest.symbols;
-  launch.symbols["num_sms"] = numSms;
   for (const std::string &s : manifest.runtimeSymbols) {
     auto it = runtimeSymbols.find(s);
     require(it != runtimeSymbols.end(),
@@ -111,7 +108,7 @@ BoundLaunch bindLaunch(const Manifest &manifest, const KernelSpec &kernel,
     launch.params.push_back(b);
   }
 
-  launch.grid = evaluateGrid(kernel, launch.symbols);
+  launch.grid = evaluateGrid(kernel, numSms);
   return launch;
 }
 

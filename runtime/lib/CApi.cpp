@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <new>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 using namespace megamoe::rt;
@@ -56,17 +57,40 @@ template <typename T> void notNull(const T *p, const char *what) {
   require(p != nullptr, std::string(what) + " is null");
 }
 
+/// The C API's dtype codes (a stable ABI) and lib/Config's element types.
+constexpr std::pair<megamoe_dtype, DType> kDTypeCodes[] = {
+    {MEGAMOE_E4M3, DType::E4M3}, {MEGAMOE_E5M2, DType::E5M2},
+    {MEGAMOE_BF16, DType::BF16}, {MEGAMOE_F16, DType::F16},
+    {MEGAMOE_F32, DType::F32},   {MEGAMOE_U8, DType::U8},
+    {MEGAMOE_I32, DType::I32},   {MEGAMOE_I64, DType::I64}};
+
+std::optional<DType> fromCode(int32_t code) {
+  for (auto [c, t] : kDTypeCodes)
+    if (c == code)
+      return t;
+  return std::nullopt;
+}
+
+int32_t toCode(DType type) {
+  for (auto [c, t] : kDTypeCodes)
+    if (t == type)
+      return c;
+  throw std::logic_error(std::string("element type ") +
+                         megamoe::config::toString(type) +
+                         " has no megamoe_dtype code");
+}
+
 TensorDesc toDesc(const megamoe_tensor *t, const char *what) {
   notNull(t, what);
-  require(t->dtype >= MEGAMOE_E4M3 && t->dtype <= MEGAMOE_I64,
-          std::string(what) + ": unknown dtype code " +
-              std::to_string(t->dtype));
+  std::optional<DType> type = fromCode(t->dtype);
+  require(type.has_value(), std::string(what) + ": unknown dtype code " +
+                                std::to_string(t->dtype));
   require(t->ndim >= 0 && t->ndim <= 4,
           std::string(what) + ": ndim = " + std::to_string(t->ndim) +
               " must be in [0, 4]");
   TensorDesc d;
   d.address = (uint64_t)t->data;
-  d.dtype = (DType)t->dtype;
+  d.dtype = *type;
   d.shape.assign(t->shape, t->shape + t->ndim);
   return d;
 }
@@ -236,12 +260,12 @@ megamoe_status megamoe_symm_barrier(megamoe_symm_t symm, void *stream,
   });
 }
 
-megamoe_status megamoe_symm_barrier_timed_out(megamoe_symm_t symm,
+megamoe_status megamoe_symm_barrier_timed_out(megamoe_symm_t symm, void *stream,
                                               int *timed_out) {
   return guard([&] {
     notNull(symm, "symm");
     notNull(timed_out, "timed_out");
-    *timed_out = symm->impl->barrierTimedOut() ? 1 : 0;
+    *timed_out = symm->impl->barrierTimedOut((CUstream)stream) ? 1 : 0;
   });
 }
 
@@ -327,7 +351,7 @@ megamoe_status megamoe_layer_view(megamoe_layer_t layer, const char *name,
     notNull(out, "out");
     View v = layer->impl->view(name);
     out->data = v.data;
-    out->dtype = (int32_t)v.dtype;
+    out->dtype = toCode(v.dtype);
     out->ndim = (int32_t)v.shape.size();
     for (size_t i = 0; i < 4; ++i)
       out->shape[i] = i < v.shape.size() ? v.shape[i] : 0;

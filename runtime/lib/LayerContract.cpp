@@ -69,24 +69,8 @@ void checkConfigMatches(const LayerConfig &compiled, const LayerConfig &given,
   check("chip", compiled.chip, given.chip);
 }
 
-namespace {
-
-DType runtimeType(config::DType t) {
-  switch (t) {
-  case config::DType::E4M3:
-    return DType::E4M3;
-  case config::DType::BF16:
-    return DType::BF16;
-  case config::DType::F32:
-    return DType::F32;
-  }
-  return DType::U8;
-}
-
-} // namespace
-
 uint64_t LayerTensor::bytes() const {
-  uint64_t n = dtypeBytes(dtype);
+  uint64_t n = (uint64_t)config::bytesOf(dtype);
   for (int64_t d : shape)
     n *= (uint64_t)d;
   return n;
@@ -97,9 +81,9 @@ std::vector<LayerTensor> layerTensors(const LayerConfig &c,
   const int64_t H = c.hidden, I = c.intermediate, K = c.topk;
   const int64_t T = c.maxTokensPerRank, L = c.localExperts();
   const int64_t xb = c.recipe.inputScaleBlock, wb = c.recipe.weightScaleBlock;
-  const DType act = runtimeType(c.recipe.activation);
-  const DType wt = runtimeType(c.recipe.weight);
-  const DType out = runtimeType(c.recipe.output);
+  const DType act = c.recipe.activation;
+  const DType wt = c.recipe.weight;
+  const DType out = c.recipe.output;
   using H_ = TensorHome;
   using X = TensorTransform;
   return {
@@ -157,8 +141,8 @@ void checkTensor(const char *prefix, const TensorDesc &t,
   auto who = [&] { return std::string(prefix) + spec.name; };
   if (t.dtype != spec.dtype)
     fail(ErrorKind::InvalidArgument, who() + " must be " +
-                                         dtypeName(spec.dtype) + ", got " +
-                                         dtypeName(t.dtype));
+                                         config::toString(spec.dtype) +
+                                         ", got " + config::toString(t.dtype));
   bool same = t.shape.size() == spec.shape.size();
   for (size_t i = 0; same && i < t.shape.size(); ++i)
     same = t.shape[i] == (i == 0 && rows >= 0 ? rows : spec.shape[i]);

@@ -49,13 +49,76 @@ int64_t getInt(const json &v, const std::string &where, int64_t lo,
   return x;
 }
 
-/// An integer or an expression string; integers become their decimal text.
-std::string getExpr(const json &v, const std::string &where) {
+/// Why a launch field is not of the accepted form, for the messages below.
+std::string gotText(const json &v) {
+  if (v.is_string())
+    return "got the string \"" + v.get<std::string>() +
+           "\" (manifests hold no expressions)";
+  return "got " + v.dump();
+}
+
+/// Checks that object `v` at `where` has no key but `known`.
+void onlyKeys(const json &v, const std::string &where,
+              std::initializer_list<const char *> known) {
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    bool ok = false;
+    std::string names;
+    for (const char *k : known) {
+      ok |= it.key() == k;
+      names += (names.empty() ? "" : ", ") + std::string(k);
+    }
+    if (!ok)
+      bad(where, "unknown key '" + it.key() + "' (known: " + names + ")");
+  }
+}
+
+/// A grid dimension: a positive integer, or {"ctas": "num_sms"} with an
+/// optional "max": N (min(num_sms, N)) (docs/Manifest.md, "Launch shapes").
+LaunchDim parseGridDim(const json &v, const std::string &where) {
+  const char *form = "expected a positive integer or {\"ctas\": \"num_sms\"} "
+                     "(optionally with \"max\": N)";
   if (v.is_number_integer())
-    return std::to_string(v.get<int64_t>());
-  if (v.is_string() && !v.get<std::string>().empty())
-    return v.get<std::string>();
-  bad(where, "expected an integer or an expression string");
+    return LaunchDim::constant(getInt(v, where, 1, INT32_MAX));
+  if (!v.is_object())
+    bad(where, std::string(form) + ", " + gotText(v));
+  onlyKeys(v, where, {"ctas", "max"});
+  auto ctas = v.find("ctas");
+  if (ctas == v.end() || !ctas->is_string() || *ctas != "num_sms")
+    bad(where, std::string(form) + ", " + gotText(v));
+  auto max = v.find("max");
+  return LaunchDim::numSms(
+      max == v.end() ? 0 : getInt(*max, where + ".max", 1, INT32_MAX));
+}
+
+/// A TMA dimension or stride: a positive integer, or {"symbol": S} with an
+/// optional "times": N, S one of `runtimeSymbols`.
+LaunchDim parseShapeDim(const json &v, const std::string &where,
+                        const std::vector<std::string> &runtimeSymbols) {
+  const char *form = "expected a positive integer or {\"symbol\": NAME} "
+                     "(optionally with \"times\": N)";
+  if (v.is_number_integer())
+    return LaunchDim::constant(getInt(v, where, 1, INT64_MAX));
+  if (!v.is_object())
+    bad(where, std::string(form) + ", " + gotText(v));
+  onlyKeys(v, where, {"symbol", "times"});
+  auto symbol = v.find("symbol");
+  if (symbol == v.end() || !symbol->is_string())
+    bad(where, std::string(form) + ", " + gotText(v));
+  std::string name = symbol->get<std::string>();
+  std::string listed;
+  bool known = false;
+  for (const std::string &s : runtimeSymbols) {
+    known |= s == name;
+    listed += (listed.empty() ? "" : ", ") + s;
+  }
+  if (!known)
+    bad(where, "'" + name + "' is not a runtime symbol of this manifest " +
+                   (listed.empty() ? std::string("(it lists none)")
+                                   : "(runtime_symbols: " + listed + ")"));
+  auto times = v.find("times");
+  return LaunchDim::times(
+      name,
+      times == v.end() ? 1 : getInt(*times, where + ".times", 1, INT32_MAX));
 }
 
 template <typename Enum>
@@ -85,22 +148,28 @@ const json &getArray(const json &obj, const std::string &where, const char *key,
   return v;
 }
 
-TmaSpec parseTma(const json &j, const std::string &where) {
+TmaSpec parseTma(const json &j, const std::string &where,
+                 const std::vector<std::string> &runtimeSymbols) {
   TmaSpec t;
   t.name = getString(j, where, "name");
-  t.dtype = getEnum<DType>(j, where, "dtype",
-                           {{"e4m3", DType::E4M3},
-                            {"e5m2", DType::E5M2},
-                            {"bf16", DType::BF16},
-                            {"f16", DType::F16},
-                            {"f32", DType::F32},
-                            {"u8", DType::U8},
-                            {"i32", DType::I32}});
+  std::string dtype = getString(j, where, "dtype");
+  std::optional<DType> type = config::parseDType(dtype);
+  if (!type)
+    bad(where + ".dtype",
+        "unknown element type '" + dtype +
+            "' (known: e4m3, e5m2, bf16, f16, f32, u8, i32, u32, i64, u64)");
+  t.dtype = *type;
   t.rank = (unsigned)getInt(field(j, where, "rank"), where + ".rank", 1, 5);
-  for (auto &e : getArray(j, where, "global_shape", t.rank))
-    t.globalShape.push_back(getExpr(e, where + ".global_shape"));
-  for (auto &e : getArray(j, where, "global_strides_bytes", t.rank - 1))
-    t.globalStridesBytes.push_back(getExpr(e, where + ".global_strides_bytes"));
+  const json &shape = getArray(j, where, "global_shape", t.rank);
+  for (size_t i = 0; i < shape.size(); ++i)
+    t.globalShape.push_back(parseShapeDim(
+        shape[i], where + ".global_shape[" + std::to_string(i) + "]",
+        runtimeSymbols));
+  const json &strides = getArray(j, where, "global_strides_bytes", t.rank - 1);
+  for (size_t i = 0; i < strides.size(); ++i)
+    t.globalStridesBytes.push_back(parseShapeDim(
+        strides[i], where + ".global_strides_bytes[" + std::to_string(i) + "]",
+        runtimeSymbols));
   for (auto &e : getArray(j, where, "box", t.rank))
     t.box.push_back((uint32_t)getInt(e, where + ".box", 1, 256));
   if (j.contains("element_strides")) {
@@ -273,7 +342,8 @@ std::vector<ScheduleVariant> parseVariants(const json &j,
   return out;
 }
 
-KernelSpec parseKernel(const json &j, const std::string &where) {
+KernelSpec parseKernel(const json &j, const std::string &where,
+                       const std::vector<std::string> &runtimeSymbols) {
   KernelSpec k;
   k.name = getString(j, where, "name");
   const json &block = getArray(j, where, "block", 3);
@@ -283,7 +353,8 @@ KernelSpec parseKernel(const json &j, const std::string &where) {
     bad(where + ".block", "more than 1024 threads per block");
   const json &grid = getArray(j, where, "grid", 3);
   for (int i = 0; i < 3; ++i)
-    k.grid[i] = getExpr(grid[i], where + ".grid");
+    k.grid[i] =
+        parseGridDim(grid[i], where + ".grid[" + std::to_string(i) + "]");
   if (j.contains("cluster")) {
     const json &cluster = getArray(j, where, "cluster", 3);
     for (int i = 0; i < 3; ++i)
@@ -301,8 +372,9 @@ KernelSpec parseKernel(const json &j, const std::string &where) {
                          : json::array();
   std::set<std::string> tmaNames;
   for (size_t i = 0; i < tmas.size(); ++i) {
-    TmaSpec t = parseTma(tmas[i],
-                         where + ".tma_descriptors[" + std::to_string(i) + "]");
+    TmaSpec t =
+        parseTma(tmas[i], where + ".tma_descriptors[" + std::to_string(i) + "]",
+                 runtimeSymbols);
     if (!tmaNames.insert(t.name).second)
       bad(where + ".tma_descriptors", "duplicate name '" + t.name + "'");
     k.tmaDescriptors.push_back(std::move(t));
@@ -463,46 +535,6 @@ void parsePlan(Manifest &m, const std::string &planText) {
 
 } // namespace
 
-unsigned dtypeBytes(DType t) {
-  switch (t) {
-  case DType::E4M3:
-  case DType::E5M2:
-  case DType::U8:
-    return 1;
-  case DType::BF16:
-  case DType::F16:
-    return 2;
-  case DType::F32:
-  case DType::I32:
-    return 4;
-  case DType::I64:
-    return 8;
-  }
-  return 0;
-}
-
-const char *dtypeName(DType t) {
-  switch (t) {
-  case DType::E4M3:
-    return "e4m3";
-  case DType::E5M2:
-    return "e5m2";
-  case DType::BF16:
-    return "bf16";
-  case DType::F16:
-    return "f16";
-  case DType::F32:
-    return "f32";
-  case DType::U8:
-    return "u8";
-  case DType::I32:
-    return "i32";
-  case DType::I64:
-    return "i64";
-  }
-  return "?";
-}
-
 const char *paramKindName(ParamKind k) {
   switch (k) {
   case ParamKind::Pointer:
@@ -636,8 +668,8 @@ Manifest parseManifest(const std::string &jsonText,
   Manifest m;
   m.directory = directory;
   m.version = (int)getInt(field(j, top, "version"), "version", 0, INT32_MAX);
-  if (m.version != 1)
-    bad("version", "this runtime reads schema version 1, the manifest has " +
+  if (m.version != 2)
+    bad("version", "this runtime reads schema version 2, the manifest has " +
                        std::to_string(m.version));
   m.chip = getString(j, top, "chip");
   m.cubin = getString(j, top, "cubin");
@@ -665,8 +697,8 @@ Manifest parseManifest(const std::string &jsonText,
   if (kernels.empty())
     bad("kernels", "the manifest lists no kernel");
   for (size_t i = 0; i < kernels.size(); ++i) {
-    KernelSpec k =
-        parseKernel(kernels[i], "kernels[" + std::to_string(i) + "]");
+    KernelSpec k = parseKernel(kernels[i], "kernels[" + std::to_string(i) + "]",
+                               m.runtimeSymbols);
     if (m.findKernel(k.name))
       bad("kernels", "duplicate kernel name '" + k.name + "'");
     m.kernels.push_back(std::move(k));

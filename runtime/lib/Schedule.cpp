@@ -108,16 +108,14 @@ PlannedLayer planLayer(const Manifest &m, const LayerConfig &config,
   require(env.symmBase != 0 && env.peerOffsets != 0,
           "schedule: the symmetric buffer or its offset table is null");
   for (const std::string &s : m.runtimeSymbols)
-    if (s != "num_tokens" && s != "rank")
-      fail(ErrorKind::Manifest,
-           "schedule: runtime symbol '" + s +
-               "' is unknown to the layer (it supplies num_tokens and rank)");
-  // Grids and descriptor shapes are fixed for the layer: they may use the
-  // compile-time symbols, num_sms and rank, never num_tokens (kernels loop
-  // grid-stride over per-call counts).
-  SymbolTable symbols = m.symbols;
-  symbols["num_sms"] = env.numSms;
-  symbols["rank"] = env.rank;
+    fail(ErrorKind::Manifest,
+         "schedule: runtime symbol '" + s +
+             "': a layer's grids and descriptors are fixed when it is created "
+             "(constants and the SM count), so it supplies no runtime symbol");
+  // Grids and descriptor shapes are fixed for the layer: constants and the
+  // SM count, never a per-call value (kernels loop grid-stride over per-call
+  // counts), so a descriptor that names a runtime symbol is rejected here.
+  const SymbolTable symbols;
 
   PlannedLayer plan;
   // Manifest kernel index -> index in plan.kernels.
@@ -131,7 +129,7 @@ PlannedLayer planLayer(const Manifest &m, const LayerConfig &config,
     pk.name = name;
     pk.kernelIndex = index;
     pk.grid = inContext("schedule: kernel '" + name + "' grid",
-                        [&] { return evaluateGrid(*k, symbols); });
+                        [&] { return evaluateGrid(*k, env.numSms); });
     for (const ParamSpec &p : k->params)
       pk.params.push_back(planParam(m, *k, p, config, env, symbols));
     plan.kernels.push_back(std::move(pk));

@@ -225,15 +225,21 @@ bool SymmetricMemory::meet(CUstream stream, unsigned timeoutMs) const {
   }
 }
 
-bool SymmetricMemory::barrierTimedOut() const {
+bool SymmetricMemory::barrierTimedOut(CUstream stream) const {
+  // Only `stream` (where this rank's barriers run) is waited for: a device
+  // synchronize would also wait for other streams, e.g. another rank's
+  // barrier spinning on the same GPU in the one-GPU multi-rank mode, which
+  // may be waiting for this rank.
   ScopedRuntimeDevice scope(device_);
-  checkCudart(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  auto s = (cudaStream_t)stream;
   uint32_t flag = 0;
   checkCudart(
-      cudaMemcpy(&flag,
-                 (char *)local_ + controlOffset_ + kernels::kTimeoutOffset,
-                 sizeof flag, cudaMemcpyDeviceToHost),
-      "cudaMemcpy(barrier status)");
+      cudaMemcpyAsync(&flag,
+                      (char *)local_ + controlOffset_ + kernels::kTimeoutOffset,
+                      sizeof flag, cudaMemcpyDeviceToHost, s),
+      "cudaMemcpyAsync(barrier status)");
+  checkCudart(cudaStreamSynchronize(s),
+              "cudaStreamSynchronize(barrier status)");
   return flag != 0;
 }
 

@@ -43,7 +43,7 @@ TmaParams computeTmaParams(const TmaSpec &spec, const SymbolTable &symbols,
   p.swizzle = spec.swizzle;
   p.l2Promotion = spec.l2Promotion;
   p.oobFill = spec.oobFill;
-  const unsigned elem = dtypeBytes(spec.dtype);
+  const unsigned elem = (unsigned)config::bytesOf(spec.dtype);
 
   check(spec.rank >= 1 && spec.rank <= 5, "rank must be in [1, 5]");
   check(spec.interleave == Interleave::None || spec.rank >= 3,
@@ -61,10 +61,11 @@ TmaParams computeTmaParams(const TmaSpec &spec, const SymbolTable &symbols,
           " is not " + std::to_string(align) + "-byte aligned");
 
   for (unsigned i = 0; i < spec.rank; ++i) {
-    int64_t d = evaluateExpr(spec.globalShape[i], symbols);
+    int64_t d = evaluate(spec.globalShape[i], 0, symbols);
     check(d >= 1 && (uint64_t)d <= (uint64_t(1) << 32),
-          "global_shape[" + std::to_string(i) + "] = " + spec.globalShape[i] +
-              " = " + std::to_string(d) + " must be in [1, 2^32]");
+          "global_shape[" + std::to_string(i) +
+              "] = " + describe(spec.globalShape[i]) + " = " +
+              std::to_string(d) + " must be in [1, 2^32]");
     p.globalDim[i] = (uint64_t)d;
     p.box[i] = spec.box[i];
     p.elementStrides[i] = spec.elementStrides[i];
@@ -75,9 +76,9 @@ TmaParams computeTmaParams(const TmaSpec &spec, const SymbolTable &symbols,
           "element_strides[" + std::to_string(i) + "] must be in [1, 8]");
   }
   for (unsigned i = 0; i + 1 < spec.rank; ++i) {
-    int64_t s = evaluateExpr(spec.globalStridesBytes[i], symbols);
+    int64_t s = evaluate(spec.globalStridesBytes[i], 0, symbols);
     std::string name = "global_strides_bytes[" + std::to_string(i) +
-                       "] = " + spec.globalStridesBytes[i] + " = " +
+                       "] = " + describe(spec.globalStridesBytes[i]) + " = " +
                        std::to_string(s);
     check(s > 0 && s % 16 == 0, name + " must be a positive multiple of 16");
     check((uint64_t)s < (uint64_t(1) << 40), name + " must be below 2^40");

@@ -19,8 +19,12 @@ CUtensorMapDataType toCu(DType t) {
     return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
   case DType::I32:
     return CU_TENSOR_MAP_DATA_TYPE_INT32;
+  case DType::U32:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT32;
   case DType::I64:
     return CU_TENSOR_MAP_DATA_TYPE_INT64;
+  case DType::U64:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT64;
   }
   return CU_TENSOR_MAP_DATA_TYPE_UINT8;
 }

@@ -10,7 +10,15 @@
 // JSON: "cubin": "kmod.cubin",
 // JSON: "format": "megamoe-manifest",
 // JSON: "dynamic_smem_bytes": 2048,
-// JSON: "max_registers": 168,
+// A kernel without megamoe.grid runs one CTA per SM.
+// JSON-NEXT: "grid": [
+// JSON-NEXT: {
+// JSON-NEXT: "ctas": "num_sms"
+// JSON-NEXT: },
+// JSON-NEXT: 1,
+// JSON-NEXT: 1
+// JSON-NEXT: ],
+// JSON-NEXT: "max_registers": 168,
 // JSON: "name": "k",
 // JSON: "kind": "tma_descriptor",
 // JSON: "name": "a",
@@ -21,9 +29,18 @@
 // JSON-NEXT: "spill_stores_bytes": 0,
 // JSON: "tma_descriptors": [
 // JSON: "dtype": "e4m3",
+// JSON: "global_shape": [
+// JSON-NEXT: 7168,
+// JSON-NEXT: {
+// JSON-NEXT: "symbol": "M"
+// JSON-NEXT: }
+// JSON-NEXT: ],
+// JSON-NEXT: "global_strides_bytes": [
+// JSON-NEXT: 7168
+// JSON-NEXT: ],
 // JSON: "swizzle": "128B"
 // JSON: "ptx": "kmod.ptx",
-// JSON: "version": 1
+// JSON: "version": 2
 
 // HDR: #ifndef MEGAMOE_EMBED_KMOD_H
 // HDR: static const unsigned char megamoe_kmod_cubin[] __attribute__((aligned(8))) = {
@@ -37,11 +54,11 @@
 // PTX: .entry k(
 // PTX: .maxnreg 168
 
-// PY: 1 k [384, 1, 1] 2048 ['tma_descriptor', 'pointer']
+// PY: 2 k [384, 1, 1] 2048 ['tma_descriptor', 'pointer']
 
 module attributes {gpu.container_module} {
-  gpu.module @kmod [#nvvm.target<chip = "sm_90a", features = "+ptx86", O = 3>] {
-    llvm.func @k(%d: !llvm.ptr {llvm.byval = !llvm.array<128 x i8>, llvm.align = 64 : i64, nvvm.grid_constant, megamoe.name = "a", megamoe.tma = {dtype = "e4m3", rank = 2 : i64, global_shape = ["K", "M"], global_strides_bytes = ["K"], box = [128, 128], element_strides = [1, 1], swizzle = "128B", interleave = "none", l2_promotion = "256B", oob_fill = "zero"}},
+  gpu.module @kmod [#nvvm.target<chip = "sm_90a", features = "+ptx86", O = 3>] attributes {megamoe.runtime_symbols = ["M"]} {
+    llvm.func @k(%d: !llvm.ptr {llvm.byval = !llvm.array<128 x i8>, llvm.align = 64 : i64, nvvm.grid_constant, megamoe.name = "a", megamoe.tma = {dtype = "e4m3", rank = 2 : i64, global_shape = [7168, {symbol = "M"}], global_strides_bytes = [7168], box = [128, 128], element_strides = [1, 1], swizzle = "128B", interleave = "none", l2_promotion = "256B", oob_fill = "zero"}},
                  %out: !llvm.ptr<1>)
         attributes {nvvm.kernel, nvvm.reqntid = array<i32: 384, 1, 1>, nvvm.maxnreg = 168 : i32, megamoe.dynamic_smem_bytes = 2048 : i64} {
       nvvm.prefetch tensormap, %d : !llvm.ptr

@@ -46,10 +46,17 @@
 // stmatrix.x4 (two 8-column groups each): 16 for BLOCK_M 128, 8 for 64.
 // STM: 16
 // STM64: 8
-// JSON: "dynamic_smem_bytes":199248,"grid":["min(num_sms, num_m_blocks * (N / 128))",1,1],"max_registers":168,"name":"grouped_gemm_fp8"
+// The manifest's launch shapes (docs/Manifest.md, "Launch shapes"): one CTA
+// per SM, constants for everything compiled in, and M (the one runtime
+// symbol) with its factor for the row extents.
+// JSON: "dynamic_smem_bytes":199248,"grid":[{"ctas":"num_sms"},1,1],"max_registers":168,"name":"grouped_gemm_fp8"
 // JSON-SAME: "spill_loads_bytes":0,"spill_stores_bytes":0,"stack_bytes":0
-// JSON-SAME: "runtime_symbols":["M","num_m_blocks"]
-// JSON-SAME: "symbols":{"BLOCK_M":128,"BLOCK_N":128,"B_SCALE_INTERLEAVE":0,"DEVICE_M_BLOCKS":0,"E":8,"K":7168,"MAX_M":32768,"N":4096,"OUT_BYTES":2,"STAGES":5,"STATIC_M":0}
+// JSON-SAME: "tma_descriptors":[{{.*}}"global_shape":[7168,{"symbol":"M"}],"global_strides_bytes":[7168]{{.*}}"name":"a"
+// JSON-SAME: "global_shape":[7168,32768],"global_strides_bytes":[7168]{{.*}}"name":"b"
+// JSON-SAME: "global_shape":[{"symbol":"M"},56],"global_strides_bytes":[{"symbol":"M","times":4}]{{.*}}"name":"a_scales"
+// JSON-SAME: "global_shape":[4096,{"symbol":"M"}],"global_strides_bytes":[8192]{{.*}}"name":"d"
+// JSON-SAME: "runtime_symbols":["M"]
+// JSON-SAME: "symbols":{"BLOCK_M":128,"BLOCK_N":128,"B_SCALE_INTERLEAVE":0,"DEVICE_M_BLOCKS":0,"E":8,"K":7168,"MAX_M":32768,"N":4096,"OUT_BYTES":2,"STAGES":5,"STATIC_M":0},"version":2}
 
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 

@@ -2,7 +2,8 @@
 // 128B-swizzled panels, one TMA store each), gate/up-interleaved weight scales
 // (one 8-byte load of the pair per tile and K block, acc.promote
 // b_interleave 8), the block count read from global memory at kernel start
-// (clamped), and a static M (manifest shapes and grid without symbols).
+// (clamped), and a static M (manifest shapes constants, the grid the SM
+// count capped at the tile count).
 // REQUIRES: ptxas
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=4096 out-type=f32 b-scale-interleave=8 device-m-blocks=true static-m=4096" | FileCheck %s --check-prefix=L1
 // RUN: rm -rf %t && mkdir -p %t/l1 %t/l2
@@ -29,7 +30,7 @@
 // L1-SAME: megamoe.name = "a_scales"{{.*}}global_shape = [4096, 32], global_strides_bytes = [16384]
 // L1-SAME: %arg3: !warpspec.tma_desc<64x32xf32, swizzle = 128> {megamoe.name = "d", megamoe.tma = {global_shape = [4096, 4096], global_strides_bytes = [16384]}
 // L1-SAME: %arg6: !warpspec.global<i32> {megamoe.name = "num_m_blocks"})
-// L1-SAME: megamoe.grid = ["min(num_sms, 1024)", 1, 1]
+// L1-SAME: megamoe.grid = [{ctas = "num_sms", max = 1024 : i64}, 1, 1]
 // The block count: loaded once before the roles, clamped to [0, 4096 / 128].
 // L1-NEXT: %[[RAW:.*]] = warpspec.global.load %arg6 align 4 : !warpspec.global<i32>
 // L1-NEXT: %[[C32:.*]] = arith.constant 32 : i32
@@ -64,7 +65,7 @@
 // PAIRS1: 64
 // STORES2: 4
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// JSON1: "grid":["min(num_sms, 1024)",1,1]
+// JSON1: "grid":[{"ctas":"num_sms","max":1024},1,1]
 // JSON1-SAME: {"kind":"pointer","name":"num_m_blocks"}
 // JSON1-SAME: "tma_descriptors":[{"box":[128,128],"dtype":"e4m3","element_strides":[1,1],"global_shape":[4096,4096],"global_strides_bytes":[4096]
 // JSON1-SAME: {"box":[32,64],"dtype":"f32","element_strides":[1,1],"global_shape":[4096,4096],"global_strides_bytes":[16384],"interleave":"none","l2_promotion":"256B","name":"d"
@@ -82,11 +83,12 @@
 // A device count with a launch-time M: M is still a runtime symbol, the grid
 // is every SM (the host does not know the count).
 // DEVSYM: megamoe.runtime_symbols = ["M"]
-// DEVSYM: global_shape = ["K", "M"]
-// DEVSYM-SAME: megamoe.grid = ["num_sms", 1, 1]
-// A static M with the count as a value: only num_sms in the grid.
+// DEVSYM: global_shape = [4096, {symbol = "M"}]
+// DEVSYM-SAME: megamoe.grid = [{ctas = "num_sms"}, 1, 1]
+// A static M with the count as a value: the grid is the SM count capped at
+// the tile count (1024 / 128 x 4096 / 128 = 256).
 // STATICVAL: megamoe.runtime_symbols = []
 // STATICVAL: %arg6: i32 {megamoe.name = "num_m_blocks"}
-// STATICVAL-SAME: megamoe.grid = ["min(num_sms, 256)", 1, 1]
+// STATICVAL-SAME: megamoe.grid = [{ctas = "num_sms", max = 256 : i64}, 1, 1]
 // STATICVAL: arith.minsi %arg6, %c8_i32
 module {}

@@ -16,7 +16,7 @@
 // CHECK-SAME: megamoe.name = "out_scales"
 // CHECK-SAME: %arg9: !warpspec.global<i32> {megamoe.name = "arrivals"})
 // 4096 / 128 m-blocks x 16 pairs: 512 tiles.
-// CHECK-SAME: megamoe.grid = ["min(num_sms, 512)", 1, 1]
+// CHECK-SAME: megamoe.grid = [{ctas = "num_sms", max = 512 : i64}, 1, 1]
 // CHECK: warpspec.role "math0"
 // CHECK: warpspec.acc_rows.store
 // CHECK-NEXT: warpspec.barrier.sync

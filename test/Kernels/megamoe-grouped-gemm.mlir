@@ -6,17 +6,17 @@
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128" | megamoe-opt --pass-pipeline='builtin.module(gpu.module(warpspec-plan-smem,convert-warpspec-to-nvvm))' | FileCheck %s --check-prefix=LOWER
 
 // COOP: gpu.module @grouped_gemm [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">]
-// COOP-SAME: megamoe.runtime_symbols = ["M", "num_m_blocks"]
+// COOP-SAME: megamoe.runtime_symbols = ["M"]
 // COOP-SAME: megamoe.symbols = {BLOCK_M = 128 : i64, BLOCK_N = 128 : i64, B_SCALE_INTERLEAVE = 0 : i64, DEVICE_M_BLOCKS = 0 : i64, E = 8 : i64, K = 7168 : i64, MAX_M = 32768 : i64, N = 4096 : i64, OUT_BYTES = 2 : i64, STAGES = 5 : i64, STATIC_M = 0 : i64}
 // COOP: warpspec.kernel @grouped_gemm_fp8(
 // The builder states only each descriptor's runtime shape; dtype, box and
 // swizzle come from its type (LOWER below).
-// COOP-SAME: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128> {megamoe.name = "a", megamoe.tma = {global_shape = ["K", "M"], global_strides_bytes = ["K"]}
-// COOP-SAME: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128> {megamoe.name = "b", megamoe.tma = {{{.*}}global_shape = ["K", "E * N"]
-// COOP-SAME: !warpspec.tma_desc<1x128xf32, swizzle = 0> {megamoe.name = "a_scales", megamoe.tma = {global_shape = ["M", "K / 128"], global_strides_bytes = ["M * 4"]}
-// COOP-SAME: !warpspec.tma_desc<64x64xbf16, swizzle = 128> {megamoe.name = "d", megamoe.tma = {global_shape = ["N", "M"], global_strides_bytes = ["N * 2"]}
+// COOP-SAME: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128> {megamoe.name = "a", megamoe.tma = {global_shape = [7168, {symbol = "M"}], global_strides_bytes = [7168]}
+// COOP-SAME: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128> {megamoe.name = "b", megamoe.tma = {{{.*}}global_shape = [7168, 32768]
+// COOP-SAME: !warpspec.tma_desc<1x128xf32, swizzle = 0> {megamoe.name = "a_scales", megamoe.tma = {global_shape = [{symbol = "M"}, 56], global_strides_bytes = [{symbol = "M", times = 4 : i64}]}
+// COOP-SAME: !warpspec.tma_desc<64x64xbf16, swizzle = 128> {megamoe.name = "d", megamoe.tma = {global_shape = [4096, {symbol = "M"}], global_strides_bytes = [8192]}
 // COOP-SAME: !warpspec.global<f32> {megamoe.name = "b_scales"}, %{{.*}}: !warpspec.global<i32> {megamoe.name = "block_expert"}, %{{.*}}: i32 {megamoe.name = "num_m_blocks"})
-// COOP-SAME: maxnreg = 168 : i32, megamoe.grid = ["min(num_sms, num_m_blocks * (N / 128))", 1, 1], threads = 384 : i32
+// COOP-SAME: maxnreg = 168 : i32, megamoe.grid = [{ctas = "num_sms"}, 1, 1], threads = 384 : i32
 // The composition: the mainloop's ring (A, B, A scales), the epilogue tile,
 // one tile loop per role in the same order (raster of 8 n-blocks: one
 // expert's 4096 x 7168 weights exceed the L2 budget).
@@ -66,9 +66,9 @@
 // fp8, 128 f32 scales, B 128 x 128 fp8), warp 3 arrives without bytes; the
 // output tile is two 64-column panels of 128 rows, one TMA store each.
 // LOWER-LABEL: llvm.func @grouped_gemm_fp8
-// LOWER-SAME: megamoe.name = "a", megamoe.tma = {box = [128, 128], dtype = "e4m3"{{.*}}global_shape = ["K", "M"], global_strides_bytes = ["K"]
-// LOWER-SAME: megamoe.name = "a_scales", megamoe.tma = {box = [128, 1], dtype = "f32"{{.*}}global_shape = ["M", "K / 128"], global_strides_bytes = ["M * 4"]
-// LOWER-SAME: megamoe.name = "d", megamoe.tma = {box = [64, 64], dtype = "bf16"{{.*}}global_shape = ["N", "M"], global_strides_bytes = ["N * 2"]{{.*}}swizzle = "128B"
+// LOWER-SAME: megamoe.name = "a", megamoe.tma = {box = [128, 128], dtype = "e4m3"{{.*}}global_shape = [7168, {symbol = "M"}], global_strides_bytes = [7168]
+// LOWER-SAME: megamoe.name = "a_scales", megamoe.tma = {box = [128, 1], dtype = "f32"{{.*}}global_shape = [{symbol = "M"}, 56], global_strides_bytes = [{symbol = "M", times = 4 : i64}]
+// LOWER-SAME: megamoe.name = "d", megamoe.tma = {box = [64, 64], dtype = "bf16"{{.*}}global_shape = [4096, {symbol = "M"}], global_strides_bytes = [8192]{{.*}}swizzle = "128B"
 // LOWER: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32
 // LOWER: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c512_i32
 // LOWER: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32

@@ -21,7 +21,7 @@
 // IR-SAME: %[[W:[a-z0-9]+]]: !warpspec.global<f32> {megamoe.bind = "region:l1_pool_weight", megamoe.name = "l1_pool_weight"}
 // IR-SAME: %[[Q:[a-z0-9]+]]: !warpspec.global<i8> {megamoe.bind = "region:l2_pool", megamoe.name = "l2_pool"}
 // IR-SAME: %[[SF:[a-z0-9]+]]: !warpspec.global<f32> {megamoe.bind = "region:l2_pool_sf", megamoe.name = "l2_pool_sf"}
-// IR-SAME: megamoe.grid = ["num_sms", 1, 1], threads = 1024 : i32
+// IR-SAME: megamoe.grid = [{ctas = "num_sms"}, 1, 1], threads = 1024 : i32
 // Work items: used rows (pool_info[1], bounded by P) x 3 column groups, one
 // warp each, grid-stride.
 // IR: warpspec.global.offset %[[INFO]]
@@ -116,7 +116,7 @@
 // PTX: st.global.b32
 // PTX: st.global.b32 {{.*}}, [[SF]];
 
-// JSON: moe_activation [1024, 1, 1] ['num_sms', 1, 1] [('pool_info', 'pointer', 'region:pool_info'), ('l1_out', 'pointer', 'region:l1_out'), ('l1_pool_weight', 'pointer', 'region:l1_pool_weight'), ('l2_pool', 'pointer', 'region:l2_pool'), ('l2_pool_sf', 'pointer', 'region:l2_pool_sf')]
+// JSON: moe_activation [1024, 1, 1] [{'ctas': 'num_sms'}, 1, 1] [('pool_info', 'pointer', 'region:pool_info'), ('l1_out', 'pointer', 'region:l1_out'), ('l1_pool_weight', 'pointer', 'region:l1_pool_weight'), ('l2_pool', 'pointer', 'region:l2_pool'), ('l2_pool_sf', 'pointer', 'region:l2_pool_sf')]
 
 // PTXAS: Compiling entry function 'moe_activation' for 'sm_90a'
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

@@ -29,7 +29,7 @@
 // IR-SAME: %[[CMB:[a-z0-9]+]]: !warpspec.global<bf16> {megamoe.bind = "region:combine", megamoe.name = "combine"}
 // IR-SAME: %[[Y:[a-z0-9]+]]: !warpspec.global<bf16> {megamoe.bind = "input:y", megamoe.name = "y"}
 // IR-SAME: %[[NT:[a-z0-9]+]]: i32 {megamoe.bind = "value:num_tokens", megamoe.name = "num_tokens"}
-// IR-SAME: megamoe.grid = ["num_sms", 1, 1], threads = 512 : i32
+// IR-SAME: megamoe.grid = [{ctas = "num_sms"}, 1, 1], threads = 512 : i32
 // Tokens bounded by T; one thread per 8 channels of a token.
 // IR: %[[NT0:.*]] = arith.maxsi %[[NT]], %c0_i32
 // IR: %[[NTB:.*]] = arith.minsi %[[NT0]], %c64_i32
@@ -73,7 +73,7 @@
 // PTX-DAG: st.global.v4.b32
 
 // JSON: moe_combine_barrier [32, 1, 1] [1, 1, 1] [('barriers', 'pointer', 'region:barriers'), ('peer_offsets', 'pointer', 'peer_offsets'), ('rank', 'i32', 'value:rank')]
-// JSON: moe_combine_reduce [512, 1, 1] ['num_sms', 1, 1] [('topk_idx', 'pointer', 'region:topk_idx'), ('combine', 'pointer', 'region:combine'), ('y', 'pointer', 'input:y'), ('num_tokens', 'i32', 'value:num_tokens')]
+// JSON: moe_combine_reduce [512, 1, 1] [{'ctas': 'num_sms'}, 1, 1] [('topk_idx', 'pointer', 'region:topk_idx'), ('combine', 'pointer', 'region:combine'), ('y', 'pointer', 'input:y'), ('num_tokens', 'i32', 'value:num_tokens')]
 
 // PTXAS: Compiling entry function 'moe_combine_reduce' for 'sm_90a'
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

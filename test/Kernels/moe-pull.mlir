@@ -32,7 +32,7 @@
 // IR-SAME: %[[XSF:[a-z0-9]+]]: !warpspec.global<f32> {megamoe.bind = "region:x_sf", megamoe.name = "x_sf"}
 // IR-SAME: %[[TOPKW:[a-z0-9]+]]: !warpspec.global<f32> {megamoe.bind = "region:topk_weights", megamoe.name = "topk_weights"}
 // IR-SAME: %[[PEERS:[a-z0-9]+]]: !warpspec.global<i64> {megamoe.bind = "peer_offsets", megamoe.name = "peer_offsets"}
-// IR-SAME: megamoe.grid = ["num_sms", 1, 1], threads = 1024 : i32
+// IR-SAME: megamoe.grid = [{ctas = "num_sms"}, 1, 1], threads = 1024 : i32
 // IR: %[[LANEID:.*]] = gpu.lane_id
 // IR-NEXT: %[[LANE:.*]] = arith.index_castui %[[LANEID]] : index to i32
 // Rows: min(pool_info[1], P), one warp each, grid-stride over the warps.
@@ -105,7 +105,7 @@
 // PTX-DAG: ld.global.v4.b32
 // PTX-DAG: st.global.v4.b32 {{.*}}{0, 0, 0, 0};
 
-// JSON: moe_pull [1024, 1, 1] ['num_sms', 1, 1] [('src_token_index', 'pointer', 'region:src_token_index'), ('pool_row_start', 'pointer', 'region:pool_row_start'), ('pool_block_expert', 'pointer', 'region:pool_block_expert'), ('pool_info', 'pointer', 'region:pool_info'), ('l1_pool', 'pointer', 'region:l1_pool'), ('l1_pool_sf', 'pointer', 'region:l1_pool_sf'), ('l1_pool_weight', 'pointer', 'region:l1_pool_weight'), ('pool_source', 'pointer', 'region:pool_source'), ('x', 'pointer', 'region:x'), ('x_sf', 'pointer', 'region:x_sf'), ('topk_weights', 'pointer', 'region:topk_weights'), ('peer_offsets', 'pointer', 'peer_offsets')]
+// JSON: moe_pull [1024, 1, 1] [{'ctas': 'num_sms'}, 1, 1] [('src_token_index', 'pointer', 'region:src_token_index'), ('pool_row_start', 'pointer', 'region:pool_row_start'), ('pool_block_expert', 'pointer', 'region:pool_block_expert'), ('pool_info', 'pointer', 'region:pool_info'), ('l1_pool', 'pointer', 'region:l1_pool'), ('l1_pool_sf', 'pointer', 'region:l1_pool_sf'), ('l1_pool_weight', 'pointer', 'region:l1_pool_weight'), ('pool_source', 'pointer', 'region:pool_source'), ('x', 'pointer', 'region:x'), ('x_sf', 'pointer', 'region:x_sf'), ('topk_weights', 'pointer', 'region:topk_weights'), ('peer_offsets', 'pointer', 'peer_offsets')]
 
 // PTXAS: Compiling entry function 'moe_pull' for 'sm_90a'
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

@@ -17,7 +17,7 @@
 // IR-SAME: %[[PEERS:[a-z0-9]+]]: !warpspec.global<i64> {megamoe.bind = "peer_offsets", megamoe.name = "peer_offsets"}
 // IR-SAME: %[[RANK:[a-z0-9]+]]: i32 {megamoe.bind = "value:rank", megamoe.name = "rank"}
 // IR-SAME: %[[NTOK:[a-z0-9]+]]: i32 {megamoe.bind = "value:num_tokens", megamoe.name = "num_tokens"}
-// IR-SAME: megamoe.grid = ["num_sms", 1, 1], threads = 512 : i32
+// IR-SAME: megamoe.grid = [{ctas = "num_sms"}, 1, 1], threads = 512 : i32
 // A rank outside [0, R) does nothing.
 // IR: %[[R:.*]] = arith.constant 2 : i32
 // IR: arith.cmpi ult, %[[RANK]], %[[R]] : i32
@@ -71,7 +71,7 @@
 // PTX-DAG: st.global.b32
 // PTX-DAG: fence.sc.sys;
 
-// JSON: moe_route [512, 1, 1] ['num_sms', 1, 1] [('topk_idx', 'pointer', 'region:topk_idx'), ('send_count', 'pointer', 'region:send_count'), ('src_token_index', 'pointer', 'region:src_token_index'), ('errors', 'pointer', 'region:errors'), ('peer_offsets', 'pointer', 'peer_offsets'), ('rank', 'i32', 'value:rank'), ('num_tokens', 'i32', 'value:num_tokens')]
+// JSON: moe_route [512, 1, 1] [{'ctas': 'num_sms'}, 1, 1] [('topk_idx', 'pointer', 'region:topk_idx'), ('send_count', 'pointer', 'region:send_count'), ('src_token_index', 'pointer', 'region:src_token_index'), ('errors', 'pointer', 'region:errors'), ('peer_offsets', 'pointer', 'peer_offsets'), ('rank', 'i32', 'value:rank'), ('num_tokens', 'i32', 'value:num_tokens')]
 
 // PTXAS: Compiling entry function 'moe_route' for 'sm_90a'
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

@@ -104,10 +104,14 @@ TEST_F(Fixture, BindsEveryParameterOfTheL1Gemm) {
   EXPECT_TRUE(isa<warpspec::GlobalType>(k.getArgumentTypes()[6]));
   auto d = cast<warpspec::TmaDescType>(k.getArgumentTypes()[3]);
   EXPECT_TRUE(d.getElementType().isF32());
-  // Static M: the grid names no symbol but num_sms.
+  // Static M: one CTA per SM, at most one per tile (docs/Manifest.md,
+  // "Launch shapes").
   auto grid = k->getAttrOfType<ArrayAttr>(::megamoe::manifest::kGrid);
   ASSERT_TRUE(grid);
-  EXPECT_EQ(cast<StringAttr>(grid[0]).str(), "min(num_sms, 32)");
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << grid;
+  EXPECT_EQ(text, "[{ctas = \"num_sms\", max = 32 : i64}, 1, 1]");
 }
 
 TEST_F(Fixture, AppendsAfterWhatTheModuleHolds) {

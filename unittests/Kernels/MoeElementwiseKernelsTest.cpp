@@ -126,7 +126,7 @@ TEST(MoeElementwiseKernels, BuildBoundVerifiedKernels) {
                                    {"l1_pool_weight", "region:l1_pool_weight"},
                                    {"l2_pool", "region:l2_pool"},
                                    {"l2_pool_sf", "region:l2_pool_sf"}}));
-  EXPECT_EQ(gridOf(activation), "[\"num_sms\", 1, 1]");
+  EXPECT_EQ(gridOf(activation), "[{ctas = \"num_sms\"}, 1, 1]");
 
   auto barrier = f.kernel(megamoe::kCombineBarrierKernel);
   ASSERT_TRUE(barrier);

@@ -18,8 +18,11 @@
 
 namespace megamoe::config {
 
-/// Element types of the tensors the layer reads and writes.
-enum class DType { E4M3, BF16, F32 };
+/// Element types: those of the layer's recipe (e4m3, bf16, f32; validate
+/// says which the recipe accepts) and those of the other tensors the
+/// compiler, the manifest and the runtime name (TMA descriptors, routing
+/// tensors, counters). Their names and sizes live here only.
+enum class DType { E4M3, BF16, F32, E5M2, F16, U8, I32, U32, I64, U64 };
 
 /// The only activation of DeepSeek-style MoE layers.
 enum class Activation { SwiGLU };
@@ -65,7 +68,10 @@ std::vector<std::string> validate(const LayerConfig &config);
 
 const char *toString(DType type);
 const char *toString(Activation activation);
+/// The type named `text` ("e4m3", "i64", ...; toString's spelling).
 std::optional<DType> parseDType(std::string_view text);
+/// Bytes of one element of `type`.
+int64_t bytesOf(DType type);
 std::optional<Activation> parseActivation(std::string_view text);
 
 } // namespace megamoe::config

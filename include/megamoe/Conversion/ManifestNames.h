@@ -29,8 +29,18 @@ inline constexpr char kVariants[] = "megamoe.variants";
 inline constexpr char kPlan[] = "megamoe.plan_json";
 // The layer's activation and recipe (a dictionary), from megamoe-expand.
 inline constexpr char kLayer[] = "megamoe.layer";
-// On a kernel llvm.func.
+// On a kernel llvm.func: [x, y, z], each a positive integer or a dictionary
+// {ctas = "num_sms"} with an optional max = N (min(num_sms, N)).
 inline constexpr char kGrid[] = "megamoe.grid";
+// The keys and values of the launch-shape dictionaries (docs/Manifest.md,
+// "Launch shapes"): grid entries {ctas = "num_sms", max = N}; TMA
+// global_shape / global_strides_bytes entries (megamoe.tma) a positive
+// integer or {symbol = NAME, times = N}, NAME one of megamoe.runtime_symbols.
+inline constexpr char kGridCtas[] = "ctas";
+inline constexpr char kNumSms[] = "num_sms";
+inline constexpr char kGridMax[] = "max";
+inline constexpr char kDimSymbol[] = "symbol";
+inline constexpr char kDimTimes[] = "times";
 inline constexpr char kDynamicSmem[] = "megamoe.dynamic_smem_bytes";
 // On kernel arguments.
 inline constexpr char kParamName[] = "megamoe.name";

@@ -29,9 +29,9 @@
 //                        block; row r of a block uses scale (r / 8) % 2.
 //   deviceMBlocks        num_m_blocks is read from global memory at kernel
 //                        start (clamped to [0, M / BLOCK_M]).
-//   staticM > 0          M is this literal: TMA shapes/strides and the grid
-//                        use no symbol but num_sms (a module of the layer's
-//                        symbols can hold the kernel).
+//   staticM > 0          M is this literal: TMA shapes/strides are constants
+//                        and the grid min(num_sms, tiles) (a layer module,
+//                        which has no runtime symbol, can hold the kernel).
 //   combineScatter       (bf16, staticM > 0; the layer's L2 GEMM) no D: each
 //                        output row goes straight to its source rank's
 //                        combine buffer (below), so the NVLink traffic of the
@@ -167,8 +167,9 @@ struct GroupedGemmBinds {
 /// deviceMBlocks), each named (`megamoe.name`) and bound as `binds` says.
 /// With combineScatter there is no d; pool_source, combine and peer_offsets
 /// (pointers) follow num_m_blocks.
-/// With staticM = 0 its manifest expressions use the symbols E, N, K (of the
-/// gpu.module) and M, num_m_blocks (runtime). The config must have passed
+/// With staticM = 0 its TMA row extents are the runtime symbol M (times a
+/// constant); every other launch field is a constant or the SM count. The
+/// config must have passed
 /// verifyGroupedGemmConfig.
 void buildGroupedGemmKernel(mlir::OpBuilder &b, mlir::Location loc,
                             llvm::StringRef kernelName,

@@ -32,7 +32,7 @@ struct KernelParam {
 
 /// Creates `warpspec.kernel @name` at the insertion point with these
 /// parameters (names, bindings, TMA specs as argument attributes), the grid
-/// `grid` (e.g. {"num_sms", 1, 1}), an entry block with one argument per
+/// `grid` (e.g. persistentGrid(b)), an entry block with one argument per
 /// parameter; leaves the insertion point at the start of that block.
 /// A kernel being built whose parameters are reached by name: the one way
 /// every builder binds its parameters (no positional indices to keep in step
@@ -65,8 +65,12 @@ BoundKernel createBoundKernel(mlir::OpBuilder &b, mlir::Location loc,
 mlir::warpspec::RoleOp createPlannedRole(mlir::OpBuilder &b, mlir::Location loc,
                                          const config::RolePlan &role);
 
-/// The grid of a persistent kernel ("num_sms", 1, 1) and of one CTA (1, 1, 1).
+/// The grid of a persistent kernel (one CTA per SM: {ctas = "num_sms"}, 1,
+/// 1), of one capped at `maxCtas` CTAs (min(num_sms, maxCtas)), and of one
+/// CTA (1, 1, 1) (docs/Manifest.md, "Launch shapes").
 llvm::SmallVector<mlir::Attribute, 3> persistentGrid(mlir::Builder &b);
+llvm::SmallVector<mlir::Attribute, 3> persistentGrid(mlir::Builder &b,
+                                                     int64_t maxCtas);
 llvm::SmallVector<mlir::Attribute, 3> singleCtaGrid(mlir::Builder &b);
 
 } // namespace megamoe

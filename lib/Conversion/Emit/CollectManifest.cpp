@@ -31,6 +31,66 @@ Attribute shape3(Builder &b, DenseI32ArrayAttr dims) {
   return b.getI64ArrayAttr(v);
 }
 
+/// Whether `attr` is a launch-shape entry of the form docs/Manifest.md
+/// ("Launch shapes") gives: a positive integer, or a dictionary with the key
+/// `key` (= `value` when `value` is given, else any string) and optionally
+/// the positive integer `factor`.
+bool isLaunchDim(Attribute attr, StringRef key, std::optional<StringRef> value,
+                 StringRef factor) {
+  if (auto i = dyn_cast<IntegerAttr>(attr))
+    return i.getValue().isStrictlyPositive();
+  auto dict = dyn_cast<DictionaryAttr>(attr);
+  if (!dict)
+    return false;
+  for (NamedAttribute entry : dict) {
+    if (entry.getName() == key) {
+      auto s = dyn_cast<StringAttr>(entry.getValue());
+      if (!s || (value && s.getValue() != *value))
+        return false;
+    } else if (entry.getName() == factor) {
+      auto i = dyn_cast<IntegerAttr>(entry.getValue());
+      if (!i || !i.getValue().isStrictlyPositive())
+        return false;
+    } else {
+      return false;
+    }
+  }
+  return (bool)dict.get(key);
+}
+
+/// Checks a kernel's grid and TMA extents before they become the manifest,
+/// so that a builder's slip is a compile error rather than a runtime one.
+LogicalResult checkLaunchShapes(LLVM::LLVMFuncOp func, Attribute grid,
+                                ArrayRef<Attribute> tmas) {
+  auto dims = dyn_cast<ArrayAttr>(grid);
+  if (!dims || dims.size() != 3 || !llvm::all_of(dims, [](Attribute d) {
+        return isLaunchDim(d, mf::kGridCtas, StringRef(mf::kNumSms),
+                           mf::kGridMax);
+      }))
+    return func.emitError("kernel '")
+           << func.getSymName() << "' has grid " << grid
+           << "; each of its 3 entries must be a positive integer or {"
+           << mf::kGridCtas << " = \"" << mf::kNumSms << "\"} with an "
+           << "optional " << mf::kGridMax << " = N (docs/Manifest.md)";
+  for (Attribute tma : tmas) {
+    auto spec = cast<DictionaryAttr>(tma);
+    for (StringRef field : {"global_shape", "global_strides_bytes"}) {
+      auto entries = spec.getAs<ArrayAttr>(field);
+      if (!entries)
+        continue;
+      for (Attribute d : entries)
+        if (!isLaunchDim(d, mf::kDimSymbol, std::nullopt, mf::kDimTimes))
+          return func.emitError("kernel '")
+                 << func.getSymName() << "' TMA descriptor " << spec.get("name")
+                 << " has " << field << " entry " << d
+                 << "; it must be a positive integer or {" << mf::kDimSymbol
+                 << " = NAME} with an optional " << mf::kDimTimes
+                 << " = N (docs/Manifest.md)";
+    }
+  }
+  return success();
+}
+
 /// The manifest kind of an argument from its LLVM type and attributes, or
 /// an empty string when the type has no manifest kind.
 std::string paramKind(LLVM::LLVMFuncOp func, unsigned i) {
@@ -68,9 +128,10 @@ FailureOr<DictionaryAttr> collectKernel(LLVM::LLVMFuncOp func) {
   entry.set("block", shape3(b, reqntid ? reqntid : maxntid));
 
   Attribute grid = func->removeAttr(mf::kGrid);
-  if (!grid)
-    grid = b.getArrayAttr({b.getStringAttr("num_sms"), b.getI64IntegerAttr(1),
-                           b.getI64IntegerAttr(1)});
+  if (!grid) // one CTA per SM, the default of a persistent kernel
+    grid = b.getArrayAttr({b.getDictionaryAttr(b.getNamedAttr(
+                               mf::kGridCtas, b.getStringAttr(mf::kNumSms))),
+                           b.getI64IntegerAttr(1), b.getI64IntegerAttr(1)});
   entry.set("grid", grid);
   entry.set("cluster",
             shape3(b, func->getAttrOfType<DenseI32ArrayAttr>(
@@ -117,6 +178,8 @@ FailureOr<DictionaryAttr> collectKernel(LLVM::LLVMFuncOp func) {
     func.removeArgAttr(i, mf::kParamKind);
     func.removeArgAttr(i, mf::kTma);
   }
+  if (failed(checkLaunchShapes(func, grid, tmas)))
+    return failure();
   entry.set("params", b.getArrayAttr(params));
   entry.set("tma_descriptors", b.getArrayAttr(tmas));
   return entry.getDictionary(b.getContext());

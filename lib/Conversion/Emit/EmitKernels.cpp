@@ -26,11 +26,11 @@ LogicalResult writeFile(Operation *anchor, StringRef path, StringRef data) {
   return success();
 }
 
-/// The manifest JSON (docs/Manifest.md, version 1) of one gpu.binary.
+/// The manifest JSON (docs/Manifest.md, version 2) of one gpu.binary.
 llvm::Expected<std::string> manifestJson(StringRef name, DictionaryAttr entry) {
   llvm::json::Object m;
   m["format"] = "megamoe-manifest";
-  m["version"] = 1;
+  m["version"] = 2; // docs/Manifest.md: 2 = structured launch shapes
   m["chip"] = mf::toJSON(entry.get("chip"));
   m["cubin"] = (name + ".cubin").str();
   m["ptx"] = (name + ".ptx").str();

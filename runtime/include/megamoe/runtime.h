@@ -123,8 +123,9 @@ megamoe_status megamoe_symm_offsets(megamoe_symm_t symm,
 /* A cross-rank barrier kernel on `stream` (graph capturable). */
 megamoe_status megamoe_symm_barrier(megamoe_symm_t symm, void *stream,
                                     unsigned timeout_ms);
-/* Synchronizes; *timed_out = 1 if a barrier on this rank ever timed out. */
-megamoe_status megamoe_symm_barrier_timed_out(megamoe_symm_t symm,
+/* Waits for `stream` (the barriers' stream; NULL = the legacy default
+ * stream), then *timed_out = 1 if a barrier on this rank ever timed out. */
+megamoe_status megamoe_symm_barrier_timed_out(megamoe_symm_t symm, void *stream,
                                               int *timed_out);
 
 /*--- the layer ------------------------------------------------------------*/

@@ -171,7 +171,7 @@ std::string writeTemp(const std::string &dir, const std::string &name,
 std::string helloManifest(const std::string &chip, const std::string &kernel,
                           const std::string &cubin,
                           const std::string &extra = "") {
-  return R"({"format": "megamoe-manifest", "version": 1, "chip": ")" + chip +
+  return R"({"format": "megamoe-manifest", "version": 2, "chip": ")" + chip +
          R"(", "cubin": ")" + cubin + R"(", )" + extra +
          R"("kernels": [{"name": ")" + kernel +
          R"(", "block": [64, 1, 1], "grid": [1, 1, 1],
@@ -428,7 +428,7 @@ void peerWriteRound(megamoe_symm_t symm, const std::string &name,
                           cudaMemcpyDeviceToHost, stream));
   CUDA_OK(cudaStreamSynchronize(stream));
   int timedOut = 0;
-  megamoe_symm_barrier_timed_out(symm, &timedOut);
+  megamoe_symm_barrier_timed_out(symm, stream, &timedOut);
   report(mismatches == 0 && !timedOut,
          name + ": every rank received its " + std::to_string(n) +
              " slots of " + std::to_string(slotBytes >> 20) + " MiB",
@@ -501,7 +501,7 @@ void testSymmetric() {
       CUDA_OK(cudaGraphLaunch(exec, stream));
     CUDA_OK(cudaStreamSynchronize(stream));
     int timedOut = 0;
-    megamoe_symm_barrier_timed_out(symm, &timedOut);
+    megamoe_symm_barrier_timed_out(symm, stream, &timedOut);
     report(!timedOut, "barrier replayed 5 times from a CUDA graph");
     cudaGraphExecDestroy(exec);
   }
@@ -560,7 +560,7 @@ void testSymmetric() {
   printf("[r%d] MEASURE barrier_latency %.2f us (1000 back-to-back)\n", rank,
          barrierMs);
   int timedOut = 0;
-  megamoe_symm_barrier_timed_out(symm, &timedOut);
+  megamoe_symm_barrier_timed_out(symm, stream, &timedOut);
   report(!timedOut, "no barrier timed out during the measurements");
   peerWriteRound(symm, "peer writes after the measurements", slot, stream);
 

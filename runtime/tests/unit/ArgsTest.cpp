@@ -10,10 +10,11 @@ namespace {
 
 Manifest gemmManifest() {
   return parseManifest(R"json({
-    "format": "megamoe-manifest", "version": 1, "chip": "sm_90a",
+    "format": "megamoe-manifest", "version": 2, "chip": "sm_90a",
     "cubin": "k.cubin", "symbols": {"K": 256}, "runtime_symbols": ["M"],
     "kernels": [{
-      "name": "k", "block": [128, 1, 1], "grid": ["ceil_div(M, 64)", 1, 1],
+      "name": "k", "block": [128, 1, 1],
+      "grid": [{"ctas": "num_sms", "max": 4}, 1, 1],
       "cluster": [2, 1, 1],
       "params": [
         {"name": "a", "kind": "tma_descriptor", "tma": "a"},
@@ -22,7 +23,7 @@ Manifest gemmManifest() {
         {"name": "mask", "kind": "u32"},
         {"name": "scale", "kind": "f32"}],
       "tma_descriptors": [{"name": "a", "dtype": "e4m3", "rank": 2,
-        "global_shape": ["K", "M"], "global_strides_bytes": ["K"],
+        "global_shape": [256, {"symbol": "M"}], "global_strides_bytes": [256],
         "box": [128, 64], "swizzle": "128B"}]}]})json");
 }
 
@@ -40,7 +41,7 @@ ArgMap goodArgs() {
 TEST(Args, BindsInParameterOrder) {
   Manifest m = gemmManifest();
   BoundLaunch b = bindLaunch(m, m.kernels[0], goodArgs(), {{"M", 128}}, 132);
-  EXPECT_EQ(b.grid[0], 2u);
+  EXPECT_EQ(b.grid[0], 4u); // min(num_sms, 4)
   EXPECT_EQ(b.grid[1], 1u);
   ASSERT_EQ(b.params.size(), 5u);
   EXPECT_EQ(b.params[0].kind, ParamKind::TmaDescriptor);
@@ -52,7 +53,10 @@ TEST(Args, BindsInParameterOrder) {
   uint32_t u = (uint32_t)b.params[4].bits;
   std::memcpy(&f, &u, 4);
   EXPECT_EQ(f, 0.5f);
-  EXPECT_EQ(b.symbols.at("num_sms"), 132);
+  EXPECT_EQ(b.symbols.at("M"), 128);
+  // Fewer SMs than the cap: one CTA per SM.
+  EXPECT_EQ(bindLaunch(m, m.kernels[0], goodArgs(), {{"M", 128}}, 2).grid[0],
+            2u);
 }
 
 TEST(Args, MissingAndUnknownArguments) {
@@ -97,10 +101,13 @@ TEST(Args, RuntimeSymbols) {
 
 TEST(Args, GridChecks) {
   Manifest m = gemmManifest();
-  // ceil_div(64, 64) = 1 is not a multiple of the cluster size 2.
-  EXPECT_RT_ERROR(bindLaunch(m, m.kernels[0], goodArgs(), {{"M", 64}}, 132),
+  // One SM: min(num_sms, 4) = 1 is not a multiple of the cluster size 2.
+  EXPECT_RT_ERROR(bindLaunch(m, m.kernels[0], goodArgs(), {{"M", 64}}, 1),
                   ErrorKind::InvalidArgument,
                   "grid[0] = 1 is not a multiple of the cluster size 2");
+  EXPECT_RT_ERROR(bindLaunch(m, m.kernels[0], goodArgs(), {{"M", 64}}, 0),
+                  ErrorKind::InvalidArgument,
+                  "grid[0] = min(num_sms, 4) = 0 must be in [1, ");
   // M = 0 gives an empty grid.
   ArgMap a = goodArgs();
   EXPECT_RT_ERROR(bindLaunch(m, m.kernels[0], a, {{"M", 0}}, 132),

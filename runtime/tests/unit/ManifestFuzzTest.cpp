@@ -9,6 +9,7 @@
 // and a crash or (under MEGAMOE_SANITIZE) a sanitizer report fails the binary.
 //
 //===----------------------------------------------------------------------===//
+#include "TestManifest.h"
 #include "TestUtil.h"
 #include "megamoe/runtime/LayerContract.h"
 #include "megamoe/runtime/Manifest.h"
@@ -26,65 +27,16 @@ using json = nlohmann::json;
 
 namespace {
 
-// A two-variant layer manifest in the shape megamoe-expand{schedule=unfused}
-// emits (docs/UnfusedSchedule.md), cut down to three kernels: H = 256,
-// I = 128, E = 4, K = 2, R = 2, T = 64 (L = 2, P = 256).
-const char *kLayer = R"json({
-  "format": "megamoe-manifest", "version": 1, "chip": "sm_90a",
-  "cubin": "layer.cubin", "ptx": "layer.ptx",
-  "symbols": {"H": 256, "I": 128, "E": 4, "K": 2, "R": 2, "T": 256, "L": 2,
-              "P": 256},
-  "runtime_symbols": ["num_tokens"],
-  "variants": [
-    {"min_tokens": 0, "max_tokens": 16, "block_m": 64,
-     "schedule": ["moe_route", "moe_l1_gemm_bm64", "moe_combine_barrier"]},
-    {"min_tokens": 17, "max_tokens": 64, "block_m": 128,
-     "schedule": ["moe_route", "moe_l1_gemm_bm128", "moe_combine_barrier"]}],
-  "kernels": [
-   {"name": "moe_combine_barrier", "block": [32, 1, 1], "grid": [1, 1, 1],
-    "cluster": [1, 1, 1], "dynamic_smem_bytes": 0, "max_registers": 0,
-    "params": [
-      {"name": "barriers", "kind": "pointer", "bind": "region:barriers"},
-      {"name": "peer_offsets", "kind": "pointer", "bind": "peer_offsets"},
-      {"name": "rank", "kind": "i32", "bind": "value:rank"}]},
-   {"name": "moe_route", "block": [256, 1, 1], "grid": ["num_sms", 1, 1],
-    "params": [
-      {"name": "topk_idx", "kind": "pointer", "bind": "region:topk_idx"},
-      {"name": "errors", "kind": "pointer", "bind": "region:errors"},
-      {"name": "y", "kind": "pointer", "bind": "input:y"},
-      {"name": "rank", "kind": "i32", "bind": "value:rank"},
-      {"name": "num_tokens", "kind": "i32", "bind": "value:num_tokens"}]},
-   {"name": "moe_l1_gemm_bm64", "block": [384, 1, 1],
-    "grid": ["num_sms", 1, 1], "dynamic_smem_bytes": 200000,
-    "params": [
-      {"name": "a", "kind": "tma_descriptor", "tma": "a", "bind": "region:l1_pool"},
-      {"name": "b", "kind": "tma_descriptor", "tma": "b", "bind": "input:l1_weight"},
-      {"name": "sfb", "kind": "pointer", "bind": "input:l1_scale"}],
-    "tma_descriptors": [
-      {"name": "a", "dtype": "e4m3", "rank": 2, "global_shape": ["H", "P"],
-       "global_strides_bytes": ["H"], "box": [128, 64],
-       "element_strides": [1, 1], "swizzle": "128B", "interleave": "none",
-       "l2_promotion": "256B", "oob_fill": "zero"},
-      {"name": "b", "dtype": "e4m3", "rank": 2, "global_shape": [256, 512],
-       "global_strides_bytes": [256], "box": [128, 128], "swizzle": "128B"}]},
-   {"name": "moe_l1_gemm_bm128", "block": [384, 1, 1],
-    "grid": ["num_sms * 1", "(H + 127) / 128", 1], "dynamic_smem_bytes": 200000,
-    "params": [
-      {"name": "a", "kind": "tma_descriptor", "tma": "a", "bind": "region:l1_pool"},
-      {"name": "b", "kind": "tma_descriptor", "tma": "b", "bind": "input:l1_weight"},
-      {"name": "sfb", "kind": "pointer", "bind": "input:l1_scale"}],
-    "tma_descriptors": [
-      {"name": "a", "dtype": "e4m3", "rank": 2, "global_shape": ["H", "P"],
-       "global_strides_bytes": ["H"], "box": [128, 128], "swizzle": "128B"},
-      {"name": "b", "dtype": "e4m3", "rank": 2, "global_shape": [256, 512],
-       "global_strides_bytes": [256], "box": [128, 128], "swizzle": "128B"}]}
-  ],
-  "buffer_layout": {"total_bytes": 1048576, "workspace_bytes": 512, "regions": [
-    {"name": "barriers", "offset": 0, "bytes": 128},
-    {"name": "errors", "offset": 256, "bytes": 16},
-    {"name": "topk_idx", "offset": 4096, "bytes": 1024},
-    {"name": "l1_pool", "offset": 65536, "bytes": 65536}]}
-})json";
+// The fixture layer (TestManifest.h) with T = 256 and two GEMM kernels (one
+// per BLOCK_M; the seed below gives it the plan's variants).
+const std::string kLayer = testmanifest::layerManifest(
+    R"({"H": 256, "I": 128, "E": 4, "K": 2, "R": 2, "T": 256, "L": 2,
+              "P": 256})",
+    R"("variants": [],)",
+    {testmanifest::barrierKernel(), testmanifest::routeKernel(),
+     testmanifest::gemmKernel("moe_l1_gemm_bm64", 64),
+     testmanifest::gemmKernel("moe_l1_gemm_bm128", 128,
+                              R"([{"ctas": "num_sms", "max": 64}, 2, 1])")});
 
 LayerConfig config() {
   LayerConfig c;

@@ -51,10 +51,10 @@ std::string manifestFor(const config::LayerConfig &c, const config::Plan &p,
   std::string doc = config::planToJson(c, p);
   std::string inner = doc.substr(doc.find('{') + 1);
   inner = inner.substr(0, inner.rfind('}'));
-  return R"({"format": "megamoe-manifest", "version": 1, "chip": ")" +
+  return R"({"format": "megamoe-manifest", "version": 2, "chip": ")" +
          std::string(config::toString(c.chip)) +
          R"(", "cubin": "layer.cubin", "kernels": [{"name": "k",
-          "block": [384, 1, 1], "grid": ["num_sms", 1, 1], "params": []}],)" +
+          "block": [384, 1, 1], "grid": [{"ctas": "num_sms"}, 1, 1], "params": []}],)" +
          extra + inner + "}";
 }
 

@@ -9,7 +9,7 @@ namespace {
 // The example of docs/Manifest.md (comments included: they are allowed).
 const char *kExample = R"json({
   "format": "megamoe-manifest",
-  "version": 1,
+  "version": 2,
   "chip": "sm_90a",
   "cubin": "gemm.cubin",                       // file name, relative
   "ptx": "gemm.ptx",
@@ -18,7 +18,7 @@ const char *kExample = R"json({
   "kernels": [{
     "name": "grouped_gemm_fp8",
     "block": [384, 1, 1],
-    "grid": ["num_sms", 1, 1],
+    "grid": [{"ctas": "num_sms"}, 1, 1],        // one CTA per SM
     "cluster": [1, 1, 1],
     "dynamic_smem_bytes": 198656,
     "max_registers": 168,
@@ -29,7 +29,7 @@ const char *kExample = R"json({
     ],
     "tma_descriptors": [{
       "name": "a", "dtype": "e4m3", "rank": 2,
-      "global_shape": ["K", "M"], "global_strides_bytes": ["K"],
+      "global_shape": [7168, {"symbol": "M"}], "global_strides_bytes": [7168],
       "box": [128, 128], "element_strides": [1, 1], "swizzle": "128B",
       "interleave": "none", "l2_promotion": "256B", "oob_fill": "zero"
     }],
@@ -50,7 +50,7 @@ std::string edited(const std::string &from, const std::string &to) {
 
 TEST(Manifest, ParsesTheDocumentedExample) {
   Manifest m = parseManifest(kExample, "/cache/x");
-  EXPECT_EQ(m.version, 1);
+  EXPECT_EQ(m.version, 2);
   EXPECT_EQ(m.chip, "sm_90a");
   EXPECT_EQ(m.cubinPath(), "/cache/x/gemm.cubin");
   EXPECT_EQ(m.symbols.at("K"), 7168);
@@ -60,8 +60,8 @@ TEST(Manifest, ParsesTheDocumentedExample) {
   const KernelSpec &k = m.kernels[0];
   EXPECT_EQ(k.name, "grouped_gemm_fp8");
   EXPECT_EQ(k.block[0], 384u);
-  EXPECT_EQ(k.grid[0], "num_sms");
-  EXPECT_EQ(k.grid[1], "1");
+  EXPECT_EQ(k.grid[0], LaunchDim::numSms());
+  EXPECT_EQ(k.grid[1], LaunchDim::constant(1));
   EXPECT_EQ(k.dynamicSmemBytes, 198656u);
   EXPECT_EQ(k.maxRegisters, 168u);
   ASSERT_EQ(k.params.size(), 3u);
@@ -72,7 +72,9 @@ TEST(Manifest, ParsesTheDocumentedExample) {
   ASSERT_TRUE(t);
   EXPECT_EQ(t->dtype, DType::E4M3);
   EXPECT_EQ(t->rank, 2u);
-  EXPECT_EQ(t->globalShape[1], "M");
+  EXPECT_EQ(t->globalShape[0], LaunchDim::constant(7168));
+  EXPECT_EQ(t->globalShape[1], LaunchDim::times("M"));
+  EXPECT_EQ(t->globalStridesBytes[0], LaunchDim::constant(7168));
   EXPECT_EQ(t->swizzle, Swizzle::B128);
   EXPECT_EQ(t->l2Promotion, L2Promotion::B256);
   EXPECT_FALSE(m.bufferLayout.has_value());
@@ -83,8 +85,8 @@ TEST(Manifest, RejectsNonJsonAndWrongFormat) {
                   "not valid JSON");
   EXPECT_RT_ERROR(parseManifest(edited("\"megamoe-manifest\"", "\"other\"")),
                   ErrorKind::Manifest, "expected \"megamoe-manifest\"");
-  EXPECT_RT_ERROR(parseManifest(edited("\"version\": 1", "\"version\": 2")),
-                  ErrorKind::Manifest, "schema version 1, the manifest has 2");
+  EXPECT_RT_ERROR(parseManifest(edited("\"version\": 2", "\"version\": 1")),
+                  ErrorKind::Manifest, "schema version 2, the manifest has 1");
 }
 
 TEST(Manifest, NamesTheOffendingField) {

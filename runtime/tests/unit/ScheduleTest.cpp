@@ -1,11 +1,11 @@
 //===- ScheduleTest.cpp - binds, schedules and their resolution -----------===//
 //
-// Handcrafted layer manifests in the shape megamoe-expand{schedule=unfused}
-// emits (docs/UnfusedSchedule.md): a pointer/value kernel, a GEMM-like kernel
-// with region- and input-bound TMA descriptors, and a one-CTA kernel.
+// The fixture layer manifest of TestManifest.h, edited: binds, schedules,
+// variants and their resolution for one rank.
 //
 //===----------------------------------------------------------------------===//
 #include "megamoe/runtime/Schedule.h"
+#include "TestManifest.h"
 #include "TestUtil.h"
 #include "megamoe/runtime/LayerContract.h"
 #include "megamoe/runtime/Manifest.h"
@@ -14,44 +14,13 @@ using namespace megamoe::rt;
 
 namespace {
 
-// H = 256, I = 128, E = 4, K = 2, R = 2, T = 64: L = 2, P = 256.
-const char *kLayer = R"json({
-  "format": "megamoe-manifest", "version": 1, "chip": "sm_90a",
-  "cubin": "layer.cubin",
-  "symbols": {"H": 256, "I": 128, "E": 4, "K": 2, "R": 2, "T": 64, "L": 2,
-              "P": 256, "BM": 128},
-  "schedule": ["moe_route", "moe_l1_gemm", "moe_combine_barrier"],
-  "kernels": [
-   {"name": "moe_combine_barrier", "block": [32, 1, 1], "grid": [1, 1, 1],
-    "params": [
-      {"name": "barriers", "kind": "pointer", "bind": "region:barriers"},
-      {"name": "peer_offsets", "kind": "pointer", "bind": "peer_offsets"},
-      {"name": "rank", "kind": "i32", "bind": "value:rank"}]},
-   {"name": "moe_route", "block": [256, 1, 1], "grid": ["num_sms", 1, 1],
-    "params": [
-      {"name": "topk_idx", "kind": "pointer", "bind": "region:topk_idx"},
-      {"name": "errors", "kind": "pointer", "bind": "region:errors"},
-      {"name": "y", "kind": "pointer", "bind": "input:y"},
-      {"name": "rank", "kind": "i32", "bind": "value:rank"},
-      {"name": "num_tokens", "kind": "i32", "bind": "value:num_tokens"}]},
-   {"name": "moe_l1_gemm", "block": [384, 1, 1], "grid": ["num_sms", 1, 1],
-    "dynamic_smem_bytes": 200000,
-    "params": [
-      {"name": "a", "kind": "tma_descriptor", "tma": "a", "bind": "region:l1_pool"},
-      {"name": "b", "kind": "tma_descriptor", "tma": "b", "bind": "input:l1_weight"},
-      {"name": "sfb", "kind": "pointer", "bind": "input:l1_scale"}],
-    "tma_descriptors": [
-      {"name": "a", "dtype": "e4m3", "rank": 2, "global_shape": ["H", "P"],
-       "global_strides_bytes": ["H"], "box": [128, 128], "swizzle": "128B"},
-      {"name": "b", "dtype": "e4m3", "rank": 2, "global_shape": [256, 512],
-       "global_strides_bytes": [256], "box": [128, 128], "swizzle": "128B"}]}
-  ],
-  "buffer_layout": {"total_bytes": 1048576, "workspace_bytes": 512, "regions": [
-    {"name": "barriers", "offset": 0, "bytes": 128},
-    {"name": "errors", "offset": 256, "bytes": 16},
-    {"name": "topk_idx", "offset": 4096, "bytes": 1024},
-    {"name": "l1_pool", "offset": 65536, "bytes": 65536}]}
-})json";
+// The fixture layer (TestManifest.h) with one schedule, T = 64.
+const std::string kLayer = testmanifest::layerManifest(
+    R"({"H": 256, "I": 128, "E": 4, "K": 2, "R": 2, "T": 64, "L": 2,
+              "P": 256, "BM": 128})",
+    R"("schedule": ["moe_route", "moe_l1_gemm", "moe_combine_barrier"],)",
+    {testmanifest::barrierKernel(), testmanifest::routeKernel(),
+     testmanifest::gemmKernel("moe_l1_gemm", 128)});
 
 /// kLayer with the first match of `from` replaced by `to`.
 std::string edited(const std::string &from, const std::string &to) {
@@ -262,28 +231,29 @@ TEST(Schedule, ChecksDescriptorsAgainstRegionsAndInputs) {
       ErrorKind::Manifest, "y has a per-call size");
 }
 
-TEST(Schedule, RejectsPerCallGridsAndUnknownRuntimeSymbols) {
-  EXPECT_RT_ERROR(
-      planSchedule(parseManifest(edited("\"grid\": [1, 1, 1]",
-                                        "\"grid\": [\"num_tokens\", 1, 1]")),
-                   config(), env()),
-      ErrorKind::Manifest,
-      "schedule: kernel 'moe_combine_barrier' grid: expression "
-      "\"num_tokens\"");
-  EXPECT_RT_ERROR(
-      planSchedule(parseManifest(edited("\"cubin\": \"layer.cubin\",",
-                                        "\"cubin\": \"layer.cubin\", "
-                                        "\"runtime_symbols\": [\"M\"],")),
-                   config(), env()),
-      ErrorKind::Manifest,
-      "runtime symbol 'M' is unknown to the layer (it supplies num_tokens "
-      "and rank)");
-  // The grid may use rank (fixed per layer) and num_sms.
+TEST(Schedule, RejectsRuntimeSymbols) {
+  // A layer's grids and descriptors are fixed at creation: a manifest that
+  // lists a runtime symbol (and so could size a descriptor by it) is not a
+  // layer the runtime can plan.
+  std::string withM =
+      edited("\"cubin\": \"layer.cubin\",", "\"cubin\": \"layer.cubin\", "
+                                            "\"runtime_symbols\": [\"M\"],");
+  EXPECT_RT_ERROR(planSchedule(parseManifest(withM), config(), env()),
+                  ErrorKind::Manifest,
+                  "runtime symbol 'M': a layer's grids and descriptors are "
+                  "fixed when it is created");
+  // The SM count, capped or not, is resolved once for the layer.
   std::vector<PlannedKernel> plan = planSchedule(
       parseManifest(edited("\"grid\": [1, 1, 1]",
-                           "\"grid\": [\"rank + 1\", \"min(num_sms, 2)\", 1]")),
+                           R"("grid": [{"ctas": "num_sms", "max": 2}, 3, 1])")),
       config(), env());
-  EXPECT_EQ(plan[2].grid, (std::array<uint32_t, 3>{2, 2, 1}));
+  EXPECT_EQ(plan[2].grid, (std::array<uint32_t, 3>{2, 3, 1}));
+  plan =
+      planSchedule(parseManifest(edited(
+                       "\"grid\": [1, 1, 1]",
+                       R"("grid": [{"ctas": "num_sms", "max": 500}, 1, 1])")),
+                   config(), env());
+  EXPECT_EQ(plan[2].grid, (std::array<uint32_t, 3>{132, 1, 1}));
   EXPECT_RT_ERROR(planSchedule(parseManifest(kLayer), config(), ScheduleEnv{}),
                   ErrorKind::InvalidArgument,
                   "the symmetric buffer or its offset table is null");

@@ -11,8 +11,8 @@ TmaSpec gemmA() {
   t.name = "a";
   t.dtype = DType::E4M3;
   t.rank = 2;
-  t.globalShape = {"K", "M"};
-  t.globalStridesBytes = {"K"};
+  t.globalShape = {LaunchDim::times("K"), LaunchDim::times("M")};
+  t.globalStridesBytes = {LaunchDim::times("K")};
   t.box = {128, 128};
   t.elementStrides = {1, 1};
   t.swizzle = Swizzle::B128;
@@ -38,8 +38,9 @@ TEST(Tma, Rank3BF16Extent) {
   t.name = "y";
   t.dtype = DType::BF16;
   t.rank = 3;
-  t.globalShape = {"64", "10", "3"};
-  t.globalStridesBytes = {"256", "4096"};
+  t.globalShape = {LaunchDim::constant(64), LaunchDim::constant(10),
+                   LaunchDim::constant(3)};
+  t.globalStridesBytes = {LaunchDim::constant(256), LaunchDim::constant(4096)};
   t.box = {64, 8, 1};
   t.elementStrides = {1, 1, 1};
   TmaParams p = computeTmaParams(t, {}, 256, 0);
@@ -90,7 +91,8 @@ TEST(Tma, RejectsTensorSmallerThanDescriptor) {
 
 TEST(Tma, UnknownSymbolIsNamed) {
   EXPECT_RT_ERROR(computeTmaParams(gemmA(), {{"K", 7168}}, 0x10000, 0),
-                  ErrorKind::Manifest, "unknown symbol 'M'");
+                  ErrorKind::InvalidArgument,
+                  "M needs the runtime symbol 'M', which was not given");
 }
 
 } // namespace

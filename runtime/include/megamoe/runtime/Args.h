@@ -40,14 +40,13 @@ struct BoundParam {
 struct BoundLaunch {
   std::array<uint32_t, 3> grid{};
   std::vector<BoundParam> params; // kernel-argument order
-  SymbolTable symbols;            // manifest + runtime symbols + num_sms
+  SymbolTable symbols;            // the runtime symbols given
 };
 
-/// Evaluates the grid of `kernel` over `symbols`. Throws
+/// The grid of `kernel` on a device of `numSms` SMs. Throws
 /// Error(InvalidArgument) for a grid out of range or not divisible by the
-/// cluster shape, Error(Manifest) for a bad expression.
-std::array<uint32_t, 3> evaluateGrid(const KernelSpec &kernel,
-                                     const SymbolTable &symbols);
+/// cluster shape.
+std::array<uint32_t, 3> evaluateGrid(const KernelSpec &kernel, int numSms);
 
 /// Binds `args` and `runtimeSymbols` to `kernel` of `manifest` on a device of
 /// `numSms` SMs. Throws Error(InvalidArgument) for a missing or unknown

@@ -1,15 +1,16 @@
 //===- Manifest.h - the compiler -> runtime manifest ------------*- C++ -*-===//
 //
 // The JSON manifest megamoe-opt writes next to each cubin (docs/Manifest.md,
-// schema version 1), parsed and checked once so that launching needs no
+// schema version 2), parsed and checked once so that launching needs no
 // further validation of the manifest itself.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MEGAMOE_RUNTIME_MANIFEST_H
 #define MEGAMOE_RUNTIME_MANIFEST_H
 
-#include "megamoe/runtime/Expr.h"
+#include "megamoe/runtime/LaunchShape.h"
 
+#include "megamoe/Config/LayerConfig.h"
 #include "megamoe/Config/Plan.h"
 
 #include <array>
@@ -20,27 +21,26 @@
 
 namespace megamoe::rt {
 
-enum class DType { E4M3, E5M2, BF16, F16, F32, U8, I32, I64 };
+/// Element types are lib/Config's (names and sizes: config::toString,
+/// config::bytesOf).
+using DType = config::DType;
 enum class Swizzle { None, B32, B64, B128 };
 enum class Interleave { None, B16, B32 };
 enum class L2Promotion { None, B64, B128, B256 };
 enum class OobFill { Zero, NaN };
 enum class ParamKind { Pointer, I32, I64, U32, U64, F32, TmaDescriptor };
 
-/// Bytes of one element of `t`.
-unsigned dtypeBytes(DType t);
-/// The manifest spelling of `t` ("e4m3", "bf16", ...).
-const char *dtypeName(DType t);
 const char *paramKindName(ParamKind k);
 
 /// A TMA descriptor as the manifest describes it; shapes and strides are
-/// expressions over the symbols (innermost dimension first).
+/// constants or a runtime symbol times a constant (innermost dimension
+/// first).
 struct TmaSpec {
   std::string name;
   DType dtype = DType::U8;
   unsigned rank = 0;
-  std::vector<std::string> globalShape;        // rank entries
-  std::vector<std::string> globalStridesBytes; // rank - 1 entries
+  std::vector<LaunchDim> globalShape;          // rank entries
+  std::vector<LaunchDim> globalStridesBytes;   // rank - 1 entries
   std::vector<uint32_t> box;                   // rank entries
   std::vector<uint32_t> elementStrides;        // rank entries
   Swizzle swizzle = Swizzle::None;
@@ -84,7 +84,8 @@ struct ParamSpec {
 struct KernelSpec {
   std::string name;
   std::array<uint32_t, 3> block{1, 1, 1};
-  std::array<std::string, 3> grid{"1", "1", "1"};
+  /// Constants or the SM count (capped); never a runtime symbol.
+  std::array<LaunchDim, 3> grid{};
   std::array<uint32_t, 3> cluster{1, 1, 1};
   uint32_t dynamicSmemBytes = 0;
   uint32_t maxRegisters = 0;
@@ -127,7 +128,10 @@ struct Manifest {
   std::string cubin; // file name relative to `directory`
   std::string ptx;
   std::string directory; // where the manifest was read from ("" if memory)
+  /// Compile-time facts by name (E, N, K, H, T, ...): checked against the
+  /// config and read by tools, never by a launch field.
   SymbolTable symbols;
+  /// The names a launch supplies ({"symbol": ...} in TMA fields).
   std::vector<std::string> runtimeSymbols;
   std::vector<KernelSpec> kernels;
   std::optional<BufferLayout> bufferLayout;

@@ -85,9 +85,8 @@ struct PlannedLayer {
 /// when the manifest has no schedule (nor variants) or no buffer_layout, a
 /// bound region is smaller than a descriptor addresses, an input-bound
 /// descriptor addresses more than the config's tensor holds (or binds y,
-/// whose size changes per call), a grid or TMA shape needs a symbol other
-/// than the compile-time ones, num_sms and rank, or the manifest asks for a
-/// runtime symbol other than num_tokens and rank. Throws
+/// whose size changes per call), or the manifest lists a runtime symbol (a
+/// layer's grids and TMA shapes are constants and the SM count). Throws
 /// Error(InvalidArgument) for a null base or offset table.
 PlannedLayer planLayer(const Manifest &m, const LayerConfig &config,
                        const ScheduleEnv &env);

@@ -72,8 +72,9 @@ public:
   /// epoch lives in device memory. A rank that waits longer than about
   /// `timeoutMs` records a timeout readable with barrierTimedOut().
   void barrier(CUstream stream, unsigned timeoutMs = 10000) const;
-  /// Synchronizes with the device and reports whether a barrier timed out.
-  bool barrierTimedOut() const;
+  /// Waits for `stream` (the one the barriers ran on; other streams are not
+  /// waited for) and reports whether a barrier on this rank ever timed out.
+  bool barrierTimedOut(CUstream stream) const;
   /// The same barrier driven from the host: arrive once, then short checks
   /// (about 1 ms on the GPU each) relaunched on `stream` until every rank
   /// arrived (true) or `timeoutMs` passed (false). No kernel stays resident

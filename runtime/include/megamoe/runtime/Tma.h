@@ -1,6 +1,6 @@
 //===- Tma.h - TMA descriptor parameters from manifest specs ----*- C++ -*-===//
 //
-// computeTmaParams evaluates a manifest TmaSpec for concrete symbol values and
+// computeTmaParams resolves a manifest TmaSpec for the runtime symbols and
 // a tensor (address + size) and checks every rule cuTensorMapEncodeTiled
 // imposes, so that a bad value is reported by name before the driver sees it.
 // It needs no GPU; encodeTma (TmaEncode.cpp, driver API) turns the result into
@@ -35,9 +35,10 @@ struct TmaParams {
   uint64_t extentBytes = 0;
 };
 
-/// Evaluates `spec` for `symbols` over the tensor at `address` holding
-/// `tensorBytes` bytes (0 = unknown, not checked). Throws
-/// Error(InvalidArgument) naming the descriptor and the broken rule.
+/// Resolves `spec` with the runtime symbols `symbols` over the tensor at
+/// `address` holding `tensorBytes` bytes (0 = unknown, not checked). Throws
+/// Error(InvalidArgument) naming the descriptor and the broken rule (a
+/// missing runtime symbol included).
 TmaParams computeTmaParams(const TmaSpec &spec, const SymbolTable &symbols,
                            uint64_t address, uint64_t tensorBytes);
 
