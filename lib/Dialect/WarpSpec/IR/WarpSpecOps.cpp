@@ -122,6 +122,22 @@ LogicalResult KernelOp::verifyRegions() {
     return emitOpError("kernels with roles need threads to be a multiple of "
                        "128 (setmaxnreg acts on whole warpgroups), got ")
            << getThreads();
+  // sm_100: the block-scaled MMAs' TMEM partials must fit the CTA's columns.
+  FailureOr<TmemPartialsPlan> tmem = planTmemPartials(*this);
+  if (failed(tmem))
+    return failure();
+  if (tmem->columns) {
+    std::optional<::megamoe::config::ChipLimits> limits =
+        getChipLimits(getChip());
+    int64_t available = limits ? limits->tmemColumns : 0;
+    if (tmem->allocColumns > available)
+      return emitOpError("needs ")
+             << tmem->columns << " TMEM columns (" << tmem->warpgroups
+             << " MMA warpgroups x their accumulator width, allocated as "
+             << tmem->allocColumns << ") for its block-scaled MMA partials, "
+             << "more than the " << available << " columns of an "
+             << getChip() << " CTA";
+  }
   return success();
 }
 
