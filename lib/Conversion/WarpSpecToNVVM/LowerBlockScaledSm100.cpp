@@ -37,6 +37,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::warpspec;
@@ -182,10 +183,11 @@ LogicalResult expandOne(MmaBlockScaledOp op, const KernelTmem &k,
     return failure();
   AccType accType = op.getTotal().getType();
   int64_t n = accType.getN();
-  // 16x256b moves 8 columns per repetition, at most 32 repetitions.
-  if (n % 16 != 0 || n > 256)
+  // tcgen05.mma with M = 64 takes N in [8, 256] in steps of 8: the widths
+  // !warpspec.acc allows.
+  if (n % 8 != 0 || n < 8 || n > 256)
     return op.emitOpError("on sm_100 needs an accumulator width that is a "
-                          "multiple of 16 in [16, 256] (tcgen05.mma with "
+                          "multiple of 8 in [8, 256] (tcgen05.mma with "
                           "M = 64), got ")
            << n;
   OpBuilder b(op);
@@ -288,21 +290,37 @@ LogicalResult expandOne(MmaBlockScaledOp op, const KernelTmem &k,
   Value lane = arith::ShLIOp::create(
       b, loc, arith::MulIOp::create(b, loc, warpInWg, i32Const(b, loc, 32)),
       i32Const(b, loc, 16));
-  Value ldAddr = tmemPointer(b, loc, arith::AddIOp::create(b, loc, partialAddr,
-                                                           lane));
-  auto vecTy = VectorType::get({n / 2}, i32);
-  Value loaded = NVVM::Tcgen05LdOp::create(
-      b, loc, vecTy, /*pack=*/false, NVVM::Tcgen05LdStShape::SHAPE_16X256B,
-      ldAddr, /*offset=*/Value());
-  NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::LOAD);
+  Value ldAddrBase = arith::AddIOp::create(b, loc, partialAddr, lane);
+  // One 16x256b load per power-of-two run of 8-column groups (.num must be
+  // a power of two, at most 32): group j's 4 registers are fragment
+  // elements 4j .. 4j + 3.
   SmallVector<Type> fields(n / 2, f32);
   Type structTy = LLVM::LLVMStructType::getLiteral(ctx, fields);
   Value partial = LLVM::UndefOp::create(b, loc, structTy);
-  for (int64_t i = 0; i < n / 2; ++i) {
-    Value v = LLVM::ExtractElementOp::create(b, loc, loaded,
-                                             i32Const(b, loc, i));
-    partial = LLVM::InsertValueOp::create(
-        b, loc, partial, LLVM::BitcastOp::create(b, loc, f32, v), i);
+  SmallVector<std::pair<int64_t, Value>> loads; // (first group, registers)
+  for (int64_t group = 0, left = n / 8; left > 0;) {
+    int64_t run = int64_t(1) << llvm::Log2_64(uint64_t(std::min<int64_t>(left, 32)));
+    Value addr = group ? arith::AddIOp::create(b, loc, ldAddrBase,
+                                               i32Const(b, loc, 8 * group))
+                       : ldAddrBase;
+    loads.push_back(
+        {group, NVVM::Tcgen05LdOp::create(
+                    b, loc, VectorType::get({4 * run}, i32), /*pack=*/false,
+                    NVVM::Tcgen05LdStShape::SHAPE_16X256B,
+                    tmemPointer(b, loc, addr), /*offset=*/Value())});
+    group += run;
+    left -= run;
+  }
+  NVVM::Tcgen05WaitOp::create(b, loc, NVVM::Tcgen05WaitKind::LOAD);
+  for (auto [group, regs] : loads) {
+    int64_t count = cast<VectorType>(regs.getType()).getNumElements();
+    for (int64_t r = 0; r < count; ++r) {
+      Value v =
+          LLVM::ExtractElementOp::create(b, loc, regs, i32Const(b, loc, r));
+      partial = LLVM::InsertValueOp::create(
+          b, loc, partial, LLVM::BitcastOp::create(b, loc, f32, v),
+          4 * group + r);
+    }
   }
   Value partialAcc =
       UnrealizedConversionCastOp::create(b, loc, accType, partial)

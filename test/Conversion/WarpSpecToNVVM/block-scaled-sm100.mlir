@@ -19,6 +19,9 @@
 !sfa = !warpspec.smem<64xf32, slots = 2, align = 128>
 !acc = !warpspec.acc<64x64xf32>
 !out = !warpspec.smem<64x64xf32, slots = 1, align = 1024>
+!b192 = !warpspec.smem<192x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>
+!acc192 = !warpspec.acc<64x192xf32>
+!out192 = !warpspec.smem<64x192xf32, slots = 1, align = 1024>
 module attributes {gpu.container_module} {
 gpu.module @k [#nvvm.target<chip = "sm_100a", features = "+ptx88", O = 3>] {
 // CHECK-LABEL: llvm.func @block_scaled
@@ -62,6 +65,23 @@ gpu.module @k [#nvvm.target<chip = "sm_100a", features = "+ptx88", O = 3>] {
 // PTX: tcgen05.wait::ld.sync.aligned;
 // PTX: tcgen05.dealloc.cta_group::1.sync.aligned.b32
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
+
+// A width that is not a power of two of 8-column groups (192 = 16 + 8
+// groups) is loaded by one x16 and one x8 tcgen05.ld (.num must be a power
+// of two); 192 columns are allocated as 256.
+// PTX-LABEL: .entry block_scaled_192(
+// PTX: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32
+// PTX: tcgen05.mma.cta_group::1.kind::f8f6f4
+// PTX: tcgen05.ld.sync.aligned.16x256b.x16.b32
+// PTX: tcgen05.ld.sync.aligned.16x256b.x8.b32
+// PTX: tcgen05.wait::ld.sync.aligned;
+// PTXAS: 0 bytes spill stores, 0 bytes spill loads
+// CHECK-LABEL: llvm.func @block_scaled_192
+// CHECK: %[[C256:.*]] = arith.constant 256 : i32
+// CHECK: nvvm.tcgen05.alloc %{{.*}}, %[[C256]]
+// CHECK: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<64xi32>
+// CHECK: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<32xi32>
+// CHECK-NEXT: nvvm.tcgen05.wait <load>
 warpspec.kernel @block_scaled(%s0: f32, %s1: f32)
     attributes {chip = "sm_100a", maxnreg = 168 : i32, threads = 128 : i32} {
   %a = warpspec.smem.alloc "a" : !tile
@@ -75,6 +95,22 @@ warpspec.kernel @block_scaled(%s0: f32, %s1: f32)
       %z = warpspec.acc.zero : !acc
       %t = warpspec.mma.block_scaled %a, %b stage %c1 row %c0 a_scales %sfa b_scales %s0, %s1 b_scale_map affine_map<(c) -> ((c floordiv 8) mod 2)> into %z : !tile, !tile, !sfa, !acc
       warpspec.acc.store %t -> %out[%c0, %c0] : !acc, !out
+    }
+  }
+  warpspec.return
+}
+warpspec.kernel @block_scaled_192(%s0: f32)
+    attributes {chip = "sm_100a", maxnreg = 248 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !tile
+  %b = warpspec.smem.alloc "b" : !b192
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %out = warpspec.smem.alloc "out" : !out192
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "math" warps [0, 4) regs 248 mma {
+      %z = warpspec.acc.zero : !acc192
+      %t = warpspec.mma.block_scaled %a, %b stage %c0 row %c0 a_scales %sfa b_scales %s0 into %z : !tile, !b192, !sfa, !acc192
+      warpspec.acc.store %t -> %out[%c0, %c0] : !acc192, !out192
     }
   }
   warpspec.return

@@ -1591,6 +1591,26 @@ warpspec.kernel @k(%sb: f32) attributes {chip = "sm_100a", maxnreg = 168 : i32, 
 
 // -----
 
+// sm_100: an MMA role that is not whole warpgroups cannot read its TMEM
+// partial (warp w reaches only lane quarter w mod 4).
+!tile = !warpspec.smem<64x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>
+!sfa = !warpspec.smem<64xf32, slots = 2, align = 128>
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_100a", maxnreg = 128 : i32, threads = 256 : i32} {
+  %a = warpspec.smem.alloc "a" : !tile
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    // expected-error @+1 {{role 'm' issues warpgroup MMA, so its warp range [2, 6) must be warpgroup-aligned (multiples of 4 warps); on sm_100a warp w may access only TMEM lanes [32 (w mod 4), 32 (w mod 4) + 32), so an MMA warpgroup that reads its partial must be whole}}
+    warpspec.role "m" warps [2, 6) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x64xf32>
+      %t = warpspec.mma.block_scaled %a, %a stage %c0 row %c0 a_scales %sfa b_scales %sb into %z : !tile, !tile, !sfa, !warpspec.acc<64x64xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
 // sm_100: every MMA warpgroup of a role owns one TMEM partial of one width.
 !tile = !warpspec.smem<64x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>
 !b32 = !warpspec.smem<32x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>
