@@ -114,12 +114,13 @@ Value tmemPointer(OpBuilder &b, Location loc, Value address) {
 }
 
 /// The ids of `count` consecutive named barriers the kernel does not
-/// declare, the highest such range in [1, 15].
+/// declare, the lowest such range in [1, 15] (ptxas reserves barriers up to
+/// the highest id used).
 FailureOr<int64_t> freeBarrierIds(KernelOp kernel, int64_t count) {
   llvm::DenseSet<int64_t> used;
   for (auto barrier : kernel.getBody().front().getOps<NamedBarrierOp>())
     used.insert(barrier.getId());
-  for (int64_t first = 16 - count; first >= 1; --first) {
+  for (int64_t first = 1; first + count <= 16; ++first) {
     bool free = true;
     for (int64_t id = first; id < first + count; ++id)
       free &= !used.contains(id);
@@ -176,7 +177,7 @@ void emitAllocation(KernelOp kernel, RolesOp roles, KernelTmem &k) {
 
 /// One K block: MMA into the partial, commit, wait, load, promote.
 LogicalResult expandOne(MmaBlockScaledOp op, const KernelTmem &k,
-                        const TmemPartialsPlan::Role &role) {
+                        TmemPartialsPlan::Role role) {
   SmemType aType = op.getA().getType(), bType = op.getB().getType();
   if (failed(checkOperand(op, "A", aType)) ||
       failed(checkOperand(op, "B", bType)))
@@ -198,8 +199,13 @@ LogicalResult expandOne(MmaBlockScaledOp op, const KernelTmem &k,
   // This warpgroup: its index among the kernel's MMA warpgroups, its warp
   // inside the warpgroup (the TMEM lane quarter it may access).
   Value warpInRole = toI32(b, loc, RoleWarpIdOp::create(b, loc));
+  // A one-warpgroup role (the kernels' usual layout) gets constant
+  // warpgroup, barrier id and column, so ptxas sees which barrier it uses.
   Value wgInRole =
-      arith::DivUIOp::create(b, loc, warpInRole, i32Const(b, loc, 4));
+      role.role.getNumWarps() == 4
+          ? i32Const(b, loc, 0)
+          : (Value)arith::DivUIOp::create(b, loc, warpInRole,
+                                          i32Const(b, loc, 4));
   Value wg = arith::AddIOp::create(b, loc, wgInRole,
                                    i32Const(b, loc, role.firstWarpgroup));
   Value warpInWg =

@@ -7,8 +7,8 @@
 // On sm_100a one K block of mma.block_scaled (recipe (b), docs/SM100.md):
 // warp 0 allocates the TMEM columns of the kernel's MMA warpgroups (here one
 // warpgroup of 64 columns, allocated as 64) before the roles and frees them
-// after; per K block the warpgroup syncs on its named barrier (15: the
-// highest id the kernel does not declare), thread 0 of the warpgroup issues
+// after; per K block the warpgroup syncs on its named barrier (1: the
+// lowest id the kernel does not declare), thread 0 of the warpgroup issues
 // K / 32 = 4 tcgen05.mma kind::f8f6f4 (M = 64, N = 64: idesc = 1 << 4 |
 // 8 << 17 | 4 << 24 = 68157456; only the first overwrites the partial) and
 // commits them to the warpgroup's mbarrier; everyone waits on it, loads the
@@ -34,8 +34,8 @@ gpu.module @k [#nvvm.target<chip = "sm_100a", features = "+ptx88", O = 3>] {
 // CHECK: nvvm.tcgen05.fence <before>
 // CHECK-NEXT: nvvm.barrier0
 // CHECK-NEXT: nvvm.tcgen05.fence <after>
-// CHECK: %[[C15:.*]] = arith.constant 15 : i32
-// CHECK-NEXT: %[[ID:.*]] = arith.addi %{{.*}}, %[[C15]] : i32
+// CHECK: %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: %[[ID:.*]] = arith.addi %{{.*}}, %[[C1]] : i32
 // CHECK-NEXT: nvvm.tcgen05.fence <before>
 // CHECK-NEXT: %[[C128:.*]] = arith.constant 128 : i32
 // CHECK-NEXT: nvvm.barrier id = %[[ID]] number_of_threads = %[[C128]]
@@ -59,12 +59,14 @@ gpu.module @k [#nvvm.target<chip = "sm_100a", features = "+ptx88", O = 3>] {
 
 // PTX: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [__dynamic_smem+{{[0-9]+}}], %r{{[0-9]+}};
 // PTX: tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+// PTX: bar.sync 1, 128;
 // PTX-COUNT-4: tcgen05.mma.cta_group::1.kind::f8f6f4
 // PTX: tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
 // PTX: tcgen05.ld.sync.aligned.16x256b.x8.b32
 // PTX: tcgen05.wait::ld.sync.aligned;
 // PTX: tcgen05.dealloc.cta_group::1.sync.aligned.b32
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS: used 2 barriers
 
 // A width that is not a power of two of 8-column groups (192 = 16 + 8
 // groups) is loaded by one x16 and one x8 tcgen05.ld (.num must be a power
