@@ -305,7 +305,8 @@ LogicalResult expandOne(MmaBlockScaledOp op, const KernelTmem &k,
   Value partial = LLVM::UndefOp::create(b, loc, structTy);
   SmallVector<std::pair<int64_t, Value>> loads; // (first group, registers)
   for (int64_t group = 0, left = n / 8; left > 0;) {
-    int64_t run = int64_t(1) << llvm::Log2_64(uint64_t(std::min<int64_t>(left, 32)));
+    int64_t run =
+        int64_t(1) << llvm::Log2_64(uint64_t(std::min<int64_t>(left, 32)));
     Value addr = group ? arith::AddIOp::create(b, loc, ldAddrBase,
                                                i32Const(b, loc, 8 * group))
                        : ldAddrBase;

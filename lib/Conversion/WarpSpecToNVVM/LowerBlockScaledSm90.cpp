@@ -23,7 +23,8 @@ LogicalResult warpspec::expandBlockScaledMmaSm90(gpu::GPUModuleOp module) {
     StringRef chip = kernel ? kernel.getChip() : StringRef();
     if (chip != "sm_90a")
       return op.emitOpError("has no lowering for chip '")
-             << chip << "' (block-scaled MMA is lowered for sm_90a and sm_100a)";
+             << chip
+             << "' (block-scaled MMA is lowered for sm_90a and sm_100a)";
     OpBuilder b(op);
     Location loc = op.getLoc();
     AccType accType = op.getTotal().getType();
