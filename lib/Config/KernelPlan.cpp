@@ -40,6 +40,16 @@ int64_t KernelPlan::mathWarpgroups() const {
                        [](const RolePlan &r) { return r.mma; });
 }
 
+int64_t KernelPlan::tmemColumns() const {
+  if (chipLimits(chip).tmemColumns == 0)
+    return 0;
+  int64_t warpgroups = 0;
+  for (const RolePlan &r : roles)
+    if (r.mma)
+      warpgroups += (r.warpEnd - r.warpBegin) / 4;
+  return warpgroups * blockN;
+}
+
 KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   ChipLimits limits = chipLimits(p.chip);
   KernelPlan plan;
@@ -115,6 +125,42 @@ std::vector<std::string> validateKernelPlan(const KernelPlan &plan) {
     errors.push_back(cat("launch needs ", plan.threads, " threads x ",
                          plan.entryRegisters, " registers, more than the ",
                          limits.registersPerSM, " of an SM"));
+  // Role layout: MMA roles are whole warpgroups (setmaxnreg; on sm_100a
+  // also the TMEM lane quarter of warp w is w % 4), one per 64 rows.
+  int64_t mmaWarpgroups = 0;
+  for (const RolePlan &r : plan.roles) {
+    if (!r.mma)
+      continue;
+    if (r.warpBegin % 4 != 0 || r.warpEnd % 4 != 0 || r.warpEnd <= r.warpBegin)
+      errors.push_back(cat("role '", r.name, "' issues MMAs on warps [",
+                           r.warpBegin, ", ", r.warpEnd,
+                           "), which is not whole warpgroups"));
+    else
+      mmaWarpgroups += (r.warpEnd - r.warpBegin) / 4;
+  }
+  // With split columns (splitN) two warpgroups share the 64 rows.
+  int64_t wantWarpgroups = plan.splitN ? 2 : plan.blockM / 64;
+  if (plan.splitN && plan.blockM != 64)
+    errors.push_back(cat("split columns (two warpgroups on one 64-row tile) "
+                         "need BLOCK_M 64, got ",
+                         plan.blockM));
+  else if (mmaWarpgroups != wantWarpgroups)
+    errors.push_back(cat("BLOCK_M ", plan.blockM, " needs ", wantWarpgroups,
+                         plan.splitN ? " MMA warpgroups (one per column block)"
+                                     : " MMA warpgroups (one per 64 rows)",
+                         ", the plan has ", mmaWarpgroups));
+  // sm_100a: the partials must fit the CTA's TMEM (allocated as a power of
+  // two of at least 32 columns).
+  if (int64_t columns = plan.tmemColumns()) {
+    int64_t allocated = 32;
+    while (allocated < columns)
+      allocated *= 2;
+    if (allocated > limits.tmemColumns)
+      errors.push_back(cat(mmaWarpgroups, " MMA warpgroups x BLOCK_N ",
+                           plan.blockN, " = ", columns,
+                           " TMEM columns, more than the ", limits.tmemColumns,
+                           " of an ", toString(plan.chip), " CTA"));
+  }
   int64_t sum = 0;
   for (const RolePlan &r : plan.roles) {
     if (r.registers == 0)

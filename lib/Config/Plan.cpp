@@ -82,10 +82,12 @@ std::vector<std::string> makePlan(const LayerConfig &c, const PlanOverrides &o,
   std::vector<std::string> errors = validate(c);
   if (!errors.empty())
     return errors;
-  if (c.chip != Chip::SM90a)
+  // sm_90a (wgmma) and sm_100a (tcgen05, docs/SM100.md) share the kernels'
+  // structure; a chip without register targets has no planner.
+  if (chipLimits(c.chip).mathRegisters == 0)
     return {cat("planning for ", toString(c.chip),
-                " is not implemented: only sm_90a kernels (wgmma, 384 "
-                "threads) have a planner")};
+                " is not implemented: it has no warp-specialized kernel plan "
+                "(register targets in Chip.h)")};
 
   // Overrides are checked for range before any size is computed from them.
   std::vector<std::string> ranges;

@@ -103,14 +103,6 @@ const PlanRule kPlanRules[] = {
                     " but the layer targets ", toString(c.chip)));
        return true;
      }},
-    {"stage-kernels-chip", kStageKernels,
-     [](const LayerConfig &, const Plan &p, Report &r) {
-       if (p.chip != Chip::SM90a)
-         r.fail(cat("the ", toString(p.schedule),
-                    " schedule is built for sm_90a only, not ",
-                    toString(p.chip)));
-       return true;
-     }},
     {"sm-count", kAnySchedule,
      [](const LayerConfig &c, const Plan &p, Report &r) {
        int64_t chipSMs = defaultNumSMs(c.chip);

@@ -67,9 +67,10 @@ static std::string str(int64_t v) { return std::to_string(v); }
 
 std::optional<std::string>
 megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
-  if (c.chip != "sm_90a")
-    return "the grouped GEMM is built for sm_90a only (wgmma, setmaxnreg); "
-           "got chip '" +
+  // The builder is arch-neutral; the lowering picks wgmma (sm_90a) or
+  // tcgen05 + TMEM (sm_100a).
+  if (c.chip != "sm_90a" && c.chip != "sm_100a")
+    return "the grouped GEMM is built for sm_90a and sm_100a only; got chip '" +
            c.chip + "'";
   if (c.experts < 1)
     return "experts must be >= 1, got " + str(c.experts);

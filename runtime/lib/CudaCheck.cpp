@@ -24,7 +24,7 @@ ScopedDevice::~ScopedDevice() {
   cuDevicePrimaryCtxRelease(dev_);
 }
 
-std::string deviceChip(int device) {
+std::pair<int, int> deviceComputeCapability(int device) {
   ScopedDevice scope(device);
   CUdevice dev;
   checkCu(cuDeviceGet(&dev, device), "cuDeviceGet");
@@ -35,7 +35,7 @@ std::string deviceChip(int device) {
   checkCu(cuDeviceGetAttribute(
               &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev),
           "cuDeviceGetAttribute");
-  return "sm_" + std::to_string(major * 10 + minor);
+  return {major, minor};
 }
 
 } // namespace megamoe::rt

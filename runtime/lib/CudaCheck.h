@@ -9,6 +9,7 @@
 #include <nccl.h>
 
 #include <string>
+#include <utility>
 
 namespace megamoe::rt {
 
@@ -50,8 +51,8 @@ private:
   CUcontext ctx_ = nullptr;
 };
 
-/// "sm_90a"-style name of `device`'s compute capability (without suffix).
-std::string deviceChip(int device);
+/// `device`'s compute capability (major, minor).
+std::pair<int, int> deviceComputeCapability(int device);
 
 } // namespace megamoe::rt
 

@@ -1,5 +1,6 @@
 //===- Module.cpp - loaded cubins and kernel launch -----------------------===//
 #include "megamoe/runtime/Module.h"
+#include "megamoe/runtime/ChipCheck.h"
 #include "CudaCheck.h"
 #include "TmaEncode.h"
 
@@ -17,16 +18,11 @@ struct Module::Impl {
 };
 
 void checkChipMatchesDevice(const std::string &chip, int device) {
-  std::string have = deviceChip(device);
-  // "sm_90a" runs only on sm_90, "sm_100a" only on sm_100: arch-specific
-  // features ('a') are not forward compatible.
-  std::string want = chip;
-  if (!want.empty() && (want.back() == 'a' || want.back() == 'f'))
-    want.pop_back();
-  if (want != have)
-    fail(ErrorKind::Unsupported, "the kernels were compiled for " + chip +
-                                     " but device " + std::to_string(device) +
-                                     " is " + have);
+  auto [major, minor] = deviceComputeCapability(device);
+  std::string why = chipMismatch(chip, major, minor);
+  if (!why.empty())
+    fail(ErrorKind::Unsupported, why + " (device " + std::to_string(device) +
+                                     ")");
 }
 
 Module::Module(Manifest manifest, int device)

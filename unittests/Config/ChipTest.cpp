@@ -19,12 +19,15 @@ TEST(Chip, Sm90aLimits) {
             l.registersPerSM);
 }
 
-TEST(Chip, Sm100aHasLimitsButNoRegisterTargets) {
+TEST(Chip, Sm100aLimitsAndRegisterTargets) {
   ChipLimits l = chipLimits(Chip::SM100a);
   EXPECT_EQ(l.smemPerBlock, 232448);
   EXPECT_EQ(l.registersPerSM, 65536);
-  EXPECT_EQ(l.producerRegisters, 0);
-  EXPECT_EQ(l.mathRegisters, 0);
+  EXPECT_EQ(l.tmemColumns, 512);
+  // Recipe (b) keeps the SM90 register total: the same targets.
+  EXPECT_EQ(l.producerRegisters, 40);
+  EXPECT_EQ(l.mathRegisters, 232);
+  EXPECT_EQ(chipLimits(Chip::SM90a).tmemColumns, 0);
 }
 
 TEST(Chip, NamesRoundTrip) {

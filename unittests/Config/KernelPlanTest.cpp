@@ -151,12 +151,45 @@ TEST(KernelPlan, RegisterRules) {
   EXPECT_NE(e[0].find("384 threads x 176 registers"), std::string::npos);
 }
 
-TEST(KernelPlan, Sm100HasNoRegisterTargets) {
+TEST(KernelPlan, Sm100PlanIsValid) {
   GemmProblem g = gemm(4096, 7168, 128);
   g.chip = Chip::SM100a;
-  std::vector<std::string> e = validateKernelPlan(planGroupedGemmKernel(g));
-  ASSERT_EQ(e.size(), 3u);
-  EXPECT_NE(e[0].find("role 'tma' has no register target: sm_100a"),
+  KernelPlan p = planGroupedGemmKernel(g);
+  EXPECT_TRUE(validateKernelPlan(p).empty());
+  EXPECT_EQ(p.tmemColumns(), 256);
+  EXPECT_EQ(planGroupedGemmKernel(gemm(4096, 7168, 128)).tmemColumns(), 0);
+}
+
+TEST(KernelPlan, Sm100TmemColumnOverflow) {
+  GemmProblem g = gemm(4096, 7168, 128);
+  g.chip = Chip::SM100a;
+  KernelPlan p = planGroupedGemmKernel(g);
+  p.blockN = 512;
+  std::vector<std::string> e = validateKernelPlan(p);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("2 MMA warpgroups x BLOCK_N 512 = 1024 TMEM columns, "
+                      "more than the 512 of an sm_100a CTA"),
+            std::string::npos)
+      << e[0];
+}
+
+TEST(KernelPlan, WrongRoleLayouts) {
+  GemmProblem g = gemm(4096, 7168, 128);
+  g.chip = Chip::SM100a;
+  KernelPlan p = planGroupedGemmKernel(g);
+  p.roles[1].warpBegin = 5; // math0: warps [5, 8)
+  std::vector<std::string> e = validateKernelPlan(p);
+  ASSERT_FALSE(e.empty());
+  EXPECT_NE(e[0].find("role 'math0' issues MMAs on warps [5, 8), which is not "
+                      "whole warpgroups"),
+            std::string::npos)
+      << e[0];
+  p = planGroupedGemmKernel(g);
+  p.roles.pop_back(); // one MMA warpgroup for BLOCK_M 128
+  e = validateKernelPlan(p);
+  ASSERT_FALSE(e.empty());
+  EXPECT_NE(e[0].find("BLOCK_M 128 needs 2 MMA warpgroups (one per 64 rows), "
+                      "the plan has 1"),
             std::string::npos)
       << e[0];
 }

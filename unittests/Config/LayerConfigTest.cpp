@@ -92,6 +92,20 @@ TEST(LayerConfig, RecipeRules) {
   EXPECT_TRUE(validate(c).empty());
 }
 
+TEST(LayerConfig, Ue8m0RecipeIsRejectedOnSm100) {
+  LayerConfig c = v4Flash(8, 8);
+  c.chip = Chip::SM100a;
+  EXPECT_TRUE(validate(c).empty());
+  c.recipe.inputScaleBlock = 32;
+  EXPECT_NE(onlyError(c).find("UE8M0 scales per 32 K are not implemented"),
+            std::string::npos);
+  c = v4Flash(8, 8);
+  c.chip = Chip::SM100a;
+  c.recipe.weightScaleBlock = 32;
+  EXPECT_NE(onlyError(c).find("sm_100a runs the FP32-per-128 recipe"),
+            std::string::npos);
+}
+
 TEST(LayerConfig, AllErrorsAreReported) {
   EXPECT_EQ(validate(shape(100, 100, 10, 11, 4, 0)).size(), 5u);
 }

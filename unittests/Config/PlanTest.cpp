@@ -258,11 +258,17 @@ TEST(Plan, TooManySMsIsAnError) {
             std::string::npos);
 }
 
-TEST(Plan, Sm100HasNoPlannerYet) {
-  LayerConfig c = v4Flash(8, 8);
-  c.chip = Chip::SM100a;
-  EXPECT_NE(planError(c, {}).find("sm_100a is not implemented"),
-            std::string::npos);
+TEST(Plan, Sm100IsPlannedLikeSm90) {
+  for (Schedule s : {Schedule::Fused, Schedule::Unfused}) {
+    LayerConfig c = v4Flash(8, 8);
+    c.chip = Chip::SM100a;
+    PlanOverrides o;
+    o.schedule = s;
+    Plan p = planOk(c, o);
+    EXPECT_EQ(p.chip, Chip::SM100a);
+    EXPECT_EQ(p.numSMs, 148);
+    EXPECT_EQ(p.roles.threads, planOk(v4Flash(8, 8), o).roles.threads);
+  }
 }
 
 TEST(Plan, InvalidLayerIsReportedNotPlanned) {

@@ -33,6 +33,9 @@ struct ChipLimits {
   /// each math (MMA) warpgroup. 0 = no kernel plan for this chip yet.
   int64_t producerRegisters = 0;
   int64_t mathRegisters = 0;
+  /// 32-bit tensor-memory (TMEM) columns of one CTA at one CTA per SM (each
+  /// column has 128 lanes); 0 = the chip has no TMEM.
+  int64_t tmemColumns = 0;
 };
 
 /// The limits of `chip`.
@@ -46,12 +49,17 @@ constexpr ChipLimits chipLimits(Chip chip) {
     // two math warpgroups 232: 128 x 40 + 256 x 232 = 64,512 of 65,536
     // (setmaxnreg needs multiples of 8; 232 holds the 64x128 FP32
     // accumulator twice plus the promotion's working set without spills).
-    return {232448, 65536, 255, 40, 232};
+    return {232448, 65536, 255, 40, 232, 0};
   case Chip::SM100a:
-    // B200 (compute capability 10.0): the same 227 KiB per block, 64 Ki
-    // registers per SM and 255 per thread (same table). The SM100 kernels
-    // (tcgen05, TMEM accumulators) are not planned yet: no register targets.
-    return {232448, 65536, 255, 0, 0};
+    // B200 (compute capability 10.0): 228 KiB of shared memory per SM of
+    // which 227 KiB (232,448 B) one block may opt in to, 64 Ki registers per
+    // SM and 255 per thread (same table); 512 TMEM columns x 128 lanes of
+    // 32 bits per SM (PTX ISA, "Tensor Memory"). The SM100 lowering of the
+    // block-scaled MMA (docs/SM100.md, recipe (b)) promotes each K block's
+    // TMEM partial into a register total as SM90 does, so the math
+    // warpgroups hold the same 64xN f32 total plus the loaded partial: the
+    // same 40 / 232 targets (128 x 40 + 256 x 232 = 64,512 of 65,536).
+    return {232448, 65536, 255, 40, 232, 512};
   }
   return {};
 }

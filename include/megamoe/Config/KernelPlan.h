@@ -101,6 +101,10 @@ struct KernelPlan {
   int64_t fixedBytes() const;
   /// Math warpgroups (roles with mma).
   int64_t mathWarpgroups() const;
+  /// TMEM columns the MMA warpgroups' per-K-block partials take on a chip
+  /// with tensor memory (sm_100a: one 64 x BLOCK_N f32 partial per MMA
+  /// warpgroup, docs/SM100.md); 0 on a chip without TMEM.
+  int64_t tmemColumns() const;
 };
 
 /// The plan of the grouped GEMM `problem` (whose shape must have passed

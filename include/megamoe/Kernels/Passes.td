@@ -10,7 +10,7 @@
 include "mlir/Pass/PassBase.td"
 
 def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
-  let summary = "Add the FP8 block-scaled grouped GEMM kernel (warpspec, SM90) to the module";
+  let summary = "Add the FP8 block-scaled grouped GEMM kernel (warpspec; lowered for SM90 or SM100) to the module";
   let description = [{
     Appends a `gpu.module @grouped_gemm` holding `warpspec.kernel
     @grouped_gemm_fp8`: a persistent, warp-specialized grouped GEMM over
@@ -50,7 +50,7 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
            "Pipeline stages (0: as many as fit in shared memory, at most 8)">,
     Option<"releaseLag", "release-lag", "int64_t", "1",
            "K blocks a math role keeps a stage after its MMA retired (0 or 1)">,
-    Option<"chip", "chip", "std::string", [{"sm_90a"}], "Target chip (sm_90a)">,
+    Option<"chip", "chip", "std::string", [{"sm_90a"}], "Target chip (sm_90a, sm_100a)">,
     Option<"outType", "out-type", "std::string", [{"bf16"}],
            "Element type of D: bf16 or f32">,
     Option<"bScaleInterleave", "b-scale-interleave", "int64_t", "0",

@@ -4,8 +4,9 @@
 // into a fresh register accumulator (scale-d = 0), wgmma.wait_group 0, then
 // total += partial * a_scale[row] * b_scale on CUDA cores (acc.promote). The
 // expansion runs before the conversion, so those warpspec ops are then
-// lowered by their own patterns (LowerMmaSm90.cpp). An SM100 lowering
-// (tcgen05 + TMEM) sits beside this file.
+// lowered by their own patterns (LowerMmaSm90.cpp). The SM100 lowering
+// (tcgen05 + TMEM, LowerBlockScaledSm100.cpp) runs first and leaves no
+// sm_100 op here.
 //
 //===----------------------------------------------------------------------===//
 #include "Common.h"
@@ -22,7 +23,8 @@ LogicalResult warpspec::expandBlockScaledMmaSm90(gpu::GPUModuleOp module) {
     StringRef chip = kernel ? kernel.getChip() : StringRef();
     if (chip != "sm_90a")
       return op.emitOpError("has no lowering for chip '")
-             << chip << "' (block-scaled MMA is lowered for sm_90a)";
+             << chip
+             << "' (block-scaled MMA is lowered for sm_90a and sm_100a)";
     OpBuilder b(op);
     Location loc = op.getLoc();
     AccType accType = op.getTotal().getType();

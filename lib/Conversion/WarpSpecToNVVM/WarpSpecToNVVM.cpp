@@ -86,6 +86,7 @@ struct ConvertWarpSpecToNVVMPass
     materializeCommitBytes(module);
     // Phase 0: the tile loop and the chip's form of the block-scaled MMA.
     if (failed(expandTileLoops(module)) ||
+        failed(expandBlockScaledMmaSm100(module)) ||
         failed(expandBlockScaledMmaSm90(module)))
       return signalPassFailure();
     TypeConverter converter;

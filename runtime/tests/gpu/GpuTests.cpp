@@ -198,7 +198,9 @@ void testBadInputs(const std::string &dir, const std::string &tmp) {
                             helloManifest("sm_100a", "store_tid", cubin))
                       .c_str(),
                   0, &mod),
-              MEGAMOE_ERR_UNSUPPORTED, "compiled for sm_100a but device 0 is",
+              MEGAMOE_ERR_UNSUPPORTED,
+              "compiled for sm_100a (compute capability 10.0) but the device "
+              "has compute capability 9.0",
               "manifest for another GPU is rejected");
   expectError(
       megamoe_module_load(writeTemp(tmp, "nokernel.json",

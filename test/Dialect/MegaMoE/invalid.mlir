@@ -135,3 +135,10 @@ megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, to
 megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, topk = 6, ranks = 8, max_tokens = 8>
   plan = <chip = "sm_90a", num_sms = 132, schedule = "fused", threads = 384, dispatch_warps = 2, tma_a_warp = 2, tma_b_warp = 3, math_warpgroups = 2, entry_registers = 168, requant_block = 128, pool_tokens = 1408,
     variants = [#megamoe.variant<min_tokens = 0, max_tokens = 9223372036854775807, block_m = 32, l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 5, experts_per_wave = 24, math_mode = "cooperative-n", producer_registers = 48, math_registers = 224, idle_registers = 24, smem_bytes = 211840>]>
+
+// -----
+
+// SM100's native UE8M0-per-32 scales (docs/SM100.md, recipe (a)) are not
+// implemented: sm_100a runs the FP32-per-128 recipe.
+// expected-error @+1 {{recipe: the input scale block (32) must be 128 channels; sm_100a runs the FP32-per-128 recipe (docs/SM100.md option (b)): UE8M0 scales per 32 K are not implemented}}
+megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, topk = 6, ranks = 8, max_tokens = 8, chip = "sm_100a", input_scale_block = 32>

@@ -1568,6 +1568,73 @@ warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, t
 
 // -----
 
+// sm_100: three MMA warpgroups with 256-column partials need 768 of the 512
+// TMEM columns.
+!tile = !warpspec.smem<192x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>
+!btile = !warpspec.smem<256x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>
+!sfa = !warpspec.smem<192xf32, slots = 2, align = 128>
+!acc = !warpspec.acc<64x256xf32>
+// expected-error @+1 {{needs 768 TMEM columns (3 MMA warpgroups x their accumulator width, allocated as 1024) for its block-scaled MMA partials, more than the 512 columns of an sm_100a CTA}}
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_100a", maxnreg = 168 : i32, threads = 384 : i32} {
+  %a = warpspec.smem.alloc "a" : !tile
+  %b = warpspec.smem.alloc "b" : !btile
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 12) regs 168 mma {
+      %z = warpspec.acc.zero : !acc
+      %t = warpspec.mma.block_scaled %a, %b stage %c0 row %c0 a_scales %sfa b_scales %sb into %z : !tile, !btile, !sfa, !acc
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+// sm_100: an MMA role that is not whole warpgroups cannot read its TMEM
+// partial (warp w reaches only lane quarter w mod 4).
+!tile = !warpspec.smem<64x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>
+!sfa = !warpspec.smem<64xf32, slots = 2, align = 128>
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_100a", maxnreg = 128 : i32, threads = 256 : i32} {
+  %a = warpspec.smem.alloc "a" : !tile
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    // expected-error @+1 {{role 'm' issues warpgroup MMA, so its warp range [2, 6) must be warpgroup-aligned (multiples of 4 warps); on sm_100a warp w may access only TMEM lanes [32 (w mod 4), 32 (w mod 4) + 32), so an MMA warpgroup that reads its partial must be whole}}
+    warpspec.role "m" warps [2, 6) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x64xf32>
+      %t = warpspec.mma.block_scaled %a, %a stage %c0 row %c0 a_scales %sfa b_scales %sb into %z : !tile, !tile, !sfa, !warpspec.acc<64x64xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+// sm_100: every MMA warpgroup of a role owns one TMEM partial of one width.
+!tile = !warpspec.smem<64x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>
+!b32 = !warpspec.smem<32x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>
+!sfa = !warpspec.smem<64xf32, slots = 2, align = 128>
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_100a", maxnreg = 168 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !tile
+  %b = warpspec.smem.alloc "b" : !b32
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 168 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x64xf32>
+      // expected-note @+1 {{the earlier MMA}}
+      %t = warpspec.mma.block_scaled %a, %a stage %c0 row %c0 a_scales %sfa b_scales %sb into %z : !tile, !tile, !sfa, !warpspec.acc<64x64xf32>
+      %z2 = warpspec.acc.zero : !warpspec.acc<64x32xf32>
+      // expected-error @+1 {{accumulates 32 columns but an earlier block-scaled MMA of role 'm' accumulates 64; on sm_100 each MMA warpgroup owns one TMEM partial of a single width}}
+      %t2 = warpspec.mma.block_scaled %a, %b stage %c0 row %c0 a_scales %sfa b_scales %sb into %z2 : !tile, !b32, !sfa, !warpspec.acc<64x32xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
 !dtile = !warpspec.smem<128x128xbf16, slots = 1, align = 1024, swizzle = 128>
 warpspec.kernel @k(%dd: !warpspec.tma_desc<32x64xbf16, swizzle = 128>, %c: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
   %d = warpspec.smem.alloc "d" : !dtile

@@ -128,3 +128,27 @@ warpspec.kernel @plan_over_chip() attributes {chip = "sm_90a", maxnreg = 128 : i
 warpspec.kernel @bad_plan_attr() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32, warpspec.planned_smem_bytes = "big"} {
   warpspec.return
 }
+
+// -----
+
+// sm_100 kernels with block-scaled MMAs also get their TMEM bookkeeping
+// planned: the 4-byte TMEM address (8 B) and one 8-byte commit mbarrier per
+// MMA warpgroup (two here: warps [4, 12)), 24 B after the buffers.
+// CHECK-LABEL: warpspec.kernel @tmem_state
+// CHECK-SAME: smem_bytes = 33304 : i64
+// CHECK-SAME: warpspec.tmem_state_offset = 33280 : i64
+!tile = !warpspec.smem<128x128xf8E4M3FN, slots = 1, align = 1024, swizzle = 128>
+!sfa = !warpspec.smem<128xf32, slots = 1, align = 128>
+warpspec.kernel @tmem_state(%sb: f32) attributes {chip = "sm_100a", maxnreg = 168 : i32, threads = 384 : i32} {
+  %a = warpspec.smem.alloc "a" : !tile
+  %b = warpspec.smem.alloc "b" : !tile
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "math" warps [4, 12) regs 168 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      %t = warpspec.mma.block_scaled %a, %b stage %c0 row %c0 a_scales %sfa b_scales %sb into %z : !tile, !tile, !sfa, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}

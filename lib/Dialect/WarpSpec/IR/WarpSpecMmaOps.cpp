@@ -284,3 +284,46 @@ LogicalResult MmaSm100Op::verify() {
     return failure();
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// SM100 TMEM plan of the block-scaled MMA
+//===----------------------------------------------------------------------===//
+
+FailureOr<TmemPartialsPlan> mlir::warpspec::planTmemPartials(KernelOp kernel) {
+  TmemPartialsPlan plan;
+  RolesOp roles = kernel.getRolesOp();
+  if (!kernel.getChip().starts_with("sm_100") || !roles)
+    return plan;
+  for (RoleOp role : roles.getBody().getOps<RoleOp>()) {
+    int64_t n = 0;
+    Operation *first = nullptr;
+    WalkResult result = role.getBody().walk([&](MmaBlockScaledOp op) {
+      int64_t opN = op.getTotal().getType().getN();
+      if (n && opN != n) {
+        InFlightDiagnostic diag =
+            op.emitOpError("accumulates ")
+            << opN << " columns but an earlier block-scaled MMA of role '"
+            << role.getName() << "' accumulates " << n
+            << "; on sm_100 each MMA warpgroup owns one TMEM partial of a "
+               "single width";
+        diag.attachNote(first->getLoc()) << "the earlier MMA";
+        return WalkResult::interrupt();
+      }
+      n = opN;
+      first = op;
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return failure();
+    if (!n)
+      continue;
+    plan.roles.push_back({role, n, plan.warpgroups});
+    int64_t warpgroups = role.getNumWarps() / 4;
+    plan.warpgroups += warpgroups;
+    plan.columns += warpgroups * n;
+  }
+  if (plan.columns)
+    plan.allocColumns =
+        std::max<int64_t>(32, llvm::PowerOf2Ceil(uint64_t(plan.columns)));
+  return plan;
+}

@@ -122,6 +122,22 @@ LogicalResult KernelOp::verifyRegions() {
     return emitOpError("kernels with roles need threads to be a multiple of "
                        "128 (setmaxnreg acts on whole warpgroups), got ")
            << getThreads();
+  // sm_100: the block-scaled MMAs' TMEM partials must fit the CTA's columns.
+  FailureOr<TmemPartialsPlan> tmem = planTmemPartials(*this);
+  if (failed(tmem))
+    return failure();
+  if (tmem->columns) {
+    std::optional<::megamoe::config::ChipLimits> limits =
+        getChipLimits(getChip());
+    int64_t available = limits ? limits->tmemColumns : 0;
+    if (tmem->allocColumns > available)
+      return emitOpError("needs ")
+             << tmem->columns << " TMEM columns (" << tmem->warpgroups
+             << " MMA warpgroups x their accumulator width, allocated as "
+             << tmem->allocColumns << ") for its block-scaled MMA partials, "
+             << "more than the " << available << " columns of an "
+             << getChip() << " CTA";
+  }
   return success();
 }
 
@@ -239,11 +255,20 @@ LogicalResult RoleOp::verify() {
     return emitOpError("regs must be a multiple of 8 in [24, 256] "
                        "(setmaxnreg), got ")
            << regs;
-  if (getMma() && (getWarpBegin() % 4 != 0 || getWarpEnd() % 4 != 0))
-    return emitOpError("role '")
-           << getName() << "' issues warpgroup MMA, so its warp range ["
-           << getWarpBegin() << ", " << getWarpEnd()
-           << ") must be warpgroup-aligned (multiples of 4 warps)";
+  if (getMma() && (getWarpBegin() % 4 != 0 || getWarpEnd() % 4 != 0)) {
+    InFlightDiagnostic diag =
+        emitOpError("role '")
+        << getName() << "' issues warpgroup MMA, so its warp range ["
+        << getWarpBegin() << ", " << getWarpEnd()
+        << ") must be warpgroup-aligned (multiples of 4 warps)";
+    auto kernel = (*this)->getParentOfType<KernelOp>();
+    if (kernel && kernel.getChip().starts_with("sm_100"))
+      diag << "; on " << kernel.getChip()
+           << " warp w may access only TMEM lanes [32 (w mod 4), 32 (w mod 4) "
+              "+ 32), so an MMA warpgroup that reads its partial must be "
+              "whole";
+    return diag;
+  }
   return success();
 }
 

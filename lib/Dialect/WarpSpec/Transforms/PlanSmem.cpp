@@ -53,6 +53,15 @@ mlir::warpspec::computeSmemPlan(KernelOp kernel,
     ops.push_back(pipe);
     names.push_back(pipe.getName());
   }
+  // sm_100 kernels with block-scaled MMAs: the TMEM address and the MMA
+  // warpgroups' commit mbarriers (planTmemPartials). The kernel op stands
+  // for the region; its offset becomes kTmemStateOffsetAttrName.
+  FailureOr<TmemPartialsPlan> tmem = planTmemPartials(kernel);
+  if (succeeded(tmem) && tmem->bytesOfState()) {
+    regions.push_back({"tmem_state", tmem->bytesOfState(), 1, kMbarrierAlign});
+    ops.push_back(kernel);
+    names.push_back("tmem_state");
+  }
   int64_t total = ::megamoe::config::layoutSmem(regions);
   for (auto [op, name, region] : llvm::zip_equal(ops, names, regions))
     entries.push_back({op, name, region.offset, region.bytes()});
@@ -119,7 +128,9 @@ struct PlanSmemPass
     }
     Builder builder(kernel.getContext());
     for (const SmemPlanEntry &e : entries)
-      e.op->setAttr(WarpSpecDialect::kOffsetAttrName,
+      e.op->setAttr(e.op == kernel.getOperation()
+                        ? StringRef(kTmemStateOffsetAttrName)
+                        : StringRef(WarpSpecDialect::kOffsetAttrName),
                     builder.getI64IntegerAttr(e.offset));
     kernel.setSmemBytesAttr(builder.getI64IntegerAttr(total));
     return success();

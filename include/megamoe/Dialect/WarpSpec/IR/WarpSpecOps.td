@@ -850,7 +850,10 @@ def WarpSpec_AccStoreOp : WarpSpec_Op<"acc.store"> {
 include "megamoe/Dialect/WarpSpec/IR/WarpSpecTileOps.td"
 
 //===----------------------------------------------------------------------===//
-// Tile MMA (SM100: TMEM accumulators) -- ODS and verifier only for now
+// Tile MMA (SM100: TMEM accumulators) -- ODS and verifier only: the SM100
+// lowering of mma.block_scaled (LowerBlockScaledSm100.cpp) allocates TMEM and
+// issues tcgen05 itself; these ops are for a TMEM-resident accumulator later.
+
 //===----------------------------------------------------------------------===//
 
 def WarpSpec_TmemAllocOp : WarpSpec_Op<"tmem.alloc"> {

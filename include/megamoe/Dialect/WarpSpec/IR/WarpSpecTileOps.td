@@ -118,7 +118,12 @@ def WarpSpec_MmaBlockScaledOp : WarpSpec_Op<"mma.block_scaled", [
 
     The accumulator is opaque: where it lives is the lowering's choice (SM90:
     wgmma with a fresh register accumulator per K block, `wgmma.wait_group 0`
-    and the promotion FMAs on CUDA cores).
+    and the promotion FMAs on CUDA cores; SM100: `tcgen05.mma` issued by one
+    thread into the warpgroup's TMEM partial, `tcgen05.commit` to an
+    mbarrier, `tcgen05.ld` and the same promotion, docs/SM100.md). On
+    sm_100 the partials of all MMA warpgroups must fit the CTA's 512 TMEM
+    columns (the kernel verifier checks it), and the MMAs of one role share
+    one accumulator width.
 
     ```mlir
     %t1 = warpspec.mma.block_scaled %a, %b stage %s row %row a_scales %sfa

@@ -94,11 +94,13 @@ def WarpSpec_PipelineType : WarpSpec_Type<"Pipeline", "pipeline"> {
 }
 
 def WarpSpec_AccType : WarpSpec_Type<"Acc", "acc"> {
-  let summary = "the register accumulator fragment of one warpgroup (SM90)";
+  let summary = "the register accumulator fragment of one warpgroup";
   let description = [{
     An `m x n` f32 accumulator tile held in the registers of one warpgroup in
     the wgmma `m64nNk*` D-fragment layout: each thread holds `n / 2` f32
-    values. `m` is 64 (one wgmma M); `n` is a multiple of 8 in [8, 256].
+    values. `m` is 64 (one wgmma M); `n` is a multiple of 8 in [8, 256]. On
+    SM100 the block-scaled MMA's total has the same layout: its TMEM partial
+    is loaded with `tcgen05.ld.16x256b`, which yields this fragment.
 
     ```mlir
     !warpspec.acc<64x128xf32>
