@@ -32,15 +32,16 @@ cp python/tests/{conftest,test_runtime,test_pytorch_api,test_layer,test_grouped_
 cp python/tests/data/*.json "$dest/python/tests/data/"
 cp scripts/gpu-api.sh "$dest/"
 
-# EP1 layers (name:H:I:E:K:T:clamp): the small config with and without the
-# clamp, and one whose plan has two variants (BLOCK_M 64 and 128).
-for spec in ${API_LAYERS:-small_ep1:512:256:8:2:64:0 small_clamp_ep1:512:256:8:2:64:10 variants_ep1:512:256:8:2:256:10}; do
-  IFS=: read -r name h i e k t c <<<"$spec"
+# EP1 layers (name:H:I:E:K:T:clamp[:schedule]): the small config with and
+# without the clamp, one whose plan has two variants (BLOCK_M 64 and 128),
+# and that one with the split schedule (docs/SplitSchedule.md).
+for spec in ${API_LAYERS:-small_ep1:512:256:8:2:64:0 small_clamp_ep1:512:256:8:2:64:10 variants_ep1:512:256:8:2:256:10 variants_split_ep1:512:256:8:2:256:10:split}; do
+  IFS=: read -r name h i e k t c schedule <<<"$spec"
   clamp=""; [[ $c != 0 ]] && clamp=" clamp=$c"
   echo "bundle-api: layer $name (H=$h I=$i E=$e K=$k R=1 T=$t clamp=$c)"
   echo 'module {}' | "$opt" \
     --megamoe-layer="hidden=$h intermediate=$i experts=$e topk=$k ranks=1 max-tokens=$t chip=sm_90a$clamp" \
-    --megamoe-plan="schedule=unfused" --megamoe-expand \
+    --megamoe-plan="schedule=${schedule:-unfused}" --megamoe-expand \
     --megamoe-to-cubin="chip=sm_90a emit-dir=$dest/layers/$name" -o /dev/null
   rm -f "$dest/layers/$name"/*.h "$dest/layers/$name"/*.ptx
 done

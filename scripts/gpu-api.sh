@@ -37,6 +37,7 @@ step "gpu-tests bad-inputs + layer" gpu_bad.txt 30 bin/megamoe-gpu-tests bad-inp
 step "pytest test_pytorch_api.py" api.txt 120 python3 -m pytest -q -s -rs -p no:cacheprovider python/tests/test_pytorch_api.py
 step "pytest test_layer.py (EP1, new API)" layer.txt 150 python3 -m pytest -q -s -rs -p no:cacheprovider python/tests/test_layer.py -k ep1
 step "pytest test_runtime.py" runtime.txt 60 python3 -m pytest -q -s -rs -p no:cacheprovider python/tests/test_runtime.py
+step "demo GPU part (small layer vs the oracle)" demo.txt 60 python3 -m megamoe_testing.demo_gpu layers/small_clamp_ep1/layer.json
 step "pytest test_grouped_gemm.py" gemm.txt 200 python3 -m pytest -q -rs -p no:cacheprovider python/tests/test_grouped_gemm.py
 
 echo "=== details"

@@ -15,6 +15,8 @@
 #   overflow_r2 E = 2, K = 2 on 2 ranks (L = 1 < K): a token that lists
 #               expert 0 twice overflows the worst-case pool R*T*min(K,L)+L*(BM-1)
 #   timeout_r2  2 ranks, cross-rank barriers time out after 2e9 cycles (~1 s)
+# SCHEDULE=split compiles the layers with the split schedule
+# (docs/SplitSchedule.md) instead of the unfused one.
 # Needs megamoe-opt ($MEGAMOE_OPT, default build/release/bin/megamoe-opt) and
 # the runtime built standalone ($MEGAMOE_RUNTIME_BUILD, default build/runtime).
 set -euo pipefail
@@ -34,7 +36,7 @@ for spec in $LAYERS; do
   echo "gpu-sanitize-bundle: $name (H=$h I=$i E=$e K=$k R=$r T=$t${bm:+ block-m=$bm}${expand:+ $expand})"
   echo 'module {}' | "$opt" \
     --megamoe-layer="hidden=$h intermediate=$i experts=$e topk=$k ranks=$r max-tokens=$t chip=sm_90a" \
-    --megamoe-plan="schedule=unfused${bm:+ block-m=$bm}" --megamoe-expand="$expand" \
+    --megamoe-plan="schedule=${SCHEDULE:-unfused}${bm:+ block-m=$bm}" --megamoe-expand="$expand" \
     --megamoe-to-cubin="chip=sm_90a emit-dir=$dir" -o /dev/null
   rm -f "$dir"/*.h "$dir"/*.ptx
 done

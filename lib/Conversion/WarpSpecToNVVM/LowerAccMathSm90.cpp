@@ -166,6 +166,14 @@ struct AccRowReduceLowering : OpConversionPattern<AccRowReduceOp> {
   }
 };
 
+/// After the lane-divergent store of a per-row value (one lane of each quad):
+/// __syncwarp, so that the warp is converged again at whatever follows, in
+/// particular an aligned barrier (bar.sync requires a converged warp) right
+/// after an acc_rows.store_shared.
+void reconverge(OpBuilder &b, Location loc) {
+  NVVM::SyncWarpOp::create(b, loc, i32Const(b, loc, -1));
+}
+
 /// The global address of row r0 + 8 h of the thread's fragment.
 Value rowAddress(OpBuilder &b, Location loc, Value base, int h) {
   Value t = threadInWarpgroup(b, loc);
@@ -219,6 +227,7 @@ struct AccRowsStoreLowering : OpConversionPattern<AccRowsStoreOp> {
         LLVM::StoreOp::create(b, l, extract(b, l, rows, h),
                               rowAddress(b, l, base, h), 4);
     });
+    reconverge(rewriter, loc);
     rewriter.eraseOp(op);
     return success();
   }
@@ -262,6 +271,7 @@ struct AccRowsStoreSharedLowering
         LLVM::StoreOp::create(b, l, extract(b, l, rows, h),
                               sharedRowAddress(b, l, type, buf, stage, h), 4);
     });
+    reconverge(rewriter, loc);
     rewriter.eraseOp(op);
     return success();
   }

@@ -77,6 +77,15 @@ struct BarrierLowering : OpConversionPattern<SourceOp> {
     Value n = i32Const(rewriter, loc, decl.getNumThreads());
     if (IsArrive)
       NVVM::BarrierArriveOp::create(rewriter, loc, adaptor.getBarrier(), n);
+    else if (decl.getRoles().size() > 1)
+      // Roles run different code, so their threads reach the barrier at
+      // different instructions: the non-aligned barrier.sync (bar.sync, what
+      // nvvm.barrier emits, is barrier.sync.aligned, which requires every
+      // participant to execute the same instruction; compute-sanitizer's
+      // synccheck reports the aligned form shared by two roles).
+      NVVM::InlinePtxOp::create(rewriter, loc, TypeRange{},
+                                ValueRange{adaptor.getBarrier(), n},
+                                ValueRange{}, "barrier.sync $0, $1;", Value());
     else
       NVVM::BarrierOp::create(rewriter, loc, Type(), adaptor.getBarrier(), n,
                               NVVM::BarrierReductionAttr(), Value());

@@ -59,6 +59,10 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86", O = 3>] {
 // CHECK: scf.if %[[FIRST]] {
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<1>
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<1>
+// and the warp reconverges (__syncwarp) before whatever follows.
+// CHECK: }
+// CHECK-NEXT: %[[ALL:.*]] = arith.constant -1 : i32
+// CHECK-NEXT: nvvm.bar.warp.sync %[[ALL]] : i32
 
 // PTX-LABEL: .entry epilogue
 // PTX-COUNT-4: shfl.sync.bfly.b32
