@@ -3,14 +3,16 @@
 // Structure and data layouts: include/megamoe/Kernels/GroupedGemm.h. A
 // composition of the collectives (docs/Collectives.md): the tile scheduler,
 // the block-scaled mainloop and one of two epilogues (TMA store, or the
-// combine scatter to the source ranks). This file holds only the grouped
-// GEMM's own: parameters, manifest, launch grid, and which role runs what.
+// combine scatter to the source ranks, or SwiGLU + requantization). This
+// file holds which role runs what; GroupedGemmParams.cpp the parameters,
+// their manifest specs and the launch grid.
 //
 //===----------------------------------------------------------------------===//
 #include "megamoe/Kernels/GroupedGemm.h"
 #include "Collectives/BlockScaledMainloop.h"
 #include "Collectives/Epilogues.h"
 #include "Collectives/TileScheduler.h"
+#include "GroupedGemmParams.h"
 #include "MoeKernelUtil.h"
 #include "megamoe/Conversion/TargetAttr.h"
 #include "megamoe/Kernels/KernelBuilder.h"
@@ -26,32 +28,11 @@
 using namespace mlir;
 using namespace megamoe;
 using namespace megamoe::collectives;
+using namespace megamoe::gemm;
 namespace ws = mlir::warpspec;
 
 namespace {
 
-/// Kernel parameter names (the manifest lists them in kernelParams' order).
-constexpr char kParamA[] = "a";          // TMA: A [M, K] fp8
-constexpr char kParamB[] = "b";          // TMA: B [E*N, K] fp8
-constexpr char kParamSfa[] = "a_scales"; // TMA: SFA [K/128, M] f32
-constexpr char kParamD[] = "d";          // TMA: D [M, N] (no scatter)
-constexpr char kParamSfb[] = "b_scales"; // SFB [E, N/128, K/128(, 2)]
-constexpr char kParamBlockExpert[] = "block_expert"; // i32 [M / BLOCK_M]
-constexpr char kParamNumMBlocks[] = "num_m_blocks";  // i32 or pointer to i32
-constexpr char kParamPoolSource[] = "pool_source";   // i32 [M, 3] (scatter)
-constexpr char kParamCombine[] = "combine";          // bf16 [K', T, N]
-constexpr char kParamPeerOffsets[] = "peer_offsets"; // i64 [R]
-constexpr char kParamRowWeight[] = "row_weight"; // f32 [M] (swiglu)
-constexpr char kParamOut[] = "out";              // TMA: e4m3 [M, N / 2]
-constexpr char kParamOutScales[] = "out_scales"; // f32 [N / 256, M]
-constexpr char kParamArrivals[] = "arrivals";     // i32 [M / BLOCK_M]
-
-/// The SMEM output tile is 128B-swizzled, so D is stored in panels of 128
-/// bytes of columns (64 BF16 or 32 F32), one TMA box each.
-constexpr int64_t kDPanelBytes = 128;
-int64_t dPanelCols(const GroupedGemmConfig &c) {
-  return kDPanelBytes / c.outBytes();
-}
 
 using megamoe::moe::indexConst;
 using megamoe::moe::indexToI32;
@@ -179,92 +160,6 @@ void buildMathRole(OpBuilder &b, Location loc, const GemmKernel &k,
   drainTileStores(b, loc, isStorer);
 }
 
-/// The runtime data of a descriptor argument's `megamoe.tma` spec: global
-/// shape and strides (docs/Manifest.md). dtype, box and swizzle come from the
-/// descriptor type (the lowering writes them).
-DictionaryAttr tmaSpec(Builder &b, ArrayRef<Attribute> globalShape,
-                       ArrayRef<Attribute> strides) {
-  return b.getDictionaryAttr(
-      {b.getNamedAttr("global_shape", b.getArrayAttr(globalShape)),
-       b.getNamedAttr("global_strides_bytes", b.getArrayAttr(strides))});
-}
-
-/// A TMA extent that is `times` rows of A (M, M * 4, ...): the literal with
-/// a static M (the kernel then lives among the layer's constants), else the
-/// launch-time symbol M times `times` (docs/Manifest.md, "Launch shapes").
-Attribute rowsDim(Builder &b, const GroupedGemmConfig &c, int64_t times) {
-  namespace mf = ::megamoe::manifest;
-  if (c.staticM > 0)
-    return b.getI64IntegerAttr(c.staticM * times);
-  SmallVector<NamedAttribute, 2> dim{
-      b.getNamedAttr(mf::kDimSymbol, b.getStringAttr("M"))};
-  if (times != 1)
-    dim.push_back(b.getNamedAttr(mf::kDimTimes, b.getI64IntegerAttr(times)));
-  return b.getDictionaryAttr(dim);
-}
-
-/// The kernel's parameters: types, names, bindings and TMA specs.
-SmallVector<KernelParam> kernelParams(Builder &b, const GroupedGemmConfig &c,
-                                      const GroupedGemmBinds &binds) {
-  MLIRContext *ctx = b.getContext();
-  Type fp8 = b.getType<Float8E4M3FNType>();
-  Type outType = c.outBytes() == 4 ? Type(b.getF32Type()) : b.getBF16Type();
-  Type i32 = b.getI32Type();
-  auto global = [](Type element) -> Type { return moe::globalType(element); };
-  int64_t panelCols = dPanelCols(c);
-  // E, N and K are compile-time constants; only M may be a launch symbol.
-  auto n = [&](int64_t v) -> Attribute { return b.getI64IntegerAttr(v); };
-  auto rows = [&](int64_t times) { return rowsDim(b, c, times); };
-  SmallVector<KernelParam> params;
-  params.push_back({kParamA, binds.a,
-                    ws::TmaDescType::get(ctx, {c.blockM, 128}, fp8, 128),
-                    tmaSpec(b, {n(c.k), rows(1)}, {n(c.k)})});
-  params.push_back({kParamB, binds.b,
-                    ws::TmaDescType::get(ctx, {c.blockN, 128}, fp8, 128),
-                    tmaSpec(b, {n(c.k), n(c.experts * c.n)}, {n(c.k)})});
-  params.push_back({kParamSfa, binds.aScales,
-                    ws::TmaDescType::get(ctx, {1, c.blockM}, b.getF32Type(), 0),
-                    tmaSpec(b, {rows(1), n(c.k / 128)}, {rows(4)})});
-  if (!c.combineScatter && !c.swiglu)
-    params.push_back(
-        {kParamD, binds.d,
-         ws::TmaDescType::get(ctx, {64, panelCols}, outType, kDPanelBytes),
-         tmaSpec(b, {n(c.n), rows(1)}, {n(c.n * c.outBytes())})});
-  params.push_back({kParamSfb, binds.bScales, global(b.getF32Type())});
-  params.push_back({kParamBlockExpert, binds.blockExpert, global(i32)});
-  params.push_back({kParamNumMBlocks, binds.numMBlocks,
-                    c.deviceMBlocks ? global(i32) : i32});
-  if (c.combineScatter) {
-    params.push_back({kParamPoolSource, binds.poolSource, global(i32)});
-    params.push_back({kParamCombine, binds.combine, global(b.getBF16Type())});
-    params.push_back(
-        {kParamPeerOffsets, binds.peerOffsets, global(b.getI64Type())});
-  }
-  if (c.swiglu) {
-    params.push_back({kParamRowWeight, binds.rowWeight, global(b.getF32Type())});
-    params.push_back({kParamOut, binds.out,
-                      ws::TmaDescType::get(ctx, {64, 64}, fp8, 64),
-                      tmaSpec(b, {n(c.n / 2), rows(1)}, {n(c.n / 2)})});
-    params.push_back({kParamOutScales, binds.outScales, global(b.getF32Type())});
-    if (c.swigluArrivals)
-      params.push_back({kParamArrivals, binds.arrivals, global(i32)});
-  }
-  return params;
-}
-
-/// One CTA per SM, never more CTAs than tiles when the tile count is a
-/// compile-time constant (static M). Otherwise one CTA per SM whatever the
-/// launch's row count: the persistent tile loop (warpspec.tile_loop: tiles
-/// blockIdx.x, + gridDim.x, ...) gives a CTA past the last tile no iteration,
-/// so it only starts and exits; the DEVICE_M_BLOCKS kernel, whose count the
-/// host never knows, launches the same body this way.
-SmallVector<Attribute, 3> kernelGrid(Builder &b, const GroupedGemmConfig &c) {
-  // A SwiGLU tile is a pair of column blocks.
-  int64_t nBlocks = c.n / c.blockN / (c.swiglu ? 2 : 1);
-  if (c.staticM > 0)
-    return persistentGrid(b, c.staticM / c.blockM * nBlocks);
-  return persistentGrid(b);
-}
 
 /// The row blocks to compute: the parameter's value, or the i32 it points to
 /// (written by an earlier kernel on the stream, so a plain load sees it),

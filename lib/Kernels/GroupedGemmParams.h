@@ -1,0 +1,54 @@
+//===- GroupedGemmParams.h - the grouped GEMM's parameters and grid -*- C++ -*-===//
+//
+// The manifest-facing half of the grouped GEMM (include/megamoe/Kernels/
+// GroupedGemm.h): which parameters a config has, their types, bindings and
+// TMA specs, and the launch grid. GroupedGemm.cpp builds the roles.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MEGAMOE_LIB_KERNELS_GROUPEDGEMMPARAMS_H
+#define MEGAMOE_LIB_KERNELS_GROUPEDGEMMPARAMS_H
+
+#include "megamoe/Kernels/GroupedGemm.h"
+#include "megamoe/Kernels/KernelBuilder.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace megamoe::gemm {
+
+/// Kernel parameter names (the manifest lists them in kernelParams' order).
+inline constexpr char kParamA[] = "a";          // TMA: A [M, K] fp8
+inline constexpr char kParamB[] = "b";          // TMA: B [E*N, K] fp8
+inline constexpr char kParamSfa[] = "a_scales"; // TMA: SFA [K/128, M] f32
+inline constexpr char kParamD[] = "d";          // TMA: D [M, N] (no scatter)
+inline constexpr char kParamSfb[] = "b_scales"; // SFB [E, N/128, K/128(, 2)]
+inline constexpr char kParamBlockExpert[] = "block_expert"; // i32 [M / BLOCK_M]
+inline constexpr char kParamNumMBlocks[] = "num_m_blocks";  // i32 or pointer to i32
+inline constexpr char kParamPoolSource[] = "pool_source";   // i32 [M, 3] (scatter)
+inline constexpr char kParamCombine[] = "combine";          // bf16 [K', T, N]
+inline constexpr char kParamPeerOffsets[] = "peer_offsets"; // i64 [R]
+inline constexpr char kParamRowWeight[] = "row_weight"; // f32 [M] (swiglu)
+inline constexpr char kParamOut[] = "out";              // TMA: e4m3 [M, N / 2]
+inline constexpr char kParamOutScales[] = "out_scales"; // f32 [N / 256, M]
+inline constexpr char kParamArrivals[] = "arrivals";     // i32 [M / BLOCK_M]
+
+
+/// The SMEM output tile is 128B-swizzled, so D is stored in panels of 128
+/// bytes of columns (64 BF16 or 32 F32), one TMA box each.
+inline constexpr int64_t kDPanelBytes = 128;
+inline int64_t dPanelCols(const GroupedGemmConfig &c) {
+  return kDPanelBytes / c.outBytes();
+}
+
+/// The kernel's parameters: types, names, bindings and TMA specs.
+llvm::SmallVector<KernelParam> kernelParams(mlir::Builder &b,
+                                            const GroupedGemmConfig &c,
+                                            const GroupedGemmBinds &binds);
+
+/// One CTA per SM, never more CTAs than tiles when the tile count is a
+/// compile-time constant (static M).
+llvm::SmallVector<mlir::Attribute, 3> kernelGrid(mlir::Builder &b,
+                                                 const GroupedGemmConfig &c);
+
+} // namespace megamoe::gemm
+
+#endif // MEGAMOE_LIB_KERNELS_GROUPEDGEMMPARAMS_H
