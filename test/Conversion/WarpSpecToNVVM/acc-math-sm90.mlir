@@ -100,5 +100,37 @@ warpspec.kernel @epilogue(%w: !warpspec.global<f32>, %sf: !warpspec.global<f32>)
   }
   warpspec.return
 }
+
+// acc_rows.store_shared / load_shared: row r of slot s at byte s * 256 + 4 r
+// of a per-row f32 buffer; lane 4k writes, every lane reads, then
+// __syncwarp after the store.
+// CHECK-LABEL: llvm.func @exchange
+// CHECK: %[[Q:.*]] = arith.andi %{{.*}}, %c3_i32{{.*}} : i32
+// CHECK: scf.if
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK: }
+// CHECK-NEXT: %[[ALL2:.*]] = arith.constant -1 : i32
+// CHECK-NEXT: nvvm.bar.warp.sync %[[ALL2]] : i32
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// PTX-LABEL: .entry exchange
+// PTX: st.shared.b32
+// PTX: bar.warp.sync -1;
+// PTX: ld.shared.b32
+warpspec.kernel @exchange(%w: !warpspec.global<f32>, %o: !warpspec.global<f32>) attributes {chip = "sm_90a", maxnreg = 168 : i32, threads = 128 : i32} {
+  %x = warpspec.smem.alloc "x" offset 0 : !warpspec.smem<64xf32, slots = 2, align = 16>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  warpspec.roles {
+    warpspec.role "math" warps [0, 4) regs 168 mma {
+      %r = warpspec.acc_rows.load %w : !warpspec.global<f32> -> !rows
+      warpspec.acc_rows.store_shared %r, %x[%c1] : !rows, !warpspec.smem<64xf32, slots = 2, align = 16>
+      %back = warpspec.acc_rows.load_shared %x[%c1] : !warpspec.smem<64xf32, slots = 2, align = 16> -> !rows
+      warpspec.acc_rows.store %back, %o : !rows, !warpspec.global<f32>
+    }
+  }
+  warpspec.return
+}
 }
 }
