@@ -25,7 +25,11 @@ dest=${1:?usage: $0 DEST}
 opt=${MEGAMOE_OPT:-$PWD/build/release/bin/megamoe-opt}
 rt=${MEGAMOE_RUNTIME_BUILD:-build/runtime}
 [[ -x $opt ]] || { echo "gpu-sanitize-bundle: megamoe-opt not found at $opt" >&2; exit 1; }
-LAYERS=${LAYERS:-"san_ep1:512:256:8:2:1:16 san_r2:512:256:8:2:2:16:128 san_r4:512:256:8:2:4:16 overflow_r2:512:256:2:2:2:128 timeout_r2:512:256:8:2:2:16::barrier-timeout-cycles=2000000000"}
+# The R = 2 sanitizer layer waits up to 2e11 cycles (~100 s) at its cross-rank
+# barriers: under initcheck a rank's launches can stall for more than the
+# default ~10 s while the tool instruments a large kernel of the other rank
+# (seen with the split schedule's moe_l1_swiglu; 0 errors, a timeout trap).
+LAYERS=${LAYERS:-"san_ep1:512:256:8:2:1:16 san_r2:512:256:8:2:2:16:128:barrier-timeout-cycles=200000000000 san_r4:512:256:8:2:4:16 overflow_r2:512:256:2:2:2:128 timeout_r2:512:256:8:2:2:16::barrier-timeout-cycles=2000000000"}
 
 rm -rf "$dest"
 mkdir -p "$dest/layers" "$dest/python/megamoe/lib" "$dest/python/megamoe_testing" "$dest/python/tests"
