@@ -45,29 +45,41 @@ Value inlineBody(ConversionPatternRewriter &rewriter, Region &body,
   return map.lookupOrDefault(yield.getValue());
 }
 
+/// The struct of `count` values, value i being `body` inlined on
+/// `argsOf(i)`: the lowering of both element-wise maps.
+Value mapElements(ConversionPatternRewriter &rewriter, Location loc,
+                  Type structTy, int64_t count, Region &body,
+                  function_ref<SmallVector<Value>(int64_t)> argsOf) {
+  Value result = LLVM::UndefOp::create(rewriter, loc, structTy);
+  for (int64_t i = 0; i < count; ++i)
+    result = LLVM::InsertValueOp::create(
+        rewriter, loc, result, inlineBody(rewriter, body, argsOf(i)), i);
+  return result;
+}
+
 struct AccMapLowering : OpConversionPattern<AccMapOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(AccMapOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    int64_t elements = op.getResult().getType().getN() / 2;
-    Type structTy = getTypeConverter()->convertType(op.getResult().getType());
-    Value result = LLVM::UndefOp::create(rewriter, loc, structTy);
     // The per-row operands, once per row half.
     SmallVector<Value> rows[2];
     for (Value r : adaptor.getRows())
       for (int h = 0; h < 2; ++h)
         rows[h].push_back(extract(rewriter, loc, r, h));
-    for (int64_t i = 0; i < elements; ++i) {
-      SmallVector<Value> args;
-      for (Value acc : adaptor.getAccs())
-        args.push_back(extract(rewriter, loc, acc, i));
-      llvm::append_range(args, rows[rowHalf(i)]);
-      Value v = inlineBody(rewriter, op.getBody(), args);
-      result = LLVM::InsertValueOp::create(rewriter, loc, result, v, i);
-    }
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(
+        op, mapElements(
+                rewriter, loc,
+                getTypeConverter()->convertType(op.getResult().getType()),
+                op.getResult().getType().getN() / 2, op.getBody(),
+                [&](int64_t i) {
+                  SmallVector<Value> args;
+                  for (Value acc : adaptor.getAccs())
+                    args.push_back(extract(rewriter, loc, acc, i));
+                  llvm::append_range(args, rows[rowHalf(i)]);
+                  return args;
+                }));
     return success();
   }
 };
@@ -78,16 +90,16 @@ struct AccRowsMapLowering : OpConversionPattern<AccRowsMapOp> {
   matchAndRewrite(AccRowsMapOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type structTy = getTypeConverter()->convertType(op.getResult().getType());
-    Value result = LLVM::UndefOp::create(rewriter, loc, structTy);
-    for (int h = 0; h < 2; ++h) {
-      SmallVector<Value> args;
-      for (Value r : adaptor.getRows())
-        args.push_back(extract(rewriter, loc, r, h));
-      Value v = inlineBody(rewriter, op.getBody(), args);
-      result = LLVM::InsertValueOp::create(rewriter, loc, result, v, h);
-    }
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(
+        op, mapElements(
+                rewriter, loc,
+                getTypeConverter()->convertType(op.getResult().getType()), 2,
+                op.getBody(), [&](int64_t h) {
+                  SmallVector<Value> args;
+                  for (Value r : adaptor.getRows())
+                    args.push_back(extract(rewriter, loc, r, h));
+                  return args;
+                }));
     return success();
   }
 };
@@ -174,8 +186,8 @@ void reconverge(OpBuilder &b, Location loc) {
   NVVM::SyncWarpOp::create(b, loc, i32Const(b, loc, -1));
 }
 
-/// The global address of row r0 + 8 h of the thread's fragment.
-Value rowAddress(OpBuilder &b, Location loc, Value base, int h) {
+/// Row r0 + 8 h of the thread's fragment (i32), r0 = 16 (t / 32) + lane / 4.
+Value fragmentRow(OpBuilder &b, Location loc, int h) {
   Value t = threadInWarpgroup(b, loc);
   Value lane = arith::RemUIOp::create(b, loc, t, i32Const(b, loc, 32));
   Value row = arith::AddIOp::create(
@@ -184,10 +196,13 @@ Value rowAddress(OpBuilder &b, Location loc, Value base, int h) {
           b, loc, arith::DivUIOp::create(b, loc, t, i32Const(b, loc, 32)),
           i32Const(b, loc, 16)),
       arith::DivUIOp::create(b, loc, lane, i32Const(b, loc, 4)));
-  if (h)
-    row = arith::AddIOp::create(b, loc, row, i32Const(b, loc, 8));
+  return h ? arith::AddIOp::create(b, loc, row, i32Const(b, loc, 8)) : row;
+}
+
+/// The global address of row r0 + 8 h of the thread's fragment.
+Value rowAddress(OpBuilder &b, Location loc, Value base, int h) {
   return LLVM::GEPOp::create(b, loc, base.getType(), b.getF32Type(), base,
-                             ValueRange{row});
+                             ValueRange{fragmentRow(b, loc, h)});
 }
 
 struct AccRowsLoadLowering : OpConversionPattern<AccRowsLoadOp> {
@@ -209,25 +224,33 @@ struct AccRowsLoadLowering : OpConversionPattern<AccRowsLoadOp> {
   }
 };
 
+/// Lane 4k of each quad stores the quad's two rows (row half h of `rows` to
+/// `address(h)`), then the warp reconverges.
+void storeRows(OpBuilder &b, Location loc, Value rows,
+               function_ref<Value(OpBuilder &, Location, int)> address) {
+  Value lane = NVVM::LaneIdOp::create(b, loc, b.getI32Type());
+  Value first = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::AndIOp::create(b, loc, lane, i32Const(b, loc, 3)),
+      i32Const(b, loc, 0));
+  buildIf(b, loc, first, [&](OpBuilder &ib, Location l) {
+    for (int h = 0; h < 2; ++h)
+      LLVM::StoreOp::create(ib, l, extract(ib, l, rows, h), address(ib, l, h),
+                            4);
+  });
+  reconverge(b, loc);
+}
+
 struct AccRowsStoreLowering : OpConversionPattern<AccRowsStoreOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(AccRowsStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    // Lane 4k of each quad writes the quad's two rows.
-    Value lane = NVVM::LaneIdOp::create(rewriter, loc, rewriter.getI32Type());
-    Value first = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::eq,
-        arith::AndIOp::create(rewriter, loc, lane, i32Const(rewriter, loc, 3)),
-        i32Const(rewriter, loc, 0));
-    Value rows = adaptor.getRows(), base = adaptor.getPtr();
-    buildIf(rewriter, loc, first, [&](OpBuilder &b, Location l) {
-      for (int h = 0; h < 2; ++h)
-        LLVM::StoreOp::create(b, l, extract(b, l, rows, h),
-                              rowAddress(b, l, base, h), 4);
-    });
-    reconverge(rewriter, loc);
+    Value base = adaptor.getPtr();
+    storeRows(rewriter, op.getLoc(), adaptor.getRows(),
+              [&](OpBuilder &b, Location l, int h) {
+                return rowAddress(b, l, base, h);
+              });
     rewriter.eraseOp(op);
     return success();
   }
@@ -236,19 +259,9 @@ struct AccRowsStoreLowering : OpConversionPattern<AccRowsStoreOp> {
 /// Row r0 + 8 h of the thread in slot `stage` of a per-row SMEM buffer.
 Value sharedRowAddress(OpBuilder &b, Location loc, SmemType type, Value buf,
                        Value stage, int h) {
-  Value t = threadInWarpgroup(b, loc);
-  Value lane = arith::RemUIOp::create(b, loc, t, i32Const(b, loc, 32));
-  Value row = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(
-          b, loc, arith::DivUIOp::create(b, loc, t, i32Const(b, loc, 32)),
-          i32Const(b, loc, 16)),
-      arith::DivUIOp::create(b, loc, lane, i32Const(b, loc, 4)));
-  if (h)
-    row = arith::AddIOp::create(b, loc, row, i32Const(b, loc, 8));
-  return smemOffset(
-      b, loc, slotAddress(b, loc, type, buf, stage),
-      arith::MulIOp::create(b, loc, row, i32Const(b, loc, 4)));
+  return smemOffset(b, loc, slotAddress(b, loc, type, buf, stage),
+                    arith::MulIOp::create(b, loc, fragmentRow(b, loc, h),
+                                          i32Const(b, loc, 4)));
 }
 
 struct AccRowsStoreSharedLowering
@@ -257,21 +270,12 @@ struct AccRowsStoreSharedLowering
   LogicalResult
   matchAndRewrite(AccRowsStoreSharedOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value lane = NVVM::LaneIdOp::create(rewriter, loc, rewriter.getI32Type());
-    Value first = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::eq,
-        arith::AndIOp::create(rewriter, loc, lane, i32Const(rewriter, loc, 3)),
-        i32Const(rewriter, loc, 0));
     SmemType type = op.getBuffer().getType();
-    Value rows = adaptor.getRows(), buf = adaptor.getBuffer(),
-          stage = adaptor.getStage();
-    buildIf(rewriter, loc, first, [&](OpBuilder &b, Location l) {
-      for (int h = 0; h < 2; ++h)
-        LLVM::StoreOp::create(b, l, extract(b, l, rows, h),
-                              sharedRowAddress(b, l, type, buf, stage, h), 4);
-    });
-    reconverge(rewriter, loc);
+    Value buf = adaptor.getBuffer(), stage = adaptor.getStage();
+    storeRows(rewriter, op.getLoc(), adaptor.getRows(),
+              [&](OpBuilder &b, Location l, int h) {
+                return sharedRowAddress(b, l, type, buf, stage, h);
+              });
     rewriter.eraseOp(op);
     return success();
   }
