@@ -151,6 +151,17 @@ int64_t gemmRasterGroupN(int64_t n, int64_t k, int64_t blockN) {
   return 1;
 }
 
+bool swigluSplitColumns(int64_t blockM) {
+  // The SwiGLU + requant epilogue is latency-bound (IEEE divisions branch to
+  // a slow path, so ptxas cannot interleave the 64 elements of a thread):
+  // with one math warpgroup, BLOCK_M 64 tiles lost 1.14-1.21x against the
+  // unfused schedule (V4-Flash EP1, 128-2048 tokens, bench/RESULTS.md
+  // 2026-12-01); two warpgroups on the two column blocks of the pair
+  // measured 0.96-0.98x (V4-Pro 0.91-0.93x). A 128-row tile has two
+  // warpgroups already, and four do not fit the register file.
+  return blockM == 64;
+}
+
 int64_t unfusedSmallBlockMaxTokens(const LayerConfig &c) {
   // At decode an expert gets a handful of rows: a 128-row tile computes
   // mostly padding and the GEMMs turn compute-bound on it (V4-Flash, 8

@@ -56,7 +56,7 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   plan.chip = p.chip;
   // One warpgroup of TMA warps, one math warpgroup per 64 rows (wgmma m64);
   // a 64-row SwiGLU tile has one per column block of its pair (splitN).
-  plan.splitN = p.swiglu && p.blockM == 64;
+  plan.splitN = p.swiglu && swigluSplitColumns(p.blockM);
   int64_t mathWarpgroups = plan.splitN ? 2 : p.blockM / 64;
   plan.threads = 128 * (1 + mathWarpgroups);
   plan.entryRegisters = entryRegisters(p.chip, plan.threads);

@@ -290,3 +290,50 @@ TEST(LayerGemm, SnapshotLayers) {
 }
 
 } // namespace
+
+// The split schedule's SwiGLU GEMM: a 64-row tile splits its pair's two
+// column blocks between two math warpgroups (one B tile each per stage, a
+// per-row amax exchange); a 128-row tile keeps one warpgroup per 64 rows.
+TEST(KernelPlan, SwiGLUSplitColumnsAt64Rows) {
+  GemmProblem g;
+  g.n = 4096;
+  g.k = 4096;
+  g.staticM = 4096;
+  g.deviceMBlocks = true;
+  g.bScaleInterleave = kGateUpInterleave;
+  g.swiglu = true;
+  g.blockM = 64;
+  KernelPlan p = planGroupedGemmKernel(g);
+  EXPECT_TRUE(p.splitN);
+  EXPECT_EQ(p.mathWarpgroups(), 2);
+  EXPECT_EQ(p.threads, 384);
+  auto region = [&](const char *name) -> const SmemRegionPlan * {
+    for (const SmemRegionPlan &r : p.smem)
+      if (r.name == name)
+        return &r;
+    return nullptr;
+  };
+  ASSERT_NE(region("b_tiles1"), nullptr);
+  EXPECT_EQ(region("b_tiles1")->slots, p.stages);
+  ASSERT_NE(region("row_exchange"), nullptr);
+  EXPECT_EQ(region("row_exchange")->bytesPerSlot, 2 * 64 * 4);
+  // The e4m3 activation tile: 64 rows x the pair's 128 activation columns.
+  EXPECT_EQ(region("d_tiles")->bytesPerSlot, 64 * 128);
+  EXPECT_TRUE(validateKernelPlan(p).empty());
+  // The raster counts pairs.
+  EXPECT_EQ(p.rasterGroupN, gemmRasterGroupN(4096, 4096, 256));
+
+  g.blockM = 128;
+  p = planGroupedGemmKernel(g);
+  EXPECT_FALSE(p.splitN);
+  EXPECT_EQ(p.mathWarpgroups(), 2);
+  EXPECT_EQ(region("b_tiles1"), nullptr);
+  EXPECT_EQ(region("d_tiles")->bytesPerSlot, 128 * 128);
+  EXPECT_TRUE(validateKernelPlan(p).empty());
+  // A plan that claims split columns on 128 rows is refused.
+  p.splitN = true;
+  std::vector<std::string> errors = validateKernelPlan(p);
+  ASSERT_FALSE(errors.empty());
+  EXPECT_NE(errors.back().find("split columns"), std::string::npos)
+      << errors.back();
+}

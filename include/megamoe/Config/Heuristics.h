@@ -91,6 +91,11 @@ int64_t maxStagesThatFit(const LayerConfig &config, const RoleLayout &roles,
 /// 1.
 int64_t gemmRasterGroupN(int64_t n, int64_t k, int64_t blockN);
 
+/// Whether a SwiGLU grouped GEMM (the split schedule's L1) of BLOCK_M rows
+/// gives its two math warpgroups one column block each (KernelPlan::splitN)
+/// instead of 64 rows each (measured reason in Heuristics.cpp).
+bool swigluSplitColumns(int64_t blockM);
+
 /// Pool rows are allocated in multiples of every BLOCK_M (32, 64, 128).
 constexpr int64_t kPoolAlignment = 128;
 
