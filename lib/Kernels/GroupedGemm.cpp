@@ -187,7 +187,8 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   SmallVector<KernelParam> params = kernelParams(b, c, binds);
   BoundKernel kernel =
       createBoundKernel(b, loc, kernelName, params, plan.threads,
-                        plan.entryRegisters, c.chip, kernelGrid(b, c));
+                        plan.entryRegisters, config::toString(c.chip),
+                        kernelGrid(b, c));
   // warpspec-plan-smem checks its layout against the plan's SMEM model.
   kernel.op()->setAttr(ws::kPlannedSmemBytesAttrName,
                        b.getI64IntegerAttr(plan.smemBytes));
@@ -251,9 +252,9 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
                   b.getUnitAttr());
 
   // The gpu.module: target, and the config symbols the manifest carries.
-  auto target = ::megamoe::nvvmTargetForChip(ctx, c.chip);
+  auto target = ::megamoe::nvvmTargetForChip(ctx, config::toString(c.chip));
   if (!target) {
-    emitError(loc) << "no PTX target for chip '" << c.chip
+    emitError(loc) << "no PTX target for chip '" << config::toString(c.chip)
                    << "'; supported: " << ::megamoe::supportedChips();
     return;
   }

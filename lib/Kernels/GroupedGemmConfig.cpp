@@ -9,69 +9,14 @@
 using namespace megamoe;
 namespace cfg = megamoe::config;
 
-cfg::GemmProblem GroupedGemmConfig::problem() const {
-  cfg::GemmProblem p;
-  p.chip = cfg::parseChip(chip).value_or(cfg::Chip::SM90a);
-  p.experts = experts;
-  p.n = n;
-  p.k = k;
-  p.maxM = maxM;
-  p.staticM = staticM;
-  p.blockM = blockM;
-  p.blockN = blockN;
-  p.stages = stages;
-  p.releaseLag = releaseLag;
-  p.out = outType == "f32" ? cfg::DType::F32 : cfg::DType::BF16;
-  p.bScaleInterleave = bScaleInterleave;
-  p.deviceMBlocks = deviceMBlocks;
-  p.combineScatter = combineScatter;
-  p.combineTokens = combineTokens;
-  p.combineTopk = combineTopk;
-  p.combineRanks = combineRanks;
-  p.swiglu = swiglu;
-  p.swigluClamp = swigluClamp;
-  p.fastMath = fastMath;
-  return p;
-}
-
-GroupedGemmConfig GroupedGemmConfig::fromProblem(const cfg::GemmProblem &p) {
-  GroupedGemmConfig c;
-  c.chip = cfg::toString(p.chip);
-  c.experts = p.experts;
-  c.n = p.n;
-  c.k = p.k;
-  c.maxM = p.maxM;
-  c.staticM = p.staticM;
-  c.blockM = p.blockM;
-  c.blockN = p.blockN;
-  c.stages = p.stages;
-  c.releaseLag = p.releaseLag;
-  c.outType = p.out == cfg::DType::F32 ? "f32" : "bf16";
-  c.bScaleInterleave = p.bScaleInterleave;
-  c.deviceMBlocks = p.deviceMBlocks;
-  c.combineScatter = p.combineScatter;
-  c.combineTokens = p.combineTokens;
-  c.combineTopk = p.combineTopk;
-  c.combineRanks = p.combineRanks;
-  c.swiglu = p.swiglu;
-  c.swigluClamp = p.swigluClamp;
-  c.fastMath = p.fastMath;
-  return c;
-}
-
 cfg::KernelPlan GroupedGemmConfig::plan() const {
-  return cfg::planGroupedGemmKernel(problem());
+  return cfg::planGroupedGemmKernel(*this);
 }
 
 static std::string str(int64_t v) { return std::to_string(v); }
 
 std::optional<std::string>
 megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
-  // The builder is arch-neutral; the lowering picks wgmma (sm_90a) or
-  // tcgen05 + TMEM (sm_100a).
-  if (c.chip != "sm_90a" && c.chip != "sm_100a")
-    return "the grouped GEMM is built for sm_90a and sm_100a only; got chip '" +
-           c.chip + "'";
   if (c.experts < 1)
     return "experts must be >= 1, got " + str(c.experts);
   if (c.blockM != 64 && c.blockM != 128)
@@ -99,8 +44,9 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
       c.rowCapacity() >= (int64_t(1) << 31))
     return "experts * n and max-m (or static-m) must stay below 2^31 (TMA "
            "coordinates)";
-  if (c.outType != "bf16" && c.outType != "f32")
-    return "out-type must be bf16 or f32, got '" + c.outType + "'";
+  if (c.out != cfg::DType::BF16 && c.out != cfg::DType::F32)
+    return std::string("out-type must be bf16 or f32, got '") +
+           cfg::toString(c.out) + "'";
   if (c.bScaleInterleave != 0 && c.bScaleInterleave != 8)
     return "b-scale-interleave must be 0 (one scale per 128x128 weight block) "
            "or 8 (rows interleaved by 8 between two scale blocks), got " +
@@ -108,10 +54,10 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
   if (c.releaseLag != 0 && c.releaseLag != 1)
     return "release-lag must be 0 or 1, got " + str(c.releaseLag);
   if (c.combineScatter) {
-    if (c.outType != "bf16")
-      return "combine-scatter needs out-type bf16 (the combine buffer holds "
-             "bf16 rows), got '" +
-             c.outType + "'";
+    if (c.out != cfg::DType::BF16)
+      return std::string("combine-scatter needs out-type bf16 (the combine "
+                         "buffer holds bf16 rows), got '") +
+             cfg::toString(c.out) + "'";
     if (c.staticM <= 0)
       return "combine-scatter needs static-m > 0 (pool_source has one entry "
              "per pool row of a compile-time pool)";

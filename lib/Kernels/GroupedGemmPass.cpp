@@ -24,7 +24,24 @@ struct GroupedGemmPass
     : mlir::megamoe::impl::MegaMoEGroupedGemmBase<GroupedGemmPass> {
   using Base::Base;
   void runOnOperation() override {
+    namespace cfg = ::megamoe::config;
     ::megamoe::GroupedGemmConfig config;
+    // The builder is arch-neutral; the lowering picks wgmma (sm_90a) or
+    // tcgen05 + TMEM (sm_100a).
+    std::optional<cfg::Chip> parsedChip = cfg::parseChip(chip);
+    if (!parsedChip) {
+      getOperation().emitError("megamoe-grouped-gemm: the grouped GEMM is "
+                               "built for sm_90a and sm_100a only; got chip '")
+          << chip << "'";
+      return signalPassFailure();
+    }
+    std::optional<cfg::DType> parsedOut = cfg::parseDType(outType);
+    if (!parsedOut) {
+      getOperation().emitError("megamoe-grouped-gemm: out-type must be bf16 "
+                               "or f32, got '")
+          << outType << "'";
+      return signalPassFailure();
+    }
     config.experts = experts;
     config.n = n;
     config.k = k;
@@ -32,9 +49,9 @@ struct GroupedGemmPass
     config.blockM = blockM;
     config.blockN = blockN;
     config.stages = stages;
-    config.chip = chip;
+    config.chip = *parsedChip;
     config.releaseLag = releaseLag;
-    config.outType = outType;
+    config.out = *parsedOut;
     config.bScaleInterleave = bScaleInterleave;
     config.deviceMBlocks = deviceMBlocks;
     config.staticM = staticM;

@@ -49,7 +49,7 @@ TEST(KernelPlanLayout, LayoutFitsThePlan) {
     g.n = c.n;
     g.k = c.k;
     g.blockM = c.blockM;
-    g.outType = c.out;
+    g.out = *megamoe::config::parseDType(c.out);
     ASSERT_FALSE(megamoe::verifyGroupedGemmConfig(g));
     OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&context));
     megamoe::buildGroupedGemm(*module, g);

@@ -49,7 +49,7 @@ struct Fixture : ::testing::Test {
     c.experts = 8;
     c.n = 512;
     c.k = 512;
-    c.outType = "f32";
+    c.out = megamoe::config::DType::F32;
     c.bScaleInterleave = 8;
     c.deviceMBlocks = true;
     c.staticM = 1024;
@@ -117,7 +117,7 @@ TEST_F(Fixture, BindsEveryParameterOfTheL1Gemm) {
 TEST_F(Fixture, AppendsAfterWhatTheModuleHolds) {
   build("moe_l1_gemm", l1Config(), l1Binds());
   megamoe::GroupedGemmConfig l2 = l1Config();
-  l2.outType = "bf16";
+  l2.out = megamoe::config::DType::BF16;
   l2.bScaleInterleave = 0;
   l2.n = 512;
   l2.k = 256;
@@ -138,7 +138,7 @@ TEST_F(Fixture, AppendsAfterWhatTheModuleHolds) {
 TEST_F(Fixture, TheL2GemmScattersIntoCombineInsteadOfD) {
   // The unfused schedule's L2 GEMM: H = 512, I = 256, T = 64, K = 2, R = 2.
   megamoe::GroupedGemmConfig c = l1Config();
-  c.outType = "bf16";
+  c.out = megamoe::config::DType::BF16;
   c.bScaleInterleave = 0;
   c.k = 256;
   c.combineScatter = true;
@@ -204,11 +204,11 @@ TEST(GroupedGemmConfig, CombineScatterNeedsBf16AndAStaticPool) {
   EXPECT_NE(error->find("static-m"), std::string::npos) << *error;
   c.staticM = 1024;
   EXPECT_FALSE(megamoe::verifyGroupedGemmConfig(c));
-  c.outType = "f32";
+  c.out = megamoe::config::DType::F32;
   error = megamoe::verifyGroupedGemmConfig(c);
   ASSERT_TRUE(error);
   EXPECT_NE(error->find("bf16"), std::string::npos) << *error;
-  c.outType = "bf16";
+  c.out = megamoe::config::DType::BF16;
   c.combineRanks = 0;
   error = megamoe::verifyGroupedGemmConfig(c);
   ASSERT_TRUE(error);
@@ -218,7 +218,7 @@ TEST(GroupedGemmConfig, CombineScatterNeedsBf16AndAStaticPool) {
 TEST(GroupedGemmConfig, FloatOutputTilesTakeOneStage) {
   megamoe::GroupedGemmConfig bf16;
   megamoe::GroupedGemmConfig f32;
-  f32.outType = "f32";
+  f32.out = megamoe::config::DType::F32;
   EXPECT_EQ(f32.plan().fixedBytes() - bf16.plan().fixedBytes(),
             2 * 64 * 128 * 2);
   EXPECT_EQ(bf16.plan().stages, 5);

@@ -63,6 +63,9 @@ struct GemmProblem {
   bool swiglu = false;
   std::optional<double> swigluClamp; // the layer's clamp (LayerConfig)
   bool fastMath = false;             // the layer's fast math (LayerConfig)
+  /// With swiglu: an arrival counter per m-block, released per tile and
+  /// math warpgroup (the fused kernel's L2 arrival).
+  bool swigluArrivals = false;
 
   /// The largest M the kernel is launched with (staticM, or maxM).
   int64_t rowCapacity() const { return staticM > 0 ? staticM : maxM; }

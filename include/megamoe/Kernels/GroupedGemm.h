@@ -93,58 +93,18 @@ class Location;
 
 namespace megamoe {
 
-/// The compile-time configuration of one grouped-GEMM variant.
-struct GroupedGemmConfig {
-  int64_t experts = 8;
-  int64_t n = 4096;
-  int64_t k = 7168;
-  int64_t maxM = 32768;
-  int64_t blockM = 128;
-  int64_t blockN = 128;
-  /// 0 picks the most stages that fit in shared memory (at most 8).
-  int64_t stages = 0;
-  std::string chip = "sm_90a";
-  /// When a math role hands a pipeline stage back: 0 = right after its MMA
-  /// retired, 1 = one K block later (after the next stage's MMA).
-  int64_t releaseLag = 1;
-  /// Element type of D: "bf16" or "f32".
-  std::string outType = "bf16";
-  /// 0, or 8: B rows interleaved by 8 between two scale blocks (header).
-  int64_t bScaleInterleave = 0;
-  /// num_m_blocks is a pointer to an i32 in global memory, not a value.
-  bool deviceMBlocks = false;
-  /// 0: M is the launch-time symbol "M"; > 0: M is this literal.
-  int64_t staticM = 0;
-  /// Rows go to the source ranks' combine buffers instead of D (header).
-  bool combineScatter = false;
-  /// With combineScatter: the combine buffer is [combineTopk, combineTokens,
-  /// N] bf16 on each of combineRanks ranks.
-  int64_t combineTokens = 0;
-  int64_t combineTopk = 0;
-  int64_t combineRanks = 0;
-  /// The SwiGLU + requantization epilogue (header; the split schedule's L1).
-  bool swiglu = false;
-  std::optional<double> swigluClamp;
-  bool fastMath = false;
-  /// With swiglu: an `arrivals` parameter (i32 [M / BLOCK_M]) whose entry
-  /// of each m-block every math warpgroup increments (release, gpu scope)
-  /// after its tile's stores completed (the fused kernel's L2 arrival).
-  bool swigluArrivals = false;
-
+/// The compile-time configuration of one grouped-GEMM variant: the
+/// problem of lib/Config (every field and option: config::GemmProblem; the
+/// options are described in this header's comment) and what the builder asks
+/// of it.
+struct GroupedGemmConfig : config::GemmProblem {
   static constexpr int64_t kBlockK = config::kGroupedGemmBlockK;
-  /// The same problem in lib/Config's terms (chip and out type parsed; an
-  /// unknown chip or out type reads as sm_90a / bf16: verify first).
-  config::GemmProblem problem() const;
+  GroupedGemmConfig() = default;
+  explicit GroupedGemmConfig(const config::GemmProblem &p)
+      : config::GemmProblem(p) {}
   /// The kernel plan of this config: roles, registers, stages, raster
   /// group and shared memory (config::planGroupedGemmKernel).
   config::KernelPlan plan() const;
-  /// The config of `problem` (the inverse of problem()).
-  static GroupedGemmConfig fromProblem(const config::GemmProblem &problem);
-
-  /// Bytes of one D element (2 for bf16, 4 for f32).
-  int64_t outBytes() const { return outType == "f32" ? 4 : 2; }
-  /// The largest M the kernel is launched with (staticM, or maxM).
-  int64_t rowCapacity() const { return staticM > 0 ? staticM : maxM; }
 };
 
 /// Why `config` cannot be built (each message states the rule and the

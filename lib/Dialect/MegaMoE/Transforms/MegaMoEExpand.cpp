@@ -67,7 +67,7 @@ void buildLayerGemm(OpBuilder &b, Location loc, const mk::MoeKernelContext &ctx,
         return x.blockM == ctx.blockM;
       });
   mk::GroupedGemmConfig g =
-      mk::GroupedGemmConfig::fromProblem(cfg::layerGemmProblem(
+      mk::GroupedGemmConfig(cfg::layerGemmProblem(
           c, ctx.plan, v, l1 ? cfg::LayerGemm::L1 : cfg::LayerGemm::L2));
   mk::GroupedGemmBinds binds;
   binds.a = l1 ? "region:l1_pool" : "region:l2_pool";
