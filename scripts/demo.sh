@@ -35,11 +35,17 @@ print("\nlayer: H=%d I=%d E=%d K=%d R=%d T=%d clamp=%s chip=%s, schedule %s, %d 
          c["max_tokens_per_rank"], c.get("clamp"), c["chip"], p["schedule"], p["num_sms"]))
 print("\n%-20s %5s %-26s %5s %6s %9s %9s" % ("kernel", "block", "grid", "regs", "spills",
                                            "dyn SMEM", "stat SMEM"))
+def grid_text(x):
+    # docs/Manifest.md, "Launch shapes": an integer, {"ctas": "num_sms"} or
+    # {"ctas": "num_sms", "max": N}.
+    if isinstance(x, dict):
+        return "min(num_sms, %d)" % x["max"] if "max" in x else x["ctas"]
+    return str(x)
 for k in m["kernels"]:
     r = k.get("resources", {})
     spills = r.get("spill_stores_bytes", 0) + r.get("spill_loads_bytes", 0)
     print("%-20s %5d %-26s %5s %6s %9d %9s" % (
-        k["name"], k["block"][0], k["grid"][0], r.get("registers", "?"), spills,
+        k["name"], k["block"][0], grid_text(k["grid"][0]), r.get("registers", "?"), spills,
         k["dynamic_smem_bytes"], r.get("static_smem_bytes", "?")))
 variants = m.get("variants") or [{"min_tokens": 0, "max_tokens": c["max_tokens_per_rank"],
                                   "block_m": p["variants"][0]["block_m"],
