@@ -37,37 +37,48 @@ Value EpilogueTile::allocate(OpBuilder &b, Location loc, int64_t blockM,
       "d_tiles", IntegerAttr());
 }
 
+namespace {
+/// The SMEM-tile-then-TMA sequence of an epilogue: once the previous tile's
+/// TMA stores (issued where `isStorer`) have read the SMEM tile, the
+/// warpgroup writes it (`writeTile`, generic proxy), makes the writes
+/// visible to the async proxy, meets, and the storer issues `issueStores`.
+void stageAndStore(OpBuilder &b, Location loc, const EpilogueTile &e,
+                   Value isStorer, function_ref<void(OpBuilder &)> writeTile,
+                   function_ref<void(OpBuilder &)> issueStores) {
+  moe::ifThen(b, loc, isStorer, [&](OpBuilder &ib) {
+    ws::TmaStoreWaitOp::create(ib, loc, 0u, true);
+  });
+  ws::BarrierSyncOp::create(b, loc, e.barrier);
+  writeTile(b);
+  ws::FenceAsyncSharedOp::create(b, loc);
+  ws::BarrierSyncOp::create(b, loc, e.barrier);
+  moe::ifThen(b, loc, isStorer, issueStores);
+}
+} // namespace
+
 void megamoe::collectives::storeTileWithTma(OpBuilder &b, Location loc,
                                             const EpilogueTile &e, Value total,
                                             Value desc, const TilePosition &at,
                                             Value isStorer) {
   Value row = indexConst(b, loc, kWarpgroupRows * e.rowBlock);
   Value zeroStage = indexConst(b, loc, 0);
-  // The previous tile's TMA store must have read the SMEM tile before it is
-  // overwritten.
-  auto waitIf = scf::IfOp::create(b, loc, isStorer, false);
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(waitIf.thenBlock());
-    ws::TmaStoreWaitOp::create(b, loc, 0u, true);
-  }
-  ws::BarrierSyncOp::create(b, loc, e.barrier);
-  ws::AccStoreOp::create(b, loc, total, e.tile, zeroStage, row);
-  ws::FenceAsyncSharedOp::create(b, loc);
-  ws::BarrierSyncOp::create(b, loc, e.barrier);
-  auto storeIf = scf::IfOp::create(b, loc, isStorer, false);
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(storeIf.thenBlock());
-  Value m0 = indexToI32(
-      b, loc,
-      arith::AddIOp::create(
-          b, loc,
-          arith::MulIOp::create(b, loc, at.mBlock,
-                                indexConst(b, loc, at.blockM)),
-          row));
-  Value n0 = moe::blockStart(b, loc, at.nBlock, at.blockN);
-  ws::TileStoreOp::create(b, loc, e.tile, zeroStage, row, kWarpgroupRows, desc,
-                          n0, m0);
+  stageAndStore(
+      b, loc, e, isStorer,
+      [&](OpBuilder &wb) {
+        ws::AccStoreOp::create(wb, loc, total, e.tile, zeroStage, row);
+      },
+      [&](OpBuilder &sb) {
+        Value m0 = indexToI32(
+            sb, loc,
+            arith::AddIOp::create(
+                sb, loc,
+                arith::MulIOp::create(sb, loc, at.mBlock,
+                                      indexConst(sb, loc, at.blockM)),
+                row));
+        Value n0 = moe::blockStart(sb, loc, at.nBlock, at.blockN);
+        ws::TileStoreOp::create(sb, loc, e.tile, zeroStage, row,
+                                kWarpgroupRows, desc, n0, m0);
+      });
 }
 
 void megamoe::collectives::drainTileStores(OpBuilder &b, Location loc,
@@ -205,13 +216,14 @@ Value mapAcc(OpBuilder &b, Location loc, ValueRange accs, ValueRange rows,
 }
 
 /// The same for per-row values (acc_rows.map).
-Value mapRows(OpBuilder &b, Location loc, Value rows,
-              function_ref<Value(OpBuilder &, Value)> fn) {
-  auto op = ws::AccRowsMapOp::create(b, loc, rows.getType(), ValueRange{rows});
+Value mapRows(OpBuilder &b, Location loc, ValueRange rows,
+              function_ref<Value(OpBuilder &, ValueRange)> fn) {
+  auto op = ws::AccRowsMapOp::create(b, loc, rows.front().getType(), rows);
   OpBuilder::InsertionGuard g(b);
   Block *body = b.createBlock(&op.getBody());
-  body->addArgument(b.getF32Type(), loc);
-  ws::AccYieldOp::create(b, loc, fn(b, body->getArgument(0)));
+  for (size_t i = 0; i < rows.size(); ++i)
+    body->addArgument(b.getF32Type(), loc);
+  ws::AccYieldOp::create(b, loc, fn(b, body->getArguments()));
   return op.getResult();
 }
 } // namespace
@@ -292,21 +304,15 @@ void megamoe::collectives::requantStoreTile(
     Value other = ws::AccRowsLoadSharedOp::create(
         b, loc, rowsType, s.exchange, indexConst(b, loc, 1 - firstBlock));
     ws::BarrierSyncOp::create(b, loc, s.pairBarrier);
-    auto op = ws::AccRowsMapOp::create(b, loc, rowsType,
-                                       ValueRange{amax, other});
-    OpBuilder::InsertionGuard g(b);
-    Block *body = b.createBlock(&op.getBody());
-    body->addArgument(b.getF32Type(), loc);
-    body->addArgument(b.getF32Type(), loc);
-    ws::AccYieldOp::create(
-        b, loc,
-        arith::MaxNumFOp::create(b, loc, body->getArgument(0),
-                                 body->getArgument(1)));
-    amax = op.getResult();
+    amax = mapRows(b, loc, ValueRange{amax, other},
+                   [&](OpBuilder &mb, ValueRange v) -> Value {
+                     return arith::MaxNumFOp::create(mb, loc, v[0], v[1]);
+                   });
   }
-  Value sf = mapRows(b, loc, amax, [&](OpBuilder &mb, Value a) {
-    return megamoe::buildRequantScale(mb, loc, a);
-  });
+  Value sf = mapRows(b, loc, ValueRange{amax},
+                     [&](OpBuilder &mb, ValueRange v) {
+                       return megamoe::buildRequantScale(mb, loc, v[0]);
+                     });
   SmallVector<Value, 2> quantized;
   for (Value act : acts)
     quantized.push_back(mapAcc(b, loc, ValueRange{act}, ValueRange{sf},
@@ -315,28 +321,26 @@ void megamoe::collectives::requantStoreTile(
                                      mb, loc, v[0], v[1]);
                                }));
 
-  // The previous tile's TMA stores must have read the SMEM tile before it is
-  // overwritten; acc.store converts to e4m3 (cvt.rn.satfinite.e4m3x2).
-  moe::ifThen(b, loc, isStorer, [&](OpBuilder &ib) {
-    ws::TmaStoreWaitOp::create(ib, loc, 0u, true);
-  });
-  ws::BarrierSyncOp::create(b, loc, e.barrier);
-  for (size_t i = 0; i < quantized.size(); ++i)
-    ws::AccStoreOp::create(b, loc, quantized[i], e.tile,
-                           indexConst(b, loc, firstBlock + i), row);
-  ws::FenceAsyncSharedOp::create(b, loc);
-  ws::BarrierSyncOp::create(b, loc, e.barrier);
+  // acc.store converts to e4m3 (cvt.rn.satfinite.e4m3x2).
   Value col0 = moe::blockStart(b, loc, pair, 2 * kActivationColumns);
-  moe::ifThen(b, loc, isStorer, [&](OpBuilder &ib) {
-    for (size_t i = 0; i < quantized.size(); ++i) {
-      int64_t h = firstBlock + i;
-      ws::TileStoreOp::create(
-          ib, loc, e.tile, indexConst(ib, loc, h), row, kWarpgroupRows, s.out,
-          arith::AddIOp::create(ib, loc, col0,
-                                i32Const(ib, loc, h * kActivationColumns)),
-          row0);
-    }
-  });
+  stageAndStore(
+      b, loc, e, isStorer,
+      [&](OpBuilder &wb) {
+        for (size_t i = 0; i < quantized.size(); ++i)
+          ws::AccStoreOp::create(wb, loc, quantized[i], e.tile,
+                                 indexConst(wb, loc, firstBlock + i), row);
+      },
+      [&](OpBuilder &sb) {
+        for (size_t i = 0; i < quantized.size(); ++i) {
+          int64_t h = firstBlock + i;
+          ws::TileStoreOp::create(
+              sb, loc, e.tile, indexConst(sb, loc, h), row, kWarpgroupRows,
+              s.out,
+              arith::AddIOp::create(sb, loc, col0,
+                                    i32Const(sb, loc, h * kActivationColumns)),
+              row0);
+        }
+      });
   // outScales[pair][row]: the pair is the 128-column requantization group.
   Value sfIndex = arith::AddIOp::create(
       b, loc,

@@ -38,16 +38,7 @@ const std::string kLayer = testmanifest::layerManifest(
      testmanifest::gemmKernel("moe_l1_gemm_bm128", 128,
                               R"([{"ctas": "num_sms", "max": 64}, 2, 1])")});
 
-LayerConfig config() {
-  LayerConfig c;
-  c.hidden = 256;
-  c.intermediate = 128;
-  c.experts = 4;
-  c.topk = 2;
-  c.ranks = 2;
-  c.maxTokensPerRank = 256;
-  return c;
-}
+LayerConfig config() { return testmanifest::layerConfig(256); }
 
 /// The seed: kLayer's kernels around the compiler's own description of
 /// config() (planToJson: config, plan, buffer_layout), with one schedule per

@@ -30,16 +30,7 @@ std::string edited(const std::string &from, const std::string &to) {
   return s.replace(at, from.size(), to);
 }
 
-LayerConfig config() {
-  LayerConfig c;
-  c.hidden = 256;
-  c.intermediate = 128;
-  c.experts = 4;
-  c.topk = 2;
-  c.ranks = 2;
-  c.maxTokensPerRank = 64;
-  return c;
-}
+LayerConfig config() { return testmanifest::layerConfig(64); }
 
 /// The launches of a single-schedule layer, in order.
 std::vector<PlannedKernel> planSchedule(const Manifest &m, const LayerConfig &c,

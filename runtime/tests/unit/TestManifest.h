@@ -12,10 +12,26 @@
 #ifndef MEGAMOE_RUNTIME_TESTS_UNIT_TESTMANIFEST_H
 #define MEGAMOE_RUNTIME_TESTS_UNIT_TESTMANIFEST_H
 
+#include "megamoe/Config/LayerConfig.h"
+
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace testmanifest {
+
+/// The fixture layer's config (H = 256, I = 128, E = 4, K = 2, R = 2) for
+/// `maxTokens` tokens per rank.
+inline megamoe::config::LayerConfig layerConfig(int64_t maxTokens) {
+  megamoe::config::LayerConfig c;
+  c.hidden = 256;
+  c.intermediate = 128;
+  c.experts = 4;
+  c.topk = 2;
+  c.ranks = 2;
+  c.maxTokensPerRank = maxTokens;
+  return c;
+}
 
 inline std::string barrierKernel() {
   return R"json(
