@@ -66,13 +66,19 @@ MainloopConfig mainloopConfig(MLIRContext *ctx, const GroupedGemmConfig &c,
   return m;
 }
 
-/// The column blocks of a tile: one, or with swiglu the pair 2t, 2t + 1
-/// (computed one after the other).
+/// Column block `i` (0 or 1) of SwiGLU tile `tile`: 2 tile + i.
+Value pairColumnBlock(OpBuilder &b, Location loc, Value tile, int64_t i) {
+  Value first = arith::MulIOp::create(b, loc, tile, indexConst(b, loc, 2));
+  return i ? arith::AddIOp::create(b, loc, first, indexConst(b, loc, 1))
+           : first;
+}
+
+/// The column blocks of a tile: one, or with swiglu the pair 2t, 2t + 1.
 SmallVector<Value, 2> tileColumnBlocks(OpBuilder &b, Location loc,
                                        const GroupedGemmConfig &c, Value tile) {
   if (!c.swiglu)
     return {tile};
-  Value first = arith::MulIOp::create(b, loc, tile, indexConst(b, loc, 2));
+  Value first = pairColumnBlock(b, loc, tile, 0);
   return {first,
           arith::AddIOp::create(b, loc, first, indexConst(b, loc, 1))};
 }
@@ -129,9 +135,11 @@ void buildMathRole(OpBuilder &b, Location loc, const GemmKernel &k,
     Value weights = c.swiglu ? loadSwiGLURowWeights(tb, loc, epilogue, k.swiglu,
                                                     mBlock, c.blockM)
                              : Value();
-    SmallVector<Value, 2> totals, nBlocks = tileColumnBlocks(tb, loc, c, tile);
-    if (splitN)
-      nBlocks = {nBlocks[wg]};
+    // With splitN this warpgroup computes column block wg of the pair.
+    SmallVector<Value, 2> totals,
+        nBlocks = splitN ? SmallVector<Value, 2>{pairColumnBlock(tb, loc,
+                                                                 tile, wg)}
+                         : tileColumnBlocks(tb, loc, c, tile);
     for (Value nBlock : nBlocks) {
       Value sfbRow = groupedWeightScalesRow(tb, loc, k.mainloop.config(),
                                             expert, nBlock, c.n, c.k);
