@@ -1899,3 +1899,22 @@ func.func @rows_shared_slot(%x: !warpspec.smem<64xf32, slots = 2, align = 16>) {
   %r = warpspec.acc_rows.load_shared %x[%c2] : !warpspec.smem<64xf32, slots = 2, align = 16> -> !warpspec.acc_rows<64xf32>
   return
 }
+
+// -----
+
+func.func @rows_map_arity(%a: !warpspec.acc_rows<64xf32>, %b: !warpspec.acc_rows<64xf32>) {
+  // expected-error @+1 {{body takes one f32 per operand (2), got 1 arguments}}
+  %r = warpspec.acc_rows.map %a, %b : !warpspec.acc_rows<64xf32>, !warpspec.acc_rows<64xf32> -> !warpspec.acc_rows<64xf32> {
+  ^bb0(%x: f32):
+    warpspec.acc.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @row_reduce_mixed(%a: !warpspec.acc<64x64xf32>, %b: !warpspec.acc<64x128xf32>) {
+  // expected-error @+1 {{expects every accumulator of one type; got '!warpspec.acc<64x64xf32>' and '!warpspec.acc<64x128xf32>'}}
+  %r = warpspec.acc.row_reduce absmax %a, %b : !warpspec.acc<64x64xf32>, !warpspec.acc<64x128xf32> -> !warpspec.acc_rows<64xf32>
+  return
+}
