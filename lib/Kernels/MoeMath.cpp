@@ -106,6 +106,61 @@ Value megamoe::buildRequantInput(OpBuilder &b, Location loc, Value v,
   return arith::SelectOp::create(b, loc, positive, q, f32Const(b, loc, 0.0));
 }
 
+// Why the product's byte is the quotient's (sf > 0 finite, rcp finite; u =
+// 2^-24, the unit roundoff). rcp = RN(1/sf) = (1/sf)(1 + e1), and the
+// product t = RN(v rcp) = Q (1 + e1)(1 + e2) with Q = v / sf, |e1|, |e2| <= u;
+// the quotient x = RN(Q) = Q (1 + e3), |e3| <= u. So |t - x| <= 3u |Q| (plus
+// O(u^2)) < 2^-22 |t|. The neighbours lo = RN(t (1 - 2^-20)) and
+// hi = RN(t (1 + 2^-20)) are more than 2^-21 |t| away from t on either side,
+// so x lies between them. Rounding to e4m3 (nearest even, saturating) is
+// monotone, so when lo and hi give one byte, every value between them, t
+// and x included, gives it too. Below the f32 normal range the bounds are
+// absolute (2^-150) but every such value converts to +-0 with v's sign, as
+// x does. The special values: v NaN gives NaN in both; sf = inf gives rcp
+// = 0 and t = +-0 = x (or NaN = x for v = +-inf); sf <= 0 or NaN selects 0
+// in both. Left to the exact path: lo and hi apart (about 2^-16 of the
+// elements: those within 2^-20 of an e4m3 rounding boundary) and rows
+// whose 1 / sf overflows (sf < 2^-128, where t could be 0 * inf).
+Value megamoe::buildRequantReciprocal(OpBuilder &b, Location loc, Value sf) {
+  return arith::DivFOp::create(b, loc, f32Const(b, loc, 1.0), sf);
+}
+
+Value megamoe::buildRequantProduct(OpBuilder &b, Location loc, Value v,
+                                   Value rcp, Value sf) {
+  Value t = arith::MulFOp::create(b, loc, v, rcp);
+  Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sf,
+                                         f32Const(b, loc, 0.0));
+  return arith::SelectOp::create(b, loc, positive, t, f32Const(b, loc, 0.0));
+}
+
+Value megamoe::buildRequantIsAmbiguous(OpBuilder &b, Location loc,
+                                       Value product, Value rcp, Value sf) {
+  Value lo = arith::MulFOp::create(b, loc, product,
+                                   f32Const(b, loc, 1.0 - std::ldexp(1.0, -20)));
+  Value hi = arith::MulFOp::create(b, loc, product,
+                                   f32Const(b, loc, 1.0 + std::ldexp(1.0, -20)));
+  // One cvt.rn.satfinite.e4m3x2 converts both: lo's byte low, hi's high.
+  Value pair = warpspec::CvtE4M3x2Op::create(b, loc, lo, hi);
+  Type i8 = b.getI8Type();
+  Value loByte = arith::TruncIOp::create(b, loc, i8, pair);
+  Value hiByte = arith::TruncIOp::create(
+      b, loc, i8,
+      arith::ShRUIOp::create(
+          b, loc, pair,
+          arith::ConstantIntOp::create(b, loc, pair.getType(), 8)));
+  Value apart = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, loByte,
+                                      hiByte);
+  Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sf,
+                                         f32Const(b, loc, 0.0));
+  Value rcpOverflows = arith::AndIOp::create(
+      b, loc, positive,
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, rcp,
+                            f32Const(b, loc, INFINITY)));
+  return arith::SelectOp::create(b, loc,
+                                 arith::OrIOp::create(b, loc, apart, rcpOverflows),
+                                 f32Const(b, loc, 1.0), f32Const(b, loc, 0.0));
+}
+
 std::pair<Value, Value> megamoe::buildUnpackBF16x2(OpBuilder &b, Location loc,
                                                    Value packed) {
   // A bf16 is the high half of the f32 with the same value.

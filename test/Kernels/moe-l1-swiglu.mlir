@@ -41,13 +41,28 @@
 // CHECK: %[[AMAX:.*]] = warpspec.acc.row_reduce absmax %[[A0]], %[[A1]]
 // CHECK: %[[SF:.*]] = warpspec.acc_rows.map %[[AMAX]]
 // CHECK: arith.constant 4.480000e+02 : f32
-// CHECK: %[[Q0:.*]] = warpspec.acc.map %[[A0]] rows(%[[SF]])
+// The requantization: products by 1 / sf (once per row), the elements
+// whose byte they might not give flagged, and where a warp holds one, the
+// quotients (MoeMath buildRequant*).
+// CHECK: %[[RCP:.*]] = warpspec.acc_rows.map %[[SF]]
+// CHECK: arith.divf
+// CHECK: %[[P0:.*]] = warpspec.acc.map %[[A0]] rows(%[[RCP]], %[[SF]])
+// CHECK: arith.mulf
+// CHECK: %[[F0:.*]] = warpspec.acc.map %[[P0]] rows(%[[RCP]], %[[SF]])
+// CHECK: warpspec.cvt.e4m3x2
+// CHECK: %[[P1:.*]] = warpspec.acc.map %[[A1]] rows(%[[RCP]], %[[SF]])
+// CHECK: %[[F1:.*]] = warpspec.acc.map %[[P1]] rows(%[[RCP]], %[[SF]])
+// CHECK: %[[SLOW:.*]] = warpspec.acc.any %[[F0]], %[[F1]]
+// CHECK: %[[Q:.*]]:2 = scf.if %[[SLOW]]
+// CHECK: warpspec.acc.map %[[A0]] rows(%[[SF]])
 // CHECK: arith.divf
 // CHECK: arith.select
-// CHECK: %[[Q1:.*]] = warpspec.acc.map %[[A1]] rows(%[[SF]])
+// CHECK: warpspec.acc.map %[[A1]] rows(%[[SF]])
+// CHECK: } else {
+// CHECK: scf.yield %[[P0]], %[[P1]]
 // CHECK: warpspec.tma.store.wait pending 0 read
-// CHECK: warpspec.acc.store %[[Q0]] -> %{{.*}}[%c0
-// CHECK: warpspec.acc.store %[[Q1]] -> %{{.*}}[%c1
+// CHECK: warpspec.acc.store %[[Q]]#0 -> %{{.*}}[%c0
+// CHECK: warpspec.acc.store %[[Q]]#1 -> %{{.*}}[%c1
 // CHECK: warpspec.fence.async_shared
 // CHECK-COUNT-2: warpspec.tile.store
 // CHECK: warpspec.acc_rows.store %[[SF]]

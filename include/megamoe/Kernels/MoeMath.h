@@ -72,6 +72,23 @@ mlir::Value buildQuantizeE4M3x4(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value buildRequantInput(mlir::OpBuilder &b, mlir::Location loc,
                               mlir::Value v, mlir::Value sf);
 
+/// The division-free path to buildRequantInput's bytes, for epilogues whose
+/// latency the IEEE divisions set (one divisor per row, 64-128 quotients
+/// per thread, each a branch to a slow path):
+///   rcp = buildRequantReciprocal(sf)                  once per row
+///   p   = buildRequantProduct(v, rcp, sf)             per element
+///   amb = buildRequantIsAmbiguous(p, rcp, sf)         per element
+/// Where every `amb` is 0, converting `p` (cvt.rn.satfinite.e4m3) gives the
+/// byte converting buildRequantInput(v, sf) gives; elsewhere the caller
+/// computes buildRequantInput. MoeMath.cpp has the argument.
+mlir::Value buildRequantReciprocal(mlir::OpBuilder &b, mlir::Location loc,
+                                   mlir::Value sf);
+mlir::Value buildRequantProduct(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Value v, mlir::Value rcp, mlir::Value sf);
+mlir::Value buildRequantIsAmbiguous(mlir::OpBuilder &b, mlir::Location loc,
+                                    mlir::Value product, mlir::Value rcp,
+                                    mlir::Value sf);
+
 /// Two bf16 packed in an i32 (`lo` in the low half) -> two f32 (exact).
 std::pair<mlir::Value, mlir::Value>
 buildUnpackBF16x2(mlir::OpBuilder &b, mlir::Location loc, mlir::Value packed);

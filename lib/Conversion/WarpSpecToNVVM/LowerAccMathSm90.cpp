@@ -178,6 +178,31 @@ struct AccRowReduceLowering : OpConversionPattern<AccRowReduceOp> {
   }
 };
 
+struct AccAnyLowering : OpConversionPattern<AccAnyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AccAnyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t elements =
+        cast<AccType>(op.getAccs().front().getType()).getN() / 2;
+    Value zero = LLVM::ConstantOp::create(rewriter, loc, rewriter.getF32Type(),
+                                          rewriter.getF32FloatAttr(0));
+    // The thread's elements (une: NaN counts as set), then the warp's vote.
+    Value any;
+    for (Value acc : adaptor.getAccs())
+      for (int64_t i = 0; i < elements; ++i) {
+        Value set = LLVM::FCmpOp::create(rewriter, loc, LLVM::FCmpPredicate::une,
+                                         extract(rewriter, loc, acc, i), zero);
+        any = any ? Value(LLVM::OrOp::create(rewriter, loc, any, set)) : set;
+      }
+    rewriter.replaceOpWithNewOp<NVVM::VoteSyncOp>(
+        op, rewriter.getI1Type(), i32Const(rewriter, loc, -1), any,
+        NVVM::VoteSyncKind::any);
+    return success();
+  }
+};
+
 /// After the lane-divergent store of a per-row value (one lane of each quad):
 /// __syncwarp, so that the warp is converged again at whatever follows, in
 /// particular an aligned barrier (bar.sync requires a converged warp) right
@@ -307,7 +332,7 @@ struct AccRowsLoadSharedLowering : OpConversionPattern<AccRowsLoadSharedOp> {
 void warpspec::populateWarpSpecAccMathSm90Patterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<AccMapLowering, AccRowsMapLowering, AccDeinterleaveLowering,
-               AccRowReduceLowering, AccRowsLoadLowering, AccRowsStoreLowering,
+               AccRowReduceLowering, AccAnyLowering, AccRowsLoadLowering, AccRowsStoreLowering,
                AccRowsStoreSharedLowering, AccRowsLoadSharedLowering>(
       converter, patterns.getContext());
 }

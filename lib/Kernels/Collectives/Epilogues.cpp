@@ -228,6 +228,54 @@ Value mapRows(OpBuilder &b, Location loc, ValueRange rows,
 }
 } // namespace
 
+namespace {
+/// The values whose e4m3 conversion gives the bytes of
+/// buildRequantInput(act, sf) for every element of `acts`: the products by
+/// 1 / sf, unless a warp holds an element where that cannot be shown
+/// (buildRequantIsAmbiguous, about one warp in thirty), which then divides.
+/// The divisions were the epilogue's latency: each IEEE division branches
+/// to a slow path, so ptxas could not interleave a thread's elements.
+SmallVector<Value, 2> requantize(OpBuilder &b, Location loc, ValueRange acts,
+                                 Value sf) {
+  Value rcp = mapRows(b, loc, ValueRange{sf},
+                      [&](OpBuilder &mb, ValueRange v) {
+                        return megamoe::buildRequantReciprocal(mb, loc, v[0]);
+                      });
+  SmallVector<Value, 2> products, ambiguous;
+  for (Value act : acts) {
+    products.push_back(mapAcc(b, loc, ValueRange{act}, ValueRange{rcp, sf},
+                              [&](OpBuilder &mb, ValueRange v) {
+                                return megamoe::buildRequantProduct(
+                                    mb, loc, v[0], v[1], v[2]);
+                              }));
+    ambiguous.push_back(mapAcc(b, loc, ValueRange{products.back()},
+                               ValueRange{rcp, sf},
+                               [&](OpBuilder &mb, ValueRange v) {
+                                 return megamoe::buildRequantIsAmbiguous(
+                                     mb, loc, v[0], v[1], v[2]);
+                               }));
+  }
+  Value divide = ws::AccAnyOp::create(b, loc, ambiguous);
+  SmallVector<Type, 2> types(acts.size(), acts.front().getType());
+  auto choice = scf::IfOp::create(b, loc, types, divide, /*else=*/true);
+  {
+    OpBuilder tb = choice.getThenBodyBuilder();
+    SmallVector<Value, 2> exact;
+    for (Value act : acts)
+      exact.push_back(mapAcc(tb, loc, ValueRange{act}, ValueRange{sf},
+                             [&](OpBuilder &mb, ValueRange v) {
+                               return megamoe::buildRequantInput(mb, loc, v[0],
+                                                                 v[1]);
+                             }));
+    scf::YieldOp::create(tb, loc, exact);
+    OpBuilder eb = choice.getElseBodyBuilder();
+    scf::YieldOp::create(eb, loc, products);
+  }
+  return SmallVector<Value, 2>(choice.getResults().begin(),
+                               choice.getResults().end());
+}
+} // namespace
+
 Value SwiGLURequant::allocate(OpBuilder &b, Location loc, int64_t blockM) {
   return ws::SmemAllocOp::create(
       b, loc,
@@ -313,13 +361,7 @@ void megamoe::collectives::requantStoreTile(
                      [&](OpBuilder &mb, ValueRange v) {
                        return megamoe::buildRequantScale(mb, loc, v[0]);
                      });
-  SmallVector<Value, 2> quantized;
-  for (Value act : acts)
-    quantized.push_back(mapAcc(b, loc, ValueRange{act}, ValueRange{sf},
-                               [&](OpBuilder &mb, ValueRange v) {
-                                 return megamoe::buildRequantInput(
-                                     mb, loc, v[0], v[1]);
-                               }));
+  SmallVector<Value, 2> quantized = requantize(b, loc, acts, sf);
 
   // acc.store converts to e4m3 (cvt.rn.satfinite.e4m3x2).
   Value col0 = moe::blockStart(b, loc, pair, 2 * kActivationColumns);

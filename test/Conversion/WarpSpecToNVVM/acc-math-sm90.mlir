@@ -132,5 +132,43 @@ warpspec.kernel @exchange(%w: !warpspec.global<f32>, %o: !warpspec.global<f32>) 
   }
   warpspec.return
 }
+
+// acc.any: per thread, every element compared with 0 (une: NaN counts),
+// or-ed, then one warp vote; a branch on it may yield accumulators (the
+// fast path or its exact fallback).
+// CHECK-LABEL: llvm.func @choose
+// CHECK-COUNT-16: llvm.fcmp "une" %{{.*}}, %{{.*}} : f32
+// CHECK: %[[ANY:.*]] = nvvm.vote.sync  any %{{.*}}, %{{.*}} -> i1
+// CHECK: scf.if %[[ANY]] -> (!llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>)
+// PTX-LABEL: .entry choose
+// PTX: vote.sync.any.pred
+warpspec.kernel @choose(%w: !warpspec.global<f32>) attributes {chip = "sm_90a", maxnreg = 168 : i32, threads = 128 : i32} {
+  %tile = warpspec.smem.alloc "q" offset 0 : !q
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "math" warps [0, 4) regs 168 mma {
+      %r = warpspec.acc_rows.load %w : !warpspec.global<f32> -> !rows
+      %z = warpspec.acc.zero : !half
+      %a = warpspec.acc.map %z rows(%r) : !half rows !rows -> !half {
+      ^bb0(%x: f32, %y: f32):
+        %v = arith.addf %x, %y : f32
+        warpspec.acc.yield %v : f32
+      }
+      %slow = warpspec.acc.any %a, %z : !half, !half
+      %q = scf.if %slow -> (!half) {
+        %d = warpspec.acc.map %a rows(%r) : !half rows !rows -> !half {
+        ^bb0(%x: f32, %y: f32):
+          %v = arith.divf %x, %y : f32
+          warpspec.acc.yield %v : f32
+        }
+        scf.yield %d : !half
+      } else {
+        scf.yield %a : !half
+      }
+      warpspec.acc.store %q -> %tile[%c0, %c0] : !half, !q
+    }
+  }
+  warpspec.return
+}
 }
 }

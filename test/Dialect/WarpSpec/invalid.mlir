@@ -1918,3 +1918,19 @@ func.func @row_reduce_mixed(%a: !warpspec.acc<64x64xf32>, %b: !warpspec.acc<64x1
   %r = warpspec.acc.row_reduce absmax %a, %b : !warpspec.acc<64x64xf32>, !warpspec.acc<64x128xf32> -> !warpspec.acc_rows<64xf32>
   return
 }
+
+// -----
+
+func.func @any_mixed(%a: !warpspec.acc<64x64xf32>, %b: !warpspec.acc<64x128xf32>) {
+  // expected-error @+1 {{expects every accumulator of one type; got '!warpspec.acc<64x64xf32>' and '!warpspec.acc<64x128xf32>'}}
+  %r = warpspec.acc.any %a, %b : !warpspec.acc<64x64xf32>, !warpspec.acc<64x128xf32>
+  return
+}
+
+// -----
+
+func.func @any_none() {
+  // expected-error @+1 {{needs at least one accumulator}}
+  %r = "warpspec.acc.any"() : () -> i1
+  return
+}

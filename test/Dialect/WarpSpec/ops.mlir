@@ -319,6 +319,8 @@ func.func @acc_math(%h: !warpspec.acc<64x128xf32>, %p: !warpspec.global<f32>, %x
   %amax = warpspec.acc.row_reduce absmax %a, %n : !warpspec.acc<64x64xf32>, !warpspec.acc<64x64xf32> -> !warpspec.acc_rows<64xf32>
   // CHECK: warpspec.acc.row_reduce max %{{.*}} : !warpspec.acc<64x64xf32> -> !warpspec.acc_rows<64xf32>
   %mx = warpspec.acc.row_reduce max %a : !warpspec.acc<64x64xf32> -> !warpspec.acc_rows<64xf32>
+  // CHECK: warpspec.acc.any %{{.*}}, %{{.*}} : !warpspec.acc<64x64xf32>, !warpspec.acc<64x64xf32>
+  %any = warpspec.acc.any %a, %n : !warpspec.acc<64x64xf32>, !warpspec.acc<64x64xf32>
   // CHECK: %[[SF:.*]] = warpspec.acc_rows.map %[[AMAX]], %{{.*}} : !warpspec.acc_rows<64xf32>, !warpspec.acc_rows<64xf32> -> !warpspec.acc_rows<64xf32> {
   %sf = warpspec.acc_rows.map %amax, %mx : !warpspec.acc_rows<64xf32>, !warpspec.acc_rows<64xf32> -> !warpspec.acc_rows<64xf32> {
   ^bb0(%x: f32, %y: f32):

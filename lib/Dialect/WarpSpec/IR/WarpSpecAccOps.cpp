@@ -97,6 +97,10 @@ LogicalResult AccRowReduceOp::verify() {
   return success();
 }
 
+LogicalResult AccAnyOp::verify() {
+  return verifySameType<AccType>(*this, getAccs(), "accumulator");
+}
+
 LogicalResult AccRowsLoadOp::verify() {
   if (!getPtr().getType().getElementType().isF32())
     return emitOpError("reads f32 per-row values, got a pointer to ")

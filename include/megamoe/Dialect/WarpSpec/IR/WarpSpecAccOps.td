@@ -118,6 +118,30 @@ def WarpSpec_AccRowReduceOp : WarpSpec_Op<"acc.row_reduce", [Pure]> {
   let hasVerifier = 1;
 }
 
+def WarpSpec_AccAnyOp : WarpSpec_Op<"acc.any"> {
+  let summary = "whether any element of accumulators held by the warp is nonzero";
+  let description = [{
+    `result` is true in every thread of a warp when some element of `accs`
+    that a thread of that warp holds is nonzero (or NaN), false otherwise:
+    a warp-uniform condition for a branch that chooses between two ways of
+    computing the same values, e.g. an epilogue's fast path and the exact
+    computation it falls back to (`flags` marking the elements where the
+    fast path cannot be shown to be exact). Which warp holds which element
+    is the lowering's business, so the result must not change what is
+    computed, only how. Every thread of the warpgroup executes it (a warp
+    vote); it is not Pure so that it is never moved into divergent code.
+
+    ```mlir
+    %slow = warpspec.acc.any %flags0, %flags1
+        : !warpspec.acc<64x64xf32>, !warpspec.acc<64x64xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<WarpSpec_AccType>:$accs);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$accs attr-dict `:` qualified(type($accs))";
+  let hasVerifier = 1;
+}
+
 def WarpSpec_AccRowsMapOp : WarpSpec_Op<"acc_rows.map", [
     SingleBlock, RecursiveMemoryEffects]> {
   let summary = "an element-wise function of per-row values";
