@@ -13,7 +13,10 @@
 #   s_r2, s_r4  2 and 4 ranks on one GPU (one-GPU multi-rank mode)
 #   flash, pro  V4-Flash and V4-Pro at EP1, 8192 tokens (both variants),
 #               clamp 10: the bitwise check at size and the benchmark
-# LAYERS overrides the list.
+# LAYERS overrides the list; a name ending in _fm compiles with fast-math=true,
+# names starting with flash or pro get clamp 10. With OLD_OPT (a megamoe-opt
+# binary) each layer's split schedule is also compiled by it, into split_old,
+# so that gpu-split.sh times the two compilers' split kernels side by side.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dest=${1:?usage: $0 DEST}
@@ -27,12 +30,15 @@ mkdir -p "$dest/layers" "$dest/python/megamoe/lib" "$dest/python/megamoe_testing
   "$dest/python/tests" "$dest/bench"
 for spec in $LAYERS; do
   IFS=: read -r name h i e k r t bm <<<"$spec"
-  clamp=""; [[ $name == flash || $name == pro ]] && clamp=" clamp=10"
-  for schedule in unfused split; do
-    dir=$dest/layers/$name/$schedule
+  clamp=""; [[ $name == flash* || $name == pro* ]] && clamp=" clamp=10"
+  [[ $name == *_fm ]] && clamp+=" fast-math=true"
+  builds="unfused split"; [[ -n ${OLD_OPT:-} ]] && builds+=" split_old"
+  for build in $builds; do
+    schedule=${build%_old}; bopt=$opt; [[ $build == *_old ]] && bopt=$OLD_OPT
+    dir=$dest/layers/$name/$build
     mkdir -p "$dir"
-    echo "bundle-split: $name $schedule (H=$h I=$i E=$e K=$k R=$r T=$t${bm:+ block-m=$bm})"
-    echo 'module {}' | "$opt" \
+    echo "bundle-split: $name $build (H=$h I=$i E=$e K=$k R=$r T=$t${bm:+ block-m=$bm}$clamp)"
+    echo 'module {}' | "$bopt" \
       --megamoe-layer="hidden=$h intermediate=$i experts=$e topk=$k ranks=$r max-tokens=$t chip=sm_90a$clamp" \
       --megamoe-plan="schedule=$schedule${bm:+ block-m=$bm}" --megamoe-expand \
       --megamoe-to-cubin="chip=sm_90a emit-dir=$dir" -o /dev/null

@@ -29,19 +29,28 @@ MEGAMOE_LAYER_DIR=$out/split-layers timeout ${LAYER_TIMEOUT:-300} \
   python3 -m pytest -q -x "$here/python/tests/test_layer.py" > "$out/layer-tests.log" 2>&1
 summary+=("layer tests (split, EP1): rc=$? $(tail -1 "$out/layer-tests.log")")
 rm -rf "$out/split-layers"
-# Timing: unfused (old) and split (new) interleaved call by call.
-mkdir -p "$out/bench-layers"
-for name in flash pro; do
-  if [[ -d $here/layers/$name ]]; then
-    mkdir -p "$out/bench-layers/$name"
-    ln -sfn "$here/layers/$name/unfused" "$out/bench-layers/$name/old"
-    ln -sfn "$here/layers/$name/split" "$out/bench-layers/$name/new"
-  fi
-done
-timeout ${BENCH_TIMEOUT:-300} python3 "$here/bench/compare_cubins.py" --layers "$out/bench-layers" \
-  --tokens ${BENCH_TOKENS:-1,8,128,512,2048,8192} --iters ${BENCH_ITERS:-10} > "$out/bench.log" 2>&1
-summary+=("bench (old = unfused, new = split): rc=$?")
-rm -rf "$out/bench-layers"
+# Timing: unfused (old) and split (new) interleaved call by call; where the
+# bundle has split_old (another compiler's split kernels), also split_old
+# (old) against split (new).
+bench_pair() { # label old-build new-build
+  local label=$1 oldb=$2 newb=$3 any=0
+  rm -rf "$out/bench-layers"; mkdir -p "$out/bench-layers"
+  for name in ${BENCH_LAYERS:-flash pro}; do
+    if [[ -d $here/layers/$name/$oldb && -d $here/layers/$name/$newb ]]; then
+      mkdir -p "$out/bench-layers/$name"
+      ln -sfn "$here/layers/$name/$oldb" "$out/bench-layers/$name/old"
+      ln -sfn "$here/layers/$name/$newb" "$out/bench-layers/$name/new"
+      any=1
+    fi
+  done
+  [[ $any == 1 ]] || return 0
+  timeout ${BENCH_TIMEOUT:-300} python3 "$here/bench/compare_cubins.py" --layers "$out/bench-layers" \
+    --tokens ${BENCH_TOKENS:-1,8,128,512,2048,8192} --iters ${BENCH_ITERS:-10} > "$out/bench-$label.log" 2>&1
+  summary+=("bench $label (old = $oldb, new = $newb): rc=$?")
+  rm -rf "$out/bench-layers"
+}
+bench_pair unfused-split unfused split
+bench_pair splitold-split split_old split
 echo "== summary"
 printf '%s\n' "${summary[@]}"
-cat "$out/bench.log" | tail -20
+for f in "$out"/bench-*.log; do echo "== $(basename "$f")"; grep -E "^\|" "$f" | tail -30; done

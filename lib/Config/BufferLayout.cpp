@@ -1,5 +1,6 @@
 //===- BufferLayout.cpp - placing the symmetric buffer's regions ----------===//
 #include "megamoe/Config/BufferLayout.h"
+#include "megamoe/Config/Heuristics.h"
 
 namespace megamoe::config {
 
@@ -51,12 +52,24 @@ const Region *BufferLayout::find(const std::string &name) const {
 
 namespace {
 
+/// Whether some variant's L1 GEMM stores h for moe_activation: every
+/// variant of the unfused schedule, those of the split schedule whose
+/// epilogue does not requantize (splitFusesActivation).
+bool storesH(const LayerConfig &c, const Plan &p) {
+  if (p.schedule == Schedule::Unfused)
+    return true;
+  for (const Variant &v : p.variants)
+    if (!splitFusesActivation(c, v))
+      return true;
+  return false;
+}
+
 /// The unfused schedule's regions (docs/UnfusedSchedule.md): one kernel per
 /// stage, so the intermediates h and the requantized activation live in
 /// memory (o does not: the L2 GEMM stores its rows straight into the source
 /// ranks' combine buffers), and the pool has the worst-case size. The split
-/// schedule (docs/SplitSchedule.md) has the same regions but h: its L1
-/// kernel requantizes the activation from the accumulator.
+/// schedule (docs/SplitSchedule.md) has the same regions but h where every
+/// variant's L1 kernel requantizes the activation from the accumulator.
 BufferLayout stageKernelsBufferLayout(const LayerConfig &c, const Plan &p) {
   const int64_t H = c.hidden, I = c.intermediate, E = c.experts, K = c.topk;
   const int64_t R = c.ranks, T = c.maxTokensPerRank, L = c.localExperts();
@@ -87,7 +100,7 @@ BufferLayout stageKernelsBufferLayout(const LayerConfig &c, const Plan &p) {
   place.add("l1_pool_sf", "f32", {H / c.recipe.inputScaleBlock, P}, "kernel");
   place.add("l1_pool_weight", "f32", {P}, "kernel");
   place.add("pool_source", "i32", {P, 3}, "kernel");
-  if (p.schedule == Schedule::Unfused)
+  if (storesH(c, p))
     place.add("l1_out", "f32", {P, 2 * I}, "kernel");
   place.add("l2_pool", "e4m3", {P, I}, "kernel");
   place.add("l2_pool_sf", "f32", {I / c.recipe.requantBlock, P}, "kernel");

@@ -1,4 +1,5 @@
 //===- LayerGemm.cpp - the grouped GEMMs of a planned layer ---------------===//
+#include "megamoe/Config/Heuristics.h"
 #include "megamoe/Config/KernelPlan.h"
 #include "megamoe/Config/Plan.h"
 
@@ -21,7 +22,8 @@ GemmProblem layerGemmProblem(const LayerConfig &c, const Plan &plan,
   g.out = l1 ? DType::F32 : DType::BF16;
   g.bScaleInterleave = l1 ? kGateUpInterleave : 0;
   // The split schedule's L1 requantizes SwiGLU's output in its epilogue.
-  g.swiglu = l1 && plan.schedule == Schedule::Split;
+  g.swiglu = l1 && plan.schedule == Schedule::Split &&
+             splitFusesActivation(c, v);
   g.swigluClamp = c.clamp;
   g.fastMath = c.fastMath;
   // moe_layout writes the m-block count (pool_info[0]); the pool is static.

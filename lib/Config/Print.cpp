@@ -132,10 +132,15 @@ std::string planToText(const LayerConfig &c, const Plan &p) {
     // (docs/SplitSchedule.md); the GEMM tiles per token-count bucket are
     // the plan's only choices.
     bool split = p.schedule == Schedule::Split;
+    bool allFuse = split;
+    for (const Variant &v : p.variants)
+      allFuse = allFuse && splitFusesActivation(c, v);
     os << "plan: schedule=" << toString(p.schedule) << " sms=" << p.numSMs
        << " kernels: route, layout, pull, "
-       << (split ? "L1 grouped GEMM + SwiGLU + requant"
-                 : "L1 grouped GEMM, activation")
+       << (allFuse ? "L1 grouped GEMM + SwiGLU + requant"
+           : split ? "L1 grouped GEMM + SwiGLU + requant or L1 grouped GEMM, "
+                     "activation (per variant)"
+                   : "L1 grouped GEMM, activation")
        << ", L2 grouped GEMM + combine scatter, combine barrier, combine "
           "reduce\n";
     os << "pool: " << p.poolTokens << " rows (worst case, never wraps)\n";
@@ -148,6 +153,10 @@ std::string planToText(const LayerConfig &c, const Plan &p) {
                       : std::string("as many as fit"))
          << " math=" << toString(v.mathMode)
          << " registers=" << v.registers.producer << "/" << v.registers.math
+         << (split ? (splitFusesActivation(c, v)
+                          ? " L1+SwiGLU epilogue"
+                          : " L1 then activation (splitFusesActivation)")
+                   : "")
          << "\n";
     BufferLayout layout = computeBufferLayout(c, p);
     os << "symmetric buffer: " << formatBytes(layout.totalBytes)

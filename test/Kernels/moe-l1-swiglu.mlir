@@ -2,12 +2,13 @@
 // with the SwiGLU + requantization epilogue, built from the collectives and
 // the accumulator ops (no fragment index arithmetic in the builder).
 // REQUIRES: ptxas
-// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=split block-m=128" --megamoe-expand="only=moe_l1_swiglu" | FileCheck %s
+// BLOCK_M 128 fuses the activation only with fast-math (splitFusesActivation).
+// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7 fast-math=true" --megamoe-plan="schedule=split block-m=128" --megamoe-expand="only=moe_l1_swiglu" | FileCheck %s
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=split" --megamoe-expand="only=moe_l1_swiglu" | FileCheck %s --check-prefix=SPLITN
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=split" --megamoe-expand="only=moe_l1_swiglu" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/bm64" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t/bm64/layer.ptx -o %t/bm64/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
-// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=split block-m=128" --megamoe-expand="only=moe_l1_swiglu" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
+// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7 fast-math=true" --megamoe-plan="schedule=split block-m=128" --megamoe-expand="only=moe_l1_swiglu" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/layer.ptx
 // RUN: grep -c "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" %t/layer.ptx | FileCheck %s --check-prefix=STORES
 // RUN: %ptxas -arch=sm_90a -v %t/layer.ptx -o %t/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
@@ -29,10 +30,12 @@
 // CHECK: %[[W:.*]] = warpspec.acc_rows.load
 // CHECK: warpspec.mma.block_scaled
 // CHECK: %[[G0:.*]], %[[U0:.*]] = warpspec.acc.deinterleave %{{.*}} period 8
-// The activation of each block: buildSwiGLU with the clamp (min, then max/min).
+// The activation of each block: buildSwiGLU with the clamp (min, then
+// max/min), fast-math: ex2.approx and rcp.approx.
 // CHECK: %[[A0:.*]] = warpspec.acc.map %[[G0]], %[[U0]] rows(%[[W]])
 // CHECK: arith.minimumf
-// CHECK: math.exp
+// CHECK: warpspec.approx ex2
+// CHECK: warpspec.approx rcp
 // CHECK: warpspec.acc.yield
 // CHECK: warpspec.mma.block_scaled
 // CHECK: %[[G1:.*]], %[[U1:.*]] = warpspec.acc.deinterleave %{{.*}} period 8

@@ -114,20 +114,26 @@ TEST(Plan, OverridesApplyToEveryVariant) {
 
 // The split schedule as built today plans as the unfused one
 // (docs/SplitSchedule.md): BLOCK_M 64 / 128 variants, the worst-case pool,
-// and no h in the buffer layout.
+// and no h in the buffer layout when every variant fuses the activation
+// (fast-math); without fast-math the BLOCK_M 128 variant stores h
+// (splitFusesActivation).
 TEST(Plan, SplitPlansLikeUnfusedWithoutH) {
+  LayerConfig fm = v4Flash(1, 8192);
+  fm.fastMath = true;
   PlanOverrides o;
   o.schedule = Schedule::Split;
-  Plan split = planOk(v4Flash(1, 8192), o);
+  Plan split = planOk(fm, o);
+  Plan splitExact = planOk(v4Flash(1, 8192), o);
   o.schedule = Schedule::Unfused;
-  Plan unfused = planOk(v4Flash(1, 8192), o);
+  Plan unfused = planOk(fm, o);
   EXPECT_EQ(split.schedule, Schedule::Split);
   ASSERT_EQ(split.variants.size(), unfused.variants.size());
   for (size_t i = 0; i < split.variants.size(); ++i)
     EXPECT_EQ(split.variants[i].blockM, unfused.variants[i].blockM);
   EXPECT_EQ(split.poolTokens, unfused.poolTokens);
-  BufferLayout ls = computeBufferLayout(v4Flash(1, 8192), split);
-  BufferLayout lu = computeBufferLayout(v4Flash(1, 8192), unfused);
+  BufferLayout ls = computeBufferLayout(fm, split);
+  BufferLayout lu = computeBufferLayout(fm, unfused);
+  BufferLayout lx = computeBufferLayout(v4Flash(1, 8192), splitExact);
   auto has = [](const BufferLayout &l, const char *name) {
     for (const auto &r : l.regions)
       if (r.name == name)
@@ -140,6 +146,11 @@ TEST(Plan, SplitPlansLikeUnfusedWithoutH) {
   // h is P x 2I f32 (a multiple of the region alignment): the only
   // difference.
   EXPECT_EQ(lu.totalBytes - ls.totalBytes, split.poolTokens * 2 * 2048 * 4);
+  ASSERT_EQ(splitExact.variants.size(), 2u);
+  EXPECT_TRUE(splitFusesActivation(v4Flash(1, 8192), splitExact.variants[0]));
+  EXPECT_FALSE(splitFusesActivation(v4Flash(1, 8192), splitExact.variants[1]));
+  EXPECT_TRUE(has(lx, "l1_out"));
+  EXPECT_EQ(lx.totalBytes, lu.totalBytes);
 }
 
 TEST(Plan, BlockMOverrideGivesOneVariant) {

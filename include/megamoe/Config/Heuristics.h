@@ -96,6 +96,12 @@ int64_t gemmRasterGroupN(int64_t n, int64_t k, int64_t blockN);
 /// instead of 64 rows each (measured reason in Heuristics.cpp).
 bool swigluSplitColumns(int64_t blockM);
 
+/// Whether the split schedule's variant `v` computes SwiGLU + requant in
+/// its L1 GEMM's epilogue (moe_l1_swiglu) or, as the unfused schedule does,
+/// in moe_activation after an L1 GEMM that stores h (measured reason in
+/// Heuristics.cpp). Compiler, buffer layout and printer all ask this.
+bool splitFusesActivation(const LayerConfig &c, const Variant &v);
+
 /// Pool rows are allocated in multiples of every BLOCK_M (32, 64, 128).
 constexpr int64_t kPoolAlignment = 128;
 

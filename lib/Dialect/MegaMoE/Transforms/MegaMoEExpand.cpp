@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "megamoe/Config/BufferLayout.h"
+#include "megamoe/Config/Heuristics.h"
 #include "megamoe/Config/KernelPlan.h"
 #include "megamoe/Config/Print.h"
 #include "megamoe/Conversion/ManifestNames.h"
@@ -183,15 +184,23 @@ struct MegaMoEExpandPass
     // The plan is valid: the layer op's verifier checks it (validatePlan).
 
     bool split = plan.schedule == cfg::Schedule::Split;
-    SmallVector<Stage> stages = split ? splitStages() : unfusedStages();
+    // A split variant whose epilogue does not requantize runs the unfused
+    // schedule's L1 GEMM and moe_activation (cfg::splitFusesActivation).
+    auto stagesOf = [&](const cfg::Variant &v) {
+      return split && cfg::splitFusesActivation(config, v) ? splitStages()
+                                                           : unfusedStages();
+    };
     llvm::StringSet<> known;
-    for (const Stage &s : stages)
-      known.insert(s.name);
+    SmallVector<std::string> knownOrder;
+    for (const cfg::Variant &v : plan.variants)
+      for (const Stage &s : stagesOf(v))
+        if (known.insert(s.name).second)
+          knownOrder.push_back(s.name);
     for (const std::string &name : only)
       if (!known.contains(name)) {
         std::string names;
-        for (const Stage &s : stages)
-          names += (names.empty() ? "" : ", ") + std::string(s.name);
+        for (const std::string &s : knownOrder)
+          names += (names.empty() ? "" : ", ") + s;
         return layer.emitError("megamoe-expand: only= names '")
                << name << "', which is not a kernel of the "
                << cfg::toString(plan.schedule) << " schedule ("
@@ -246,7 +255,7 @@ struct MegaMoEExpandPass
       mk::MoeKernelContext vctx = ctx;
       vctx.blockM = v.blockM;
       SmallVector<std::string> order;
-      for (const Stage &s : stages) {
+      for (const Stage &s : stagesOf(v)) {
         if (!wanted.empty() && !wanted.contains(s.name))
           continue;
         vctx.nameSuffix = s.perVariant && several
