@@ -7,7 +7,9 @@
 #
 #   scripts/bundle-split.sh DEST      (e.g. /work/main/.bundle-split)
 #
-# Layers (name:H:I:E:K:R:T[:block_m]; empty block_m = the planner's choice):
+# Layers (name:H:I:E:K:R:T[:block_m[:expand options]]; empty block_m = the
+# planner's choice; expand options, space-separated with ',' for ' ', go to
+# megamoe-expand):
 #   s_ep1       EP1, T = 64 (the planner's BLOCK_M 64 variant)
 #   s_ep1_bm128 EP1, T = 64, BLOCK_M 128 pinned (the other variant's kernels)
 #   s_r2, s_r4  2 and 4 ranks on one GPU (one-GPU multi-rank mode)
@@ -17,6 +19,9 @@
 # names starting with flash or pro get clamp 10. With OLD_OPT (a megamoe-opt
 # binary) each layer's split schedule is also compiled by it, into split_old,
 # so that gpu-split.sh times the two compilers' split kernels side by side.
+# BUILDS (default "unfused split") lists the schedules compiled per layer
+# (folder = schedule with '-' as '_', e.g. fused_gemm); a layer whose name
+# starts with "missing" is compiled with fused-gemm only (its fault test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dest=${1:?usage: $0 DEST}
@@ -29,18 +34,21 @@ rm -rf "$dest"
 mkdir -p "$dest/layers" "$dest/python/megamoe/lib" "$dest/python/megamoe_testing" \
   "$dest/python/tests" "$dest/bench"
 for spec in $LAYERS; do
-  IFS=: read -r name h i e k r t bm <<<"$spec"
+  IFS=: read -r name h i e k r t bm expand <<<"$spec"
+  expand=${expand//,/ }
   clamp=""; [[ $name == flash* || $name == pro* ]] && clamp=" clamp=10"
   [[ $name == *_fm ]] && clamp+=" fast-math=true"
-  builds="unfused split"; [[ -n ${OLD_OPT:-} ]] && builds+=" split_old"
-  for build in $builds; do
-    schedule=${build%_old}; bopt=$opt; [[ $build == *_old ]] && bopt=$OLD_OPT
+  builds=${BUILDS:-unfused split}; [[ -n ${OLD_OPT:-} ]] && builds+=" split_old"
+  [[ $name == missing* ]] && builds=fused_gemm
+  for build in ${builds//-/_}; do
+    schedule=${build%_old}; schedule=${schedule//_/-}
+    bopt=$opt; [[ $build == *_old ]] && bopt=$OLD_OPT
     dir=$dest/layers/$name/$build
     mkdir -p "$dir"
     echo "bundle-split: $name $build (H=$h I=$i E=$e K=$k R=$r T=$t${bm:+ block-m=$bm}$clamp)"
     echo 'module {}' | "$bopt" \
       --megamoe-layer="hidden=$h intermediate=$i experts=$e topk=$k ranks=$r max-tokens=$t chip=sm_90a$clamp" \
-      --megamoe-plan="schedule=$schedule${bm:+ block-m=$bm}" --megamoe-expand \
+      --megamoe-plan="schedule=$schedule${bm:+ block-m=$bm}" --megamoe-expand="$expand" \
       --megamoe-to-cubin="chip=sm_90a emit-dir=$dir" -o /dev/null
     rm -f "$dir"/*.h "$dir"/*.ptx
   done
@@ -51,7 +59,7 @@ ninja -C "$rt" megamoe_runtime >/dev/null
 cp "$rt"/lib/libmegamoe_runtime.so "$dest/python/megamoe/lib/"
 cp python/megamoe/*.py "$dest/python/megamoe/"
 cp python/megamoe_testing/*.py "$dest/python/megamoe_testing/"
-cp python/tests/conftest.py python/tests/test_layer.py "$dest/python/tests/"
+cp python/tests/conftest.py python/tests/test_layer.py python/tests/test_multirank.py "$dest/python/tests/"
 cp bench/compare_cubins.py "$dest/bench/"
 cp scripts/gpu-split.sh "$dest/"
 echo "bundle-split: $dest holds $(du -sm "$dest" | cut -f1) MiB"

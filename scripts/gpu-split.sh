@@ -12,23 +12,42 @@ export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVL
 export PYTHONPATH=$here/python${PYTHONPATH:+:$PYTHONPATH}
 export MEGAMOE_RUNTIME_LIB=$here/python/megamoe/lib/libmegamoe_runtime.so
 summary=()
+# The candidates: every schedule compiled beside the unfused reference.
+cands=${CANDIDATES:-split fused_gemm}
 for name in ${COMPARE:-s_ep1 s_ep1_bm128 s_r2 s_r4 flash pro}; do
   d=$here/layers/$name; [[ -d $d ]] || continue
-  repeat=100; [[ $name == flash || $name == pro ]] && repeat=20
-  timeout ${COMPARE_TIMEOUT:-240} python3 -m megamoe_testing.schedule_compare \
-    "$d/unfused" "$d/split" --repeat $repeat > "$out/compare-$name.log" 2>&1
+  repeat=100; [[ $name == flash* || $name == pro* ]] && repeat=20
+  for cand in $cands; do
+    [[ -d $d/$cand ]] || continue
+    timeout ${COMPARE_TIMEOUT:-240} python3 -m megamoe_testing.schedule_compare \
+      "$d/unfused" "$d/$cand" --repeat $repeat > "$out/compare-$name-$cand.log" 2>&1
+    rc=$?
+    summary+=("compare $name $cand: rc=$rc $(tail -1 "$out/compare-$name-$cand.log")")
+  done
+done
+# The layer tests (oracle, repeat, graph, EPLB) on the candidates' layers at EP1.
+for cand in $cands; do
+  mkdir -p "$out/cand-layers"
+  for name in s_ep1 s_ep1_bm128 flash; do
+    [[ -d $here/layers/$name/$cand ]] && ln -sfn "$here/layers/$name/$cand" "$out/cand-layers/$name"
+  done
+  if [[ -n $(ls "$out/cand-layers") ]]; then
+    MEGAMOE_LAYER_DIR=$out/cand-layers timeout ${LAYER_TIMEOUT:-300} \
+      python3 -m pytest -q -x "$here/python/tests/test_layer.py" > "$out/layer-tests-$cand.log" 2>&1
+    summary+=("layer tests ($cand, EP1): rc=$? $(tail -1 "$out/layer-tests-$cand.log")")
+  fi
+  rm -rf "$out/cand-layers"
+done
+# The planted missing arrival (a fused-gemm layer whose L2 tiles wait for
+# one arrival more than comes): the wait must time out with its message.
+for d in "$here"/layers/missing*/fused_gemm; do
+  [[ -d $d ]] || continue
+  timeout 120 python3 -m megamoe_testing.multirank "$d" missing_arrival --timeout 60 \
+    > "$out/missing-arrival.log" 2>&1
   rc=$?
-  summary+=("compare $name: rc=$rc $(tail -1 "$out/compare-$name.log")")
+  msg=$(grep -m1 "timeout waiting for counter 'l2_arrival'" "$out/missing-arrival.log" | cut -c1-200)
+  summary+=("missing arrival: rc=$rc $(grep -m1 '^multirank:' "$out/missing-arrival.log" | cut -c1-200) | $msg")
 done
-# The layer tests (oracle, repeat, graph, EPLB) on the split layers at EP1.
-mkdir -p "$out/split-layers"
-for name in s_ep1 s_ep1_bm128 flash; do
-  [[ -d $here/layers/$name/split ]] && ln -sfn "$here/layers/$name/split" "$out/split-layers/$name"
-done
-MEGAMOE_LAYER_DIR=$out/split-layers timeout ${LAYER_TIMEOUT:-300} \
-  python3 -m pytest -q -x "$here/python/tests/test_layer.py" > "$out/layer-tests.log" 2>&1
-summary+=("layer tests (split, EP1): rc=$? $(tail -1 "$out/layer-tests.log")")
-rm -rf "$out/split-layers"
 # Timing: unfused (old) and split (new) interleaved call by call; where the
 # bundle has split_old (another compiler's split kernels), also split_old
 # (old) against split (new).
@@ -49,7 +68,7 @@ bench_pair() { # label old-build new-build
   summary+=("bench $label (old = $oldb, new = $newb): rc=$?")
   rm -rf "$out/bench-layers"
 }
-bench_pair unfused-split unfused split
+for cand in $cands; do bench_pair unfused-$cand unfused $cand; done
 bench_pair splitold-split split_old split
 echo "== summary"
 printf '%s\n' "${summary[@]}"

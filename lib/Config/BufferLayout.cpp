@@ -58,6 +58,8 @@ namespace {
 bool storesH(const LayerConfig &c, const Plan &p) {
   if (p.schedule == Schedule::Unfused)
     return true;
+  if (p.schedule != Schedule::Split)
+    return false;
   for (const Variant &v : p.variants)
     if (!splitFusesActivation(c, v))
       return true;
@@ -84,6 +86,14 @@ BufferLayout stageKernelsBufferLayout(const LayerConfig &c, const Plan &p) {
   place.add("barriers", "u32", {32}, "kernel+peers");
   place.add("send_count", "u32", {E}, "kernel");
   place.add("errors", "u32", {4}, "kernel");
+  if (p.schedule == Schedule::FusedGemm) {
+    // The fused GEMM kernel's L2 arrivals (L1 tiles done with the m-block's
+    // activation) and the L2 tiles that have waited on them, per m-block
+    // (sized for the smallest BLOCK_M); the last waiter zeroes both
+    // (docs/FusedSchedule.md).
+    place.add("l2_arrivals", "u32", {P / kMinBlockM}, "kernel");
+    place.add("l2_waits", "u32", {P / kMinBlockM}, "kernel");
+  }
   layout.workspaceBytes = place.offset();
 
   place.add("x", "e4m3", {T, H}, "caller");
@@ -112,7 +122,7 @@ BufferLayout stageKernelsBufferLayout(const LayerConfig &c, const Plan &p) {
 } // namespace
 
 BufferLayout computeBufferLayout(const LayerConfig &c, const Plan &p) {
-  if (p.schedule == Schedule::Unfused || p.schedule == Schedule::Split)
+  if (buildsStageKernels(p.schedule))
     return stageKernelsBufferLayout(c, p);
   const int64_t H = c.hidden, I = c.intermediate, E = c.experts, K = c.topk;
   const int64_t R = c.ranks, T = c.maxTokensPerRank, L = c.localExperts();

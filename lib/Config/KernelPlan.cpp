@@ -50,6 +50,24 @@ int64_t KernelPlan::tmemColumns() const {
   return warpgroups * blockN;
 }
 
+namespace {
+/// The most stages that fit beside the plan's fixed regions (or the
+/// problem's), then every per-stage region sized and the layout placed.
+void placeStages(KernelPlan &plan, int64_t requestedStages) {
+  ChipLimits limits = chipLimits(plan.chip);
+  if (requestedStages > 0)
+    plan.stages = requestedStages;
+  else
+    plan.stages = std::clamp<int64_t>(
+        (limits.smemPerBlock - plan.fixedBytes()) / plan.stageBytes(), 1,
+        kGroupedGemmMaxStages);
+  for (SmemRegionPlan &r : plan.smem)
+    if (r.perStage)
+      r.slots = plan.stages;
+  plan.smemBytes = layoutSmem(plan.smem);
+}
+} // namespace
+
 KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   ChipLimits limits = chipLimits(p.chip);
   KernelPlan plan;
@@ -97,16 +115,16 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   fixed("mbarriers", 1024, 8);
   fixed("alignment_slack", 1024, 1);
 
-  if (p.stages > 0)
-    plan.stages = p.stages;
-  else
-    plan.stages = std::clamp<int64_t>(
-        (limits.smemPerBlock - plan.fixedBytes()) / plan.stageBytes(), 1,
-        kGroupedGemmMaxStages);
-  for (SmemRegionPlan &r : plan.smem)
-    if (r.perStage)
-      r.slots = plan.stages;
-  plan.smemBytes = layoutSmem(plan.smem);
+  placeStages(plan, p.stages);
+  return plan;
+}
+
+KernelPlan planFusedGemmKernel(const GemmProblem &l1, const GemmProblem &l2) {
+  KernelPlan plan = planGroupedGemmKernel(l1);
+  // L2's BLOCK_M x BLOCK_N BF16 output tile (its combine scatter reads it).
+  plan.smem.push_back({"l2_d_tiles", l2.blockM * l2.blockN * l2.outBytes(),
+                       1, kTileAlignment, /*perStage=*/false});
+  placeStages(plan, l1.stages);
   return plan;
 }
 

@@ -22,8 +22,11 @@ GemmProblem layerGemmProblem(const LayerConfig &c, const Plan &plan,
   g.out = l1 ? DType::F32 : DType::BF16;
   g.bScaleInterleave = l1 ? kGateUpInterleave : 0;
   // The split schedule's L1 requantizes SwiGLU's output in its epilogue.
-  g.swiglu = l1 && plan.schedule == Schedule::Split &&
-             splitFusesActivation(c, v);
+  g.swiglu = l1 && (plan.schedule == Schedule::FusedGemm ||
+                    (plan.schedule == Schedule::Split &&
+                     splitFusesActivation(c, v)));
+  // The fused GEMM kernel's L2 waits on the L1 tiles of its m-block.
+  g.swigluArrivals = l1 && plan.schedule == Schedule::FusedGemm;
   g.swigluClamp = c.clamp;
   g.fastMath = c.fastMath;
   // moe_layout writes the m-block count (pool_info[0]); the pool is static.

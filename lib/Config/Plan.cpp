@@ -119,7 +119,7 @@ std::vector<std::string> makePlan(const LayerConfig &c, const PlanOverrides &o,
   // The split schedule as built today is the unfused schedule with the L1
   // GEMM and the activation in one kernel (docs/SplitSchedule.md): the same
   // variants, GEMM tiles and worst-case pool.
-  if (plan.schedule == Schedule::Unfused || plan.schedule == Schedule::Split)
+  if (buildsStageKernels(plan.schedule))
     return makeUnfusedPlan(c, o, plan);
   plan.roles = RoleLayout();
   plan.entryRegisters = entryRegisters(c.chip, plan.roles.threads);
@@ -195,6 +195,8 @@ const char *toString(Schedule schedule) {
     return "split";
   case Schedule::Unfused:
     return "unfused";
+  case Schedule::FusedGemm:
+    return "fused-gemm";
   }
   return "?";
 }
@@ -212,7 +214,8 @@ const char *toString(MathMode mode) {
 }
 
 std::optional<Schedule> parseSchedule(std::string_view text) {
-  for (Schedule s : {Schedule::Fused, Schedule::Split, Schedule::Unfused})
+  for (Schedule s : {Schedule::Fused, Schedule::Split, Schedule::Unfused,
+                     Schedule::FusedGemm})
     if (text == toString(s))
       return s;
   return std::nullopt;

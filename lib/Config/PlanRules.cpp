@@ -29,13 +29,14 @@ enum : unsigned {
   kFused = 1u << 0,
   kSplit = 1u << 1,
   kUnfused = 1u << 2,
+  kFusedGemm = 1u << 3,
   /// The schedule of the persistent layer kernel (seeds/004 role layout).
   kLayerKernel = kFused,
   /// The schedules built as one kernel per stage or two, on the generated
   /// grouped GEMM and the worst-case pool: unfused, and split as built today
   /// (docs/SplitSchedule.md).
-  kStageKernels = kUnfused | kSplit,
-  kAnySchedule = kFused | kSplit | kUnfused,
+  kStageKernels = kUnfused | kSplit | kFusedGemm,
+  kAnySchedule = kFused | kSplit | kUnfused | kFusedGemm,
 };
 
 unsigned bitOf(Schedule s) {
@@ -46,6 +47,8 @@ unsigned bitOf(Schedule s) {
     return kSplit;
   case Schedule::Unfused:
     return kUnfused;
+  case Schedule::FusedGemm:
+    return kFusedGemm;
   }
   return 0;
 }

@@ -126,7 +126,7 @@ std::string planToText(const LayerConfig &c, const Plan &p) {
      << " K=" << c.topk << " R=" << c.ranks << " T=" << c.maxTokensPerRank
      << " chip=" << toString(c.chip) << " requant=" << c.recipe.requantBlock
      << "\n";
-  if (p.schedule == Schedule::Unfused || p.schedule == Schedule::Split) {
+  if (buildsStageKernels(p.schedule)) {
     // One kernel per stage (docs/UnfusedSchedule.md), or the split
     // schedule's L1 + activation kernel in their place
     // (docs/SplitSchedule.md); the GEMM tiles per token-count bucket are
@@ -137,12 +137,17 @@ std::string planToText(const LayerConfig &c, const Plan &p) {
       allFuse = allFuse && splitFusesActivation(c, v);
     os << "plan: schedule=" << toString(p.schedule) << " sms=" << p.numSMs
        << " kernels: route, layout, pull, "
-       << (allFuse ? "L1 grouped GEMM + SwiGLU + requant"
-           : split ? "L1 grouped GEMM + SwiGLU + requant or L1 grouped GEMM, "
-                     "activation (per variant)"
-                   : "L1 grouped GEMM, activation")
-       << ", L2 grouped GEMM + combine scatter, combine barrier, combine "
-          "reduce\n";
+       << (p.schedule == Schedule::FusedGemm
+               ? "L1 grouped GEMM + SwiGLU + requant and L2 grouped GEMM + "
+                 "combine scatter in one persistent kernel"
+           : allFuse ? "L1 grouped GEMM + SwiGLU + requant, L2 grouped GEMM + "
+                       "combine scatter"
+           : split   ? "L1 grouped GEMM + SwiGLU + requant or L1 grouped "
+                       "GEMM, activation (per variant), L2 grouped GEMM + "
+                       "combine scatter"
+                     : "L1 grouped GEMM, activation, L2 grouped GEMM + "
+                       "combine scatter")
+       << ", combine barrier, combine reduce\n";
     os << "pool: " << p.poolTokens << " rows (worst case, never wraps)\n";
     for (const Variant &v : p.variants)
       os << "variant tokens " << v.minTokens << ".." << v.maxTokens

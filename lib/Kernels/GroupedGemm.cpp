@@ -38,23 +38,43 @@ using megamoe::moe::indexConst;
 using megamoe::moe::indexToI32;
 using megamoe::moe::i32Const;
 
-/// The kernel-level values the roles share.
-struct GemmKernel {
+/// One GEMM of a kernel: operands, epilogue, tile space and mainloop phase.
+/// A grouped GEMM kernel runs one; the fused GEMM kernel runs two on one
+/// ring (docs/FusedSchedule.md), the second waiting for the first's
+/// arrivals.
+struct GemmPhase {
   const GroupedGemmConfig &cfg;
-  const config::KernelPlan &plan;
   Value a, b, sfa, d, sfb, blockExpert;
   CombineScatter scatter; // combineScatter only (d is then null)
   SwiGLURequant swiglu;   // swiglu only (d is then null)
-  BlockScaledMainloop mainloop;
   TileScheduler tiles;
   Value dTiles;
+  MainloopPhase phase;
+  /// Whether the math warpgroups split the columns of its tiles.
+  bool splitN = false;
+  /// Math warpgroups that compute its tiles; the others only walk the ring.
+  int64_t computingWarpgroups = 0;
+  /// The fused kernel's L2: before loading the A rows (and their scales) of
+  /// m-block m, wait until arrivals[m] >= arrivalsPerBlock (the m-block's
+  /// L1 tiles are stored), then count the wait in waits[m]; the waiter that
+  /// makes it waitsPerBlock zeroes both, so the next call starts clean.
+  Value arrivals, waits;
+  int64_t arrivalsPerBlock = 0, waitsPerBlock = 0;
+  std::optional<int64_t> timeoutCycles;
+};
+
+/// The kernel-level values the roles share.
+struct GemmKernel {
+  const config::KernelPlan &plan;
+  BlockScaledMainloop mainloop;
   SmallVector<Value> epilogueBarriers; // one per math warpgroup
+  SmallVector<GemmPhase *, 2> phases;  // walked in this order by every role
 };
 
 /// The expert that owns row block `mBlock` (block_expert[mBlock]).
-Value loadBlockExpert(OpBuilder &b, Location loc, const GemmKernel &k,
+Value loadBlockExpert(OpBuilder &b, Location loc, const GemmPhase &g,
                       Value mBlock) {
-  return moe::loadAt(b, loc, b.getI32Type(), k.blockExpert,
+  return moe::loadAt(b, loc, b.getI32Type(), g.blockExpert,
                      indexToI32(b, loc, mBlock));
 }
 
@@ -83,9 +103,44 @@ SmallVector<Value, 2> tileColumnBlocks(OpBuilder &b, Location loc,
           arith::AddIOp::create(b, loc, first, indexConst(b, loc, 1))};
 }
 
-/// Role "tma": the mainloop's producer for every tile of the schedule.
+/// The L2 arrival wait of the fused kernel's producer warps that load A
+/// rows (warp 0) and their scales (warp 1): the acquire, the proxy fence
+/// that orders the TMA reads after it, and the count of waiters whose last
+/// zeroes both counters.
+void waitForArrivals(OpBuilder &b, Location loc, const GemmPhase &g,
+                     Value warp, Value mBlock) {
+  Value loadsRows = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          warp, indexConst(b, loc, 2));
+  moe::ifThen(b, loc, loadsRows, [&](OpBuilder &wb) {
+    Value m = indexToI32(wb, loc, mBlock);
+    Value arrived = ws::GlobalOffsetOp::create(wb, loc, g.arrivals, m);
+    ws::CounterWaitOp::create(
+        wb, loc, arrived, i32Const(wb, loc, g.arrivalsPerBlock),
+        ws::Scope::gpu, wb.getStringAttr("l2_arrival"),
+        g.timeoutCycles ? wb.getI64IntegerAttr(*g.timeoutCycles)
+                        : IntegerAttr());
+    ws::FenceAsyncGlobalOp::create(wb, loc);
+    Value lane0 = arith::CmpIOp::create(wb, loc, arith::CmpIPredicate::eq,
+                                        moe::laneId(wb, loc),
+                                        i32Const(wb, loc, 0));
+    moe::ifThen(wb, loc, lane0, [&](OpBuilder &lb) {
+      Value waited = ws::GlobalOffsetOp::create(lb, loc, g.waits, m);
+      Value before = ws::GlobalAtomicOp::create(
+          lb, loc, ws::AtomicKind::add, waited, i32Const(lb, loc, 1));
+      Value last = arith::CmpIOp::create(
+          lb, loc, arith::CmpIPredicate::eq, before,
+          i32Const(lb, loc, g.waitsPerBlock - 1));
+      moe::ifThen(lb, loc, last, [&](OpBuilder &zb) {
+        // Every waiter of this call has passed: nobody reads them again.
+        moe::store(zb, loc, i32Const(zb, loc, 0), arrived, 4);
+        moe::store(zb, loc, i32Const(zb, loc, 0), waited, 4);
+      });
+    });
+  });
+}
+
+/// Role "tma": the mainloop's producer for every tile of every phase.
 void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
-  const GroupedGemmConfig &c = k.cfg;
   auto role = createPlannedRole(b, loc, k.plan.roles.front());
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&role.getBody().front());
@@ -93,46 +148,54 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
   Value isWarp0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
                                         indexConst(b, loc, 0));
   moe::ifThen(b, loc, isWarp0, [&](OpBuilder &pb) {
-    for (Value desc : {k.a, k.b, k.sfa, k.d})
-      if (desc)
-        ws::TmaPrefetchOp::create(pb, loc, desc);
+    for (const GemmPhase *g : k.phases)
+      for (Value desc : {g->a, g->b, g->sfa, g->d})
+        if (desc)
+          ws::TmaPrefetchOp::create(pb, loc, desc);
   });
-  k.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile) {
-    Value expert = loadBlockExpert(tb, loc, k, mBlock);
-    SmallVector<Value, 2> nBlocks = tileColumnBlocks(tb, loc, c, tile);
-    auto operands = [&](Value nBlock) {
-      return groupedTileOperands(tb, loc, k.mainloop.config(), k.a, k.sfa,
-                                 k.b, mBlock, nBlock, expert, c.n);
-    };
-    if (k.plan.splitN) { // both column blocks in each stage
-      TileOperands t = operands(nBlocks[0]);
-      t.bRow1 = operands(nBlocks[1]).bRow;
-      return k.mainloop.produceTile(tb, loc, warp, t);
-    }
-    for (Value nBlock : nBlocks)
-      k.mainloop.produceTile(tb, loc, warp, operands(nBlock));
-  });
+  for (const GemmPhase *gp : k.phases) {
+    const GemmPhase &g = *gp;
+    const GroupedGemmConfig &c = g.cfg;
+    g.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile) {
+      Value expert = loadBlockExpert(tb, loc, g, mBlock);
+      if (g.arrivals)
+        waitForArrivals(tb, loc, g, warp, mBlock);
+      SmallVector<Value, 2> nBlocks = tileColumnBlocks(tb, loc, c, tile);
+      auto operands = [&](Value nBlock) {
+        return groupedTileOperands(tb, loc, k.mainloop.config(), g.a, g.sfa,
+                                   g.b, mBlock, nBlock, expert, c.n);
+      };
+      if (g.splitN) { // both column blocks in each stage
+        TileOperands t = operands(nBlocks[0]);
+        t.bRow1 = operands(nBlocks[1]).bRow;
+        return k.mainloop.produceTile(tb, loc, warp, t, g.phase);
+      }
+      for (Value nBlock : nBlocks)
+        k.mainloop.produceTile(tb, loc, warp, operands(nBlock), g.phase);
+    });
+  }
 }
 
-/// Role "math<wg>": rows [64 wg, 64 wg + 64) of every tile (with splitN all
-/// 64 rows of column block wg of the pair): the mainloop's consumer, then the
-/// epilogue.
-void buildMathRole(OpBuilder &b, Location loc, const GemmKernel &k,
-                   int64_t wg) {
-  const GroupedGemmConfig &c = k.cfg;
-  auto role = createPlannedRole(b, loc, k.plan.roles[1 + wg]);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&role.getBody().front());
-  Value warp = ws::RoleWarpIdOp::create(b, loc);
-  Value isStorer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
-                                         indexConst(b, loc, 0));
-  bool splitN = k.plan.splitN;
-  EpilogueTile epilogue{k.dTiles, k.epilogueBarriers[wg], wg, splitN ? 0 : wg};
-  k.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile) {
-    Value expert = loadBlockExpert(tb, loc, k, mBlock);
+/// One math warpgroup's tiles of phase `g`: rows [64 wg, 64 wg + 64) of
+/// every tile (with splitN all 64 rows of column block wg of the pair): the
+/// mainloop's consumer, then the epilogue.
+void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
+                    const GemmPhase &g, int64_t wg, Value isStorer) {
+  const GroupedGemmConfig &c = g.cfg;
+  if (wg >= g.computingWarpgroups) {
+    // No rows or columns of these tiles: walk the ring with the others.
+    g.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value, Value) {
+      k.mainloop.skipTile(tb, loc, g.phase);
+    });
+    return;
+  }
+  bool splitN = g.splitN;
+  EpilogueTile epilogue{g.dTiles, k.epilogueBarriers[wg], wg, splitN ? 0 : wg};
+  g.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile) {
+    Value expert = loadBlockExpert(tb, loc, g, mBlock);
     // With swiglu: the router weights are read before the mainloop, and
     // each column block's SwiGLU runs as soon as it is done.
-    Value weights = c.swiglu ? loadSwiGLURowWeights(tb, loc, epilogue, k.swiglu,
+    Value weights = c.swiglu ? loadSwiGLURowWeights(tb, loc, epilogue, g.swiglu,
                                                     mBlock, c.blockM)
                              : Value();
     // With splitN this warpgroup computes column block wg of the pair.
@@ -144,28 +207,45 @@ void buildMathRole(OpBuilder &b, Location loc, const GemmKernel &k,
       Value sfbRow = groupedWeightScalesRow(tb, loc, k.mainloop.config(),
                                             expert, nBlock, c.n, c.k);
       Value t = k.mainloop.consumeTile(
-          tb, loc, indexConst(tb, loc, 64 * epilogue.rowBlock), k.sfb, sfbRow,
-          splitN ? wg : 0);
-      totals.push_back(c.swiglu ? swigluBlock(tb, loc, t, weights, k.swiglu)
+          tb, loc, indexConst(tb, loc, 64 * epilogue.rowBlock), g.sfb, sfbRow,
+          splitN ? wg : 0, g.phase);
+      totals.push_back(c.swiglu ? swigluBlock(tb, loc, t, weights, g.swiglu)
                                 : t);
     }
     if (c.swiglu)
       return requantStoreTile(tb, loc, epilogue, totals, splitN ? wg : 0,
-                              k.swiglu, mBlock, tile, c.blockM, isStorer);
+                              g.swiglu, mBlock, tile, c.blockM, isStorer);
     Value total = totals.front();
     TilePosition at{mBlock, tile, c.blockM, c.blockN};
     if (c.combineScatter)
-      scatterTileToPeers(tb, loc, epilogue, total, k.scatter, at);
+      scatterTileToPeers(tb, loc, epilogue, total, g.scatter, at);
     else
-      storeTileWithTma(tb, loc, epilogue, total, k.d, at, isStorer);
+      storeTileWithTma(tb, loc, epilogue, total, g.d, at, isStorer);
   });
-  if (c.combineScatter) {
-    // The remote combine stores are visible system-wide before the next
-    // kernel's cross-rank barrier (moe_combine_barrier).
-    moe::systemFence(b, loc);
-    return;
+}
+
+/// Role "math<wg>": its tiles of every phase, then what must complete before
+/// the CTA exits.
+void buildMathRole(OpBuilder &b, Location loc, const GemmKernel &k,
+                   int64_t wg) {
+  auto role = createPlannedRole(b, loc, k.plan.roles[1 + wg]);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&role.getBody().front());
+  Value warp = ws::RoleWarpIdOp::create(b, loc);
+  Value isStorer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
+                                         indexConst(b, loc, 0));
+  bool tmaStores = false, scatters = false;
+  for (const GemmPhase *g : k.phases) {
+    buildMathPhase(b, loc, k, *g, wg, isStorer);
+    scatters |= g->cfg.combineScatter;
+    tmaStores |= !g->cfg.combineScatter;
   }
-  drainTileStores(b, loc, isStorer);
+  if (tmaStores)
+    drainTileStores(b, loc, isStorer);
+  // The remote combine stores are visible system-wide before the next
+  // kernel's cross-rank barrier (moe_combine_barrier).
+  if (scatters)
+    moe::systemFence(b, loc);
 }
 
 
@@ -182,6 +262,73 @@ Value numMBlocksAtStart(OpBuilder &b, Location loc, const GroupedGemmConfig &c,
   Value most = i32Const(b, loc, c.rowCapacity() / c.blockM);
   count = arith::MinSIOp::create(b, loc, count, most);
   return arith::MaxSIOp::create(b, loc, count, i32Const(b, loc, 0));
+}
+
+/// A phase's operands from the kernel's parameters (`find` by name).
+GemmPhase bindPhase(const GroupedGemmConfig &c,
+                    function_ref<Value(StringRef)> arg) {
+  GemmPhase g{c};
+  g.a = arg(kParamA);
+  g.b = arg(kParamB);
+  g.sfa = arg(kParamSfa);
+  g.d = arg(kParamD);
+  g.sfb = arg(kParamSfb);
+  g.blockExpert = arg(kParamBlockExpert);
+  g.scatter = {arg(kParamPoolSource), arg(kParamCombine),
+               arg(kParamPeerOffsets), c.combineRanks, c.combineTokens,
+               c.combineTopk, c.n};
+  g.swiglu.rowWeights = arg(kParamRowWeight);
+  g.swiglu.out = arg(kParamOut);
+  g.swiglu.outScales = arg(kParamOutScales);
+  g.swiglu.arrivals = arg(kParamArrivals);
+  g.swiglu.rows = c.rowCapacity();
+  g.swiglu.clamp = c.swigluClamp;
+  g.swiglu.fastMath = c.fastMath;
+  return g;
+}
+
+/// The phase's mainloop view: its K blocks and weight-scale layout on the
+/// kernel's ring.
+MainloopPhase phaseOf(MLIRContext *ctx, const GroupedGemmConfig &c,
+                      const config::KernelPlan &plan, bool splitN) {
+  MainloopConfig m = mainloopConfig(ctx, c, plan);
+  MainloopPhase phase = m.phase();
+  phase.bBlocks = splitN ? 2 : 1;
+  return phase;
+}
+
+/// Allocates the epilogue buffers of a phase: the SwiGLU activation tiles,
+/// or the output tile.
+Value allocateOutputTile(OpBuilder &b, Location loc,
+                         const GroupedGemmConfig &c) {
+  Type outType = c.outBytes() == 4 ? Type(b.getF32Type()) : b.getBF16Type();
+  return c.swiglu
+             ? SwiGLURequant::allocate(b, loc, c.blockM)
+             : EpilogueTile::allocate(b, loc, c.blockM, c.blockN, outType);
+}
+
+/// The split-columns pair's amax exchange and barrier (swiglu with splitN).
+void allocatePairExchange(OpBuilder &b, Location loc,
+                          const config::KernelPlan &plan, GemmPhase &g) {
+  g.swiglu.exchange = allocateRowExchange(b, loc);
+  g.swiglu.pairBarrier = ws::NamedBarrierOp::create(
+      b, loc, ws::BarrierType::get(b.getContext()), 1 + plan.mathWarpgroups(),
+      b.getStrArrayAttr({"math0", "math1"}));
+}
+
+/// The per-warpgroup epilogue barriers, then the roles.
+void buildRoles(OpBuilder &b, Location loc, GemmKernel &k) {
+  MLIRContext *ctx = b.getContext();
+  for (int64_t wg = 0; wg < k.plan.mathWarpgroups(); ++wg)
+    k.epilogueBarriers.push_back(ws::NamedBarrierOp::create(
+        b, loc, ws::BarrierType::get(ctx), static_cast<uint32_t>(1 + wg),
+        b.getStrArrayAttr({"math" + std::to_string(wg)})));
+  auto roles = ws::RolesOp::create(b, loc);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&roles.getBody().emplaceBlock());
+  buildProducerRole(b, loc, k);
+  for (int64_t wg = 0; wg < k.plan.mathWarpgroups(); ++wg)
+    buildMathRole(b, loc, k, wg);
 }
 
 } // namespace
@@ -203,51 +350,85 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&kernel.op().getBody().front());
   // Parameters by name (which exist depends on the options).
-  auto arg = [&](StringRef name) { return kernel.find(name); };
-  GemmKernel k{c, plan};
-  k.a = arg(kParamA);
-  k.b = arg(kParamB);
-  k.sfa = arg(kParamSfa);
-  k.d = arg(kParamD);
-  k.sfb = arg(kParamSfb);
-  k.blockExpert = arg(kParamBlockExpert);
-  k.scatter = {arg(kParamPoolSource), arg(kParamCombine),
-               arg(kParamPeerOffsets), c.combineRanks, c.combineTokens,
-               c.combineTopk, c.n};
-  k.swiglu.rowWeights = arg(kParamRowWeight);
-  k.swiglu.out = arg(kParamOut);
-  k.swiglu.outScales = arg(kParamOutScales);
-  k.swiglu.arrivals = arg(kParamArrivals);
-  k.swiglu.rows = c.rowCapacity();
-  k.swiglu.clamp = c.swigluClamp;
-  k.swiglu.fastMath = c.fastMath;
-  k.tiles = {numMBlocksAtStart(b, loc, c, arg(kParamNumMBlocks)),
-             c.n / c.blockN / (c.swiglu ? 2 : 1), plan.rasterGroupN};
+  GemmPhase gemm = bindPhase(c, [&](StringRef name) { return kernel.find(name); });
+  gemm.splitN = plan.splitN;
+  gemm.computingWarpgroups = plan.mathWarpgroups();
+  gemm.phase = phaseOf(ctx, c, plan, plan.splitN);
+  gemm.tiles = {numMBlocksAtStart(b, loc, c, kernel.find(kParamNumMBlocks)),
+                c.n / c.blockN / (c.swiglu ? 2 : 1), plan.rasterGroupN};
   // Shared memory: the mainloop's ring (A, B, A scales) and the output tile.
-  k.mainloop = BlockScaledMainloop::create(b, loc, mainloopConfig(ctx, c, plan));
-  Type outType = c.outBytes() == 4 ? Type(b.getF32Type()) : b.getBF16Type();
-  k.dTiles = c.swiglu
-                ? SwiGLURequant::allocate(b, loc, c.blockM)
-                : EpilogueTile::allocate(b, loc, c.blockM, c.blockN, outType);
-  if (plan.splitN) {
-    k.swiglu.exchange = allocateRowExchange(b, loc);
-    k.swiglu.pairBarrier = ws::NamedBarrierOp::create(
-        b, loc, ws::BarrierType::get(ctx), 1 + plan.mathWarpgroups(),
-        b.getStrArrayAttr({"math0", "math1"}));
-  }
-  for (int64_t wg = 0; wg < plan.mathWarpgroups(); ++wg)
-    k.epilogueBarriers.push_back(ws::NamedBarrierOp::create(
-        b, loc, ws::BarrierType::get(ctx), static_cast<uint32_t>(1 + wg),
-        b.getStrArrayAttr({"math" + std::to_string(wg)})));
+  GemmKernel k{plan, BlockScaledMainloop::create(
+                         b, loc, mainloopConfig(ctx, c, plan))};
+  gemm.dTiles = allocateOutputTile(b, loc, c);
+  if (plan.splitN)
+    allocatePairExchange(b, loc, plan, gemm);
+  k.phases.push_back(&gemm);
+  buildRoles(b, loc, k);
+  ws::ReturnOp::create(b, loc);
+}
 
-  auto roles = ws::RolesOp::create(b, loc);
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&roles.getBody().emplaceBlock());
-    buildProducerRole(b, loc, k);
-    for (int64_t wg = 0; wg < plan.mathWarpgroups(); ++wg)
-      buildMathRole(b, loc, k, wg);
+void megamoe::buildFusedGemmKernel(OpBuilder &b, Location loc,
+                                   StringRef kernelName,
+                                   const GroupedGemmConfig &l1,
+                                   const GroupedGemmConfig &l2,
+                                   const FusedGemmBinds &binds) {
+  MLIRContext *ctx = b.getContext();
+  config::KernelPlan plan = config::planFusedGemmKernel(l1, l2);
+  // Parameters: L1's, then L2's under an "l2_" prefix (block_expert and
+  // num_m_blocks are shared), then the waits counter.
+  SmallVector<KernelParam> params = kernelParams(b, l1, binds.l1);
+  for (KernelParam p : kernelParams(b, l2, binds.l2)) {
+    if (p.name == kParamBlockExpert || p.name == kParamNumMBlocks)
+      continue;
+    p.name = std::string(kFusedL2Prefix) + p.name;
+    params.push_back(p);
   }
+  params.push_back({kParamWaits, binds.waits,
+                    moe::globalType(b.getI32Type())});
+  BoundKernel kernel =
+      createBoundKernel(b, loc, kernelName, params, plan.threads,
+                        plan.entryRegisters, config::toString(l1.chip),
+                        persistentGrid(b));
+  kernel.op()->setAttr(ws::kPlannedSmemBytesAttrName,
+                       b.getI64IntegerAttr(plan.smemBytes));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&kernel.op().getBody().front());
+  GemmPhase first =
+      bindPhase(l1, [&](StringRef name) { return kernel.find(name); });
+  GemmPhase second = bindPhase(l2, [&](StringRef name) {
+    if (name == kParamBlockExpert || name == kParamNumMBlocks)
+      return kernel.find(name);
+    return kernel.find(std::string(kFusedL2Prefix) + name.str());
+  });
+  first.splitN = plan.splitN;
+  first.computingWarpgroups = plan.mathWarpgroups();
+  first.phase = phaseOf(ctx, l1, plan, plan.splitN);
+  // L2 tiles are one column block; at BLOCK_M 64 one warpgroup computes them
+  // (as the unfused L2 GEMM), the other walks the ring.
+  second.computingWarpgroups = l2.blockM / 64;
+  second.phase = phaseOf(ctx, l2, plan, /*splitN=*/false);
+  // Both walk the m-blocks the layout wrote (pool_info[0]); the L2 tiles of
+  // an m-block wait for its L1 pairs' arrivals, one per computing
+  // warpgroup and pair; two producer warps wait per L2 tile.
+  Value mBlocks =
+      numMBlocksAtStart(b, loc, l1, kernel.find(kParamNumMBlocks));
+  int64_t pairs = l1.n / l1.blockN / 2;
+  first.tiles = {mBlocks, pairs, plan.rasterGroupN};
+  second.tiles = {mBlocks, l2.n / l2.blockN, l2.plan().rasterGroupN};
+  second.arrivals = first.swiglu.arrivals;
+  second.waits = kernel.find(kParamWaits);
+  second.arrivalsPerBlock =
+      pairs * first.computingWarpgroups + binds.missingArrivals;
+  second.waitsPerBlock = 2 * (l2.n / l2.blockN);
+  second.timeoutCycles = binds.arrivalTimeoutCycles;
+  GemmKernel k{plan, BlockScaledMainloop::create(
+                         b, loc, mainloopConfig(ctx, l1, plan))};
+  first.dTiles = allocateOutputTile(b, loc, l1);
+  if (plan.splitN)
+    allocatePairExchange(b, loc, plan, first);
+  second.dTiles = allocateOutputTile(b, loc, l2);
+  k.phases = {&first, &second};
+  buildRoles(b, loc, k);
   ws::ReturnOp::create(b, loc);
 }
 

@@ -30,6 +30,10 @@ inline constexpr char kParamRowWeight[] = "row_weight"; // f32 [M] (swiglu)
 inline constexpr char kParamOut[] = "out";              // TMA: e4m3 [M, N / 2]
 inline constexpr char kParamOutScales[] = "out_scales"; // f32 [N / 256, M]
 inline constexpr char kParamArrivals[] = "arrivals";     // i32 [M / BLOCK_M]
+/// The fused GEMM kernel: L2's parameters carry this prefix, and the count
+/// of L2 tiles that waited per m-block.
+inline constexpr char kFusedL2Prefix[] = "l2_";
+inline constexpr char kParamWaits[] = "l2_waits"; // i32 [M / BLOCK_M]
 
 
 /// The SMEM output tile is 128B-swizzled, so D is stored in panels of 128

@@ -393,14 +393,34 @@ def run_never_arrives(m, timeout_s):
                                                        (err or "NO ERROR").splitlines()[0]))
 
 
+def run_missing_arrival(m, timeout_s):
+    # A layer compiled with megamoe-expand test-missing-arrivals=N (the
+    # fused-gemm schedule): its L2 tiles wait for arrivals that never come,
+    # so the wait must end in its timeout message and a trap, not a hang.
+    inputs = [m.tokens(r, m.max_tokens, seed=r) for r in range(m.ranks)]
+    start = time.time()
+    m.forward(inputs)
+    err = None
+    try:
+        for r in range(m.ranks):
+            m.streams[r].synchronize()
+    except RuntimeError as e:
+        err = str(e)
+    elapsed = time.time() - start
+    ok = err is not None and elapsed <= timeout_s
+    return _result(ok, "missing_arrival", "the L2 arrival wait ended after %.1f s (limit %.0f s) "
+                   "with: %s" % (elapsed, timeout_s, (err or "NO ERROR").splitlines()[0]))
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("layer_dir")
     p.add_argument("scenario", choices=["forward", "bad_ids", "too_many_tokens", "overflow",
-                                        "never_arrives"])
+                                        "never_arrives", "missing_arrival"])
     p.add_argument("--device", type=int, default=0)
     p.add_argument("--timeout", type=float, default=30.0,
-                   help="never_arrives: seconds within which the barrier must time out")
+                   help="never_arrives, missing_arrival: seconds within which the wait must "
+                   "time out")
     p.add_argument("--serial-launch", action="store_true",
                    help="launch every rank's forward from the main thread")
     p.add_argument("--buffers", choices=["zero", "empty"], default="zero",
@@ -414,8 +434,9 @@ def main(argv=None):
     manifest, doc = manifest_in(a.layer_dir)
     m = MultiRankLayer(manifest, doc, a.device, serial_launch=a.serial_launch,
                        buffers=a.buffers)
-    if a.scenario == "never_arrives":
-        rc = run_never_arrives(m, a.timeout)
+    if a.scenario in ("never_arrives", "missing_arrival"):
+        rc = (run_never_arrives if a.scenario == "never_arrives"
+              else run_missing_arrival)(m, a.timeout)
         # The context is gone: no orderly teardown. The device printf lines
         # sit in C stdio's buffer, which os._exit would drop.
         import ctypes

@@ -2,7 +2,8 @@
 paths it reaches: R ranks of a layer in one process on one GPU.
 
 Needs compiled layers in $MEGAMOE_LAYER_DIR as scripts/gpu-sanitize-bundle.sh
-lays them out (san_ep1, san_r2, san_r4, overflow_r2, timeout_r2) and a GPU;
+lays them out (san_ep1, san_r2, san_r4, overflow_r2, timeout_r2,
+missing_arrival_ep1: a fused-gemm layer with test-missing-arrivals=1) and a GPU;
 skipped otherwise. Each scenario runs in its own process (never_arrives ends
 its CUDA context with the barrier's trap).
 """
@@ -22,6 +23,7 @@ CASES = [
     ("san_ep1", "bad_ids"), ("san_r2", "bad_ids"),
     ("san_ep1", "too_many_tokens"), ("san_r2", "too_many_tokens"),
     ("overflow_r2", "overflow"), ("timeout_r2", "never_arrives"),
+    ("missing_arrival_ep1", "missing_arrival"),
 ]
 
 
@@ -38,6 +40,8 @@ def test_multirank(layer, scenario):
                        env=env, capture_output=True, text=True, timeout=180)
     print(p.stdout[-4000:])
     assert p.returncode == 0, p.stdout[-4000:] + p.stderr[-4000:]
+    if scenario == "missing_arrival":
+        assert "megamoe: timeout waiting for counter 'l2_arrival'" in p.stdout
     if scenario == "never_arrives":
         assert ("megamoe: timeout in cross-rank barrier 'moe_layout: barriers[0], before the pull'"
                 " on rank 0" in p.stdout)

@@ -153,6 +153,27 @@ TEST(Plan, SplitPlansLikeUnfusedWithoutH) {
   EXPECT_EQ(lx.totalBytes, lu.totalBytes);
 }
 
+// The fused-gemm schedule plans as the unfused one, without h, with the
+// fused GEMM kernel's two counters per m-block in the workspace
+// (docs/FusedSchedule.md).
+TEST(Plan, FusedGemmPlansLikeUnfusedWithArrivalCounters) {
+  PlanOverrides o;
+  o.schedule = Schedule::FusedGemm;
+  Plan fused = planOk(v4Flash(1, 8192), o);
+  o.schedule = Schedule::Unfused;
+  Plan unfused = planOk(v4Flash(1, 8192), o);
+  ASSERT_EQ(fused.variants.size(), unfused.variants.size());
+  EXPECT_EQ(fused.poolTokens, unfused.poolTokens);
+  BufferLayout l = computeBufferLayout(v4Flash(1, 8192), fused);
+  const Region *arrivals = l.find("l2_arrivals");
+  const Region *waits = l.find("l2_waits");
+  ASSERT_TRUE(arrivals && waits);
+  EXPECT_EQ(arrivals->shape, std::vector<int64_t>{fused.poolTokens / kMinBlockM});
+  EXPECT_LE(waits->offset + waits->bytes, l.workspaceBytes);
+  EXPECT_EQ(l.find("l1_out"), nullptr);
+  EXPECT_EQ(parseSchedule("fused-gemm"), Schedule::FusedGemm);
+}
+
 TEST(Plan, BlockMOverrideGivesOneVariant) {
   PlanOverrides o;
   o.blockM = 64;

@@ -117,6 +117,12 @@ struct KernelPlan {
 /// gemmRasterGroupN.
 KernelPlan planGroupedGemmKernel(const GemmProblem &problem);
 
+/// The plan of the fused GEMM kernel (docs/FusedSchedule.md): the SwiGLU
+/// GEMM `l1`'s roles and ring, whose stages also carry the tiles of `l2`
+/// (same BLOCK_M, BLOCK_N and BLOCK_K), plus l2's output tile; the most
+/// stages that fit both epilogues.
+KernelPlan planFusedGemmKernel(const GemmProblem &l1, const GemmProblem &l2);
+
 /// Every resource rule `plan` breaks on its chip (shared memory, stages,
 /// register targets and budget), each as a sentence; empty when it fits.
 std::vector<std::string> validateKernelPlan(const KernelPlan &plan);

@@ -23,8 +23,17 @@ namespace megamoe::config {
 enum class Schedule {
   Fused,  // one persistent kernel: dispatch .. combine
   Split,  // dispatch + L1 + SwiGLU, then L2 + combine (two launches)
-  Unfused // one kernel per stage (the bitwise reference schedule)
+  Unfused, // one kernel per stage (the bitwise reference schedule)
+  // The fused schedule's GEMM part as built today: dispatch and combine in
+  // their own kernels around one persistent kernel for L1 + SwiGLU + L2
+  // (docs/FusedSchedule.md).
+  FusedGemm
 };
+
+/// Whether `s` is built as kernels per stage around the generated grouped
+/// GEMM (unfused, split, fused-gemm): those plan as the unfused schedule
+/// (variants, GEMM tiles, worst-case pool).
+inline bool buildsStageKernels(Schedule s) { return s != Schedule::Fused; }
 
 /// How the math warpgroups share a CTA tile (wgmma is m64 per warpgroup).
 enum class MathMode {

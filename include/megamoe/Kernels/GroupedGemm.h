@@ -136,6 +136,33 @@ void buildGroupedGemmKernel(mlir::OpBuilder &b, mlir::Location loc,
                             const GroupedGemmConfig &config,
                             const GroupedGemmBinds &binds);
 
+/// Bindings of the fused GEMM kernel (docs/FusedSchedule.md): L1's (a
+/// SwiGLU config with swigluArrivals: `arrivals` is the L2 arrival counter
+/// per m-block), L2's (a combineScatter config; its parameters get the
+/// "l2_" prefix, block_expert and num_m_blocks are L1's), and the counter of
+/// L2 tiles that waited per m-block (`waits`, zero between calls).
+struct FusedGemmBinds {
+  GroupedGemmBinds l1, l2;
+  std::string waits;
+  /// The L2 arrival wait's bound: past it the waiting thread prints what it
+  /// waited for and traps (warpspec.counter.wait timeout_cycles).
+  std::optional<int64_t> arrivalTimeoutCycles;
+  /// Fault injection (tests): arrivals to wait for beyond those that come.
+  int64_t missingArrivals = 0;
+};
+
+/// Appends `warpspec.kernel @kernelName`: the fused GEMM kernel, one
+/// persistent launch that runs every L1 tile (SwiGLU + requant epilogue,
+/// releasing the m-block's arrival) and then every L2 tile (combine
+/// scatter), on one ring of SMEM stages; an L2 tile's A loads wait for its
+/// m-block's L1 arrivals. `l1` and `l2` share BLOCK_M, BLOCK_N, the pool and
+/// the m-block count, and must each pass verifyGroupedGemmConfig.
+void buildFusedGemmKernel(mlir::OpBuilder &b, mlir::Location loc,
+                          llvm::StringRef kernelName,
+                          const GroupedGemmConfig &l1,
+                          const GroupedGemmConfig &l2,
+                          const FusedGemmBinds &binds);
+
 /// Appends `gpu.module @grouped_gemm` with the kernel `@grouped_gemm_fp8` to
 /// `module`, and the symbols its manifest needs. The config must have passed
 /// verifyGroupedGemmConfig.

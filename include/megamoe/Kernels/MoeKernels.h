@@ -33,6 +33,9 @@ struct MoeKernelContext {
   int64_t blockM = 128;
   /// Cycles a cross-rank barrier waits before it traps with a message.
   int64_t barrierTimeoutCycles = int64_t(20) * 1000 * 1000 * 1000;
+  /// Fault injection (tests): L1 arrivals the fused GEMM kernel's L2 tiles
+  /// wait for beyond those that come.
+  int64_t missingArrivals = 0;
   /// Appended to the kernel's name: `_bm<BLOCK_M>` for a kernel built once
   /// per plan variant, empty otherwise.
   std::string nameSuffix;
@@ -53,6 +56,7 @@ inline constexpr char kActivationKernel[] = "moe_activation";
 /// epilogue (docs/SplitSchedule.md).
 inline constexpr char kL1SwiGLUKernel[] = "moe_l1_swiglu";
 inline constexpr char kL2GemmKernel[] = "moe_l2_gemm";
+inline constexpr char kFusedGemmKernel[] = "moe_fused_gemm";
 inline constexpr char kCombineBarrierKernel[] = "moe_combine_barrier";
 inline constexpr char kCombineReduceKernel[] = "moe_combine_reduce";
 

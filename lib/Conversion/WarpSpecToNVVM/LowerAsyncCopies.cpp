@@ -133,11 +133,23 @@ struct FenceAsyncSharedLowering : OpConversionPattern<FenceAsyncSharedOp> {
   }
 };
 
+struct FenceAsyncGlobalLowering : OpConversionPattern<FenceAsyncGlobalOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FenceAsyncGlobalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::FenceProxyOp>(
+        op, NVVM::ProxyKind::async_global, NVVM::SharedSpaceAttr());
+    return success();
+  }
+};
+
 } // namespace
 
 void warpspec::populateWarpSpecAsyncCopyPatterns(const TypeConverter &converter,
                                                  RewritePatternSet &patterns) {
   patterns.add<TmaLoadLowering, TmaStoreLowering, TmaStoreWaitLowering,
-               TmaPrefetchLowering, BulkCopyLowering, FenceAsyncSharedLowering>(
+               TmaPrefetchLowering, BulkCopyLowering, FenceAsyncSharedLowering,
+               FenceAsyncGlobalLowering>(
       converter, patterns.getContext());
 }

@@ -8,6 +8,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <cassert>
+
 using namespace mlir;
 using namespace megamoe::collectives;
 namespace ws = mlir::warpspec;
@@ -20,7 +22,7 @@ using megamoe::moe::i32Const;
 /// The weight scales of one (tile, K block): entry `index` of `sfb`, one
 /// float or, with two scales per tile, one 8-byte load of the pair.
 SmallVector<Value, 2> loadWeightScales(OpBuilder &b, Location loc,
-                                       const MainloopConfig &c, Value sfb,
+                                       const MainloopPhase &c, Value sfb,
                                        Value index) {
   Type f32 = b.getF32Type();
   if (c.bScalesPerTile == 1)
@@ -120,13 +122,15 @@ Type BlockScaledMainloop::accumulatorType(MLIRContext *ctx) const {
 }
 
 void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
-                                      const TileOperands &t) const {
+                                      const TileOperands &t,
+                                      const MainloopPhase &phase) const {
+  assert(phase.bBlocks <= cfg.bBlocks && "more B blocks than the ring has");
   auto isWarp = [&](OpBuilder &ob, int64_t w) -> Value {
     return arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::eq, warp,
                                  indexConst(ob, loc, w));
   };
   scf::ForOp::create(
-      b, loc, indexConst(b, loc, 0), indexConst(b, loc, cfg.kBlocks),
+      b, loc, indexConst(b, loc, 0), indexConst(b, loc, phase.kBlocks),
       indexConst(b, loc, 1), ValueRange{},
       [&](OpBuilder &kb, Location l, Value kBlock, ValueRange) {
         Value kb32 = indexToI32(kb, l, kBlock);
@@ -154,7 +158,7 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
         loadAndCommit(bb, t.bDesc, ValueRange{k0, t.bRow}, bTiles[0]);
         OpBuilder eb = ifB.getElseBodyBuilder();
         // Warp 3: the second column block's B tile, or only its arrival.
-        if (cfg.bBlocks == 2)
+        if (phase.bBlocks == 2)
           loadAndCommit(eb, t.bDesc, ValueRange{k0, t.bRow1}, bTiles[1]);
         else
           ws::ProducerCommitOp::create(eb, l, ring, stage, IntegerAttr());
@@ -164,12 +168,13 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
 
 Value BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
                                        Value bScales, Value bScalesRow,
-                                       int64_t bBlock) const {
+                                       int64_t bBlock,
+                                       const MainloopPhase &phase) const {
   Type accType = accumulatorType(b.getContext());
   Value zero = ws::AccZeroOp::create(b, loc, accType);
   AffineMapAttr scaleMap;
-  if (cfg.bScaleMap)
-    scaleMap = AffineMapAttr::get(*cfg.bScaleMap);
+  if (phase.bScaleMap)
+    scaleMap = AffineMapAttr::get(*phase.bScaleMap);
   // With release lag 1 a stage is handed back one K block later, after the
   // next stage's MMA consumed the previous total: its scale reads are then
   // retired, so the release needs no async-proxy fence (`reads_retired`).
@@ -179,13 +184,13 @@ Value BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
   if (lag)
     inits.push_back(indexConst(b, loc, 0));
   auto kLoop = scf::ForOp::create(
-      b, loc, indexConst(b, loc, 0), indexConst(b, loc, cfg.kBlocks),
+      b, loc, indexConst(b, loc, 0), indexConst(b, loc, phase.kBlocks),
       indexConst(b, loc, 1), inits,
       [&](OpBuilder &kb, Location l, Value kBlock, ValueRange iter) {
         // The weight scales are read before waiting so their latency hides
         // behind the TMA wait.
         SmallVector<Value, 2> sb = loadWeightScales(
-            kb, l, cfg, bScales,
+            kb, l, phase, bScales,
             arith::AddIOp::create(kb, l, bScalesRow, indexToI32(kb, l, kBlock)));
         Value stage = ws::ConsumerWaitOp::create(kb, l, ring);
         Value total = ws::MmaBlockScaledOp::create(
@@ -208,4 +213,19 @@ Value BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
     ws::ConsumerReleaseOp::create(b, loc, ring, kLoop.getResult(1),
                                   /*reads_retired=*/true);
   return kLoop.getResult(0);
+}
+
+void BlockScaledMainloop::skipTile(OpBuilder &b, Location loc,
+                                   const MainloopPhase &phase) const {
+  // No MMA reads the stage, so it goes back at once (no lag, no proxy
+  // fence: this warpgroup's generic accesses did not touch it).
+  scf::ForOp::create(
+      b, loc, indexConst(b, loc, 0), indexConst(b, loc, phase.kBlocks),
+      indexConst(b, loc, 1), ValueRange{},
+      [&](OpBuilder &kb, Location l, Value, ValueRange) {
+        Value stage = ws::ConsumerWaitOp::create(kb, l, ring);
+        ws::ConsumerReleaseOp::create(kb, l, ring, stage,
+                                      /*reads_retired=*/true);
+        scf::YieldOp::create(kb, l);
+      });
 }

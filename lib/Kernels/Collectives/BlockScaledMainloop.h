@@ -26,6 +26,18 @@
 
 namespace megamoe::collectives {
 
+/// One GEMM on a mainloop's ring: its K blocks, weight-scale layout and B
+/// column blocks per stage. A kernel running two GEMMs on one ring (the
+/// fused L1 + L2 kernel: same tile shapes, other K and scales) passes one
+/// per tile; a one-GEMM kernel uses its config's (MainloopConfig::phase).
+struct MainloopPhase {
+  int64_t kBlocks = 1;
+  int64_t bScalesPerTile = 1;
+  std::optional<mlir::AffineMap> bScaleMap;
+  /// B column blocks loaded per stage: at most the ring's (bBlocks).
+  int64_t bBlocks = 1;
+};
+
 /// What the mainloop is built for (from the kernel plan).
 struct MainloopConfig {
   int64_t blockM = 128, blockN = 128, blockK = 128;
@@ -53,6 +65,11 @@ struct MainloopConfig {
   /// interleaved by g between two 128-row scale blocks (the L1 gate/up
   /// layout, config::kGateUpInterleave).
   void interleaveWeightScales(mlir::MLIRContext *ctx, int64_t g);
+
+  /// The GEMM this config describes, as a phase.
+  MainloopPhase phase() const {
+    return {kBlocks, bScalesPerTile, bScaleMap, bBlocks};
+  }
 };
 
 /// Where one tile's operands are: TMA descriptors of A [M, K], its scales
@@ -89,7 +106,11 @@ public:
   /// The producer's work for one tile (in the TMA role; `warp` is the
   /// role's warp index).
   void produceTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value warp,
-                   const TileOperands &tile) const;
+                   const TileOperands &tile) const {
+    produceTile(b, loc, warp, tile, cfg.phase());
+  }
+  void produceTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value warp,
+                   const TileOperands &tile, const MainloopPhase &phase) const;
 
   /// One math warpgroup's work for one tile: rows [row, row + 64) (index)
   /// over every K block; the weight scales of K block k are entries
@@ -98,7 +119,20 @@ public:
   /// With bBlocks 2, `bBlock` says which column block.
   mlir::Value consumeTile(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value row, mlir::Value bScales,
-                          mlir::Value bScalesRow, int64_t bBlock = 0) const;
+                          mlir::Value bScalesRow, int64_t bBlock = 0) const {
+    return consumeTile(b, loc, row, bScales, bScalesRow, bBlock, cfg.phase());
+  }
+  mlir::Value consumeTile(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value row, mlir::Value bScales,
+                          mlir::Value bScalesRow, int64_t bBlock,
+                          const MainloopPhase &phase) const;
+
+  /// The consumer protocol of one tile without the MMAs: a math warpgroup
+  /// that has no columns of this phase's tiles waits for and hands back
+  /// every stage, so that the ring's release count stays that of all its
+  /// consumers.
+  void skipTile(mlir::OpBuilder &b, mlir::Location loc,
+                const MainloopPhase &phase) const;
 
   /// The accumulator of one math warpgroup (64 rows x BLOCK_N).
   mlir::Type accumulatorType(mlir::MLIRContext *ctx) const;

@@ -402,6 +402,8 @@ void megamoe::collectives::requantStoreTile(
   ws::BarrierSyncOp::create(b, loc, e.barrier);
   moe::ifThen(b, loc, isStorer, [&](OpBuilder &ib) {
     ws::TmaStoreWaitOp::create(ib, loc, 0u, false);
+    // The TMA (async-proxy) writes before the generic release.
+    ws::FenceAsyncGlobalOp::create(ib, loc);
     Value lane0 = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::eq,
                                         moe::laneId(ib, loc),
                                         i32Const(ib, loc, 0));

@@ -11,7 +11,7 @@
 megamoe.layer @small config = #megamoe.config<hidden = 512, intermediate = 256, experts = 8, topk = 2, ranks = 2, max_tokens = 64>
 
 // NOPLAN: error: megamoe-expand: layer @small has no plan; run megamoe-plan first
-// FUSED: error: megamoe-expand: the fused schedule is not built yet; the unfused and split schedules are
+// FUSED: error: megamoe-expand: the fused schedule is not built yet; the unfused, split and fused-gemm schedules are
 // ONLY: error: megamoe-expand: only= names 'moe_gather', which is not a kernel of the unfused schedule (moe_route, moe_layout, moe_pull, moe_l1_gemm, moe_activation, moe_l2_gemm, moe_combine_barrier, moe_combine_reduce)
 // REQUANT: note: the unfused schedule requantizes per 128 channels only
 // POOL: note: the unfused schedule needs the worst-case pool of 512 rows (no ring flow control between its kernels); got 1024

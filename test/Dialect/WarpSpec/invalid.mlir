@@ -1426,6 +1426,48 @@ warpspec.kernel @k(%mb: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, t
 
 // -----
 
+// A kernel walking two tile spaces (the fused L1 + L2 kernel): every role
+// walks both, in the same order.
+warpspec.kernel @k(%mb: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 256 : i32} {
+  warpspec.roles {
+    warpspec.role "p" warps [0, 4) regs 128 {
+      // expected-error @+1 {{is one of 2 tile loops of role "p", role "c" walks 1: every role of a kernel must walk the same tiles}}
+      warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 16 raster 16 {
+      }
+      warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 32 raster 8 {
+      }
+    }
+    warpspec.role "c" warps [4, 8) regs 128 {
+      warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 16 raster 16 {
+      }
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%mb: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 256 : i32} {
+  warpspec.roles {
+    warpspec.role "p" warps [0, 4) regs 128 {
+      warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 16 raster 16 {
+      }
+      // expected-error @+1 {{walks another tile order than the tile loop at}}
+      warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 32 raster 8 {
+      }
+    }
+    warpspec.role "c" warps [4, 8) regs 128 {
+      warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 16 raster 16 {
+      }
+      warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 16 raster 16 {
+      }
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
 warpspec.kernel @k(%mb: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
   warpspec.roles {
     warpspec.role "p" warps [0, 4) regs 128 {

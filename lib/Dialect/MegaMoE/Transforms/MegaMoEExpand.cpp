@@ -54,6 +54,57 @@ struct Stage {
   bool perVariant = false;
 };
 
+/// The binds of one layer GEMM's parameters (regions and forward inputs).
+mk::GroupedGemmBinds layerGemmBinds(const mk::GroupedGemmConfig &g, bool l1) {
+  mk::GroupedGemmBinds binds;
+  binds.a = l1 ? "region:l1_pool" : "region:l2_pool";
+  binds.aScales = l1 ? "region:l1_pool_sf" : "region:l2_pool_sf";
+  binds.b = l1 ? "input:l1_weight" : "input:l2_weight";
+  binds.bScales = l1 ? "input:l1_scale" : "input:l2_scale";
+  if (g.swiglu) {
+    binds.rowWeight = "region:l1_pool_weight";
+    binds.out = "region:l2_pool";
+    binds.outScales = "region:l2_pool_sf";
+    binds.arrivals = "region:l2_arrivals";
+  } else if (l1) {
+    binds.d = "region:l1_out";
+  } else {
+    binds.poolSource = "region:pool_source";
+    binds.combine = "region:combine";
+    binds.peerOffsets = "peer_offsets";
+  }
+  binds.blockExpert = "region:pool_block_expert";
+  binds.numMBlocks = "region:pool_info";
+  return binds;
+}
+
+/// The fused-gemm schedule's persistent L1 + SwiGLU + L2 kernel
+/// (docs/FusedSchedule.md) for the context's variant.
+void buildLayerFusedGemm(OpBuilder &b, Location loc,
+                         const mk::MoeKernelContext &ctx) {
+  const cfg::LayerConfig &c = ctx.config;
+  const cfg::Variant &v =
+      *llvm::find_if(ctx.plan.variants, [&](const cfg::Variant &x) {
+        return x.blockM == ctx.blockM;
+      });
+  mk::GroupedGemmConfig l1(
+      cfg::layerGemmProblem(c, ctx.plan, v, cfg::LayerGemm::L1));
+  mk::GroupedGemmConfig l2(
+      cfg::layerGemmProblem(c, ctx.plan, v, cfg::LayerGemm::L2));
+  for (const mk::GroupedGemmConfig *g : {&l1, &l2})
+    if (std::optional<std::string> error = mk::verifyGroupedGemmConfig(*g)) {
+      emitError(loc) << "megamoe-expand: the " << (g == &l1 ? "L1" : "L2")
+                     << " GEMM of the fused GEMM kernel cannot be built: "
+                     << *error;
+      return;
+    }
+  mk::FusedGemmBinds binds{layerGemmBinds(l1, true), layerGemmBinds(l2, false),
+                           "region:l2_waits", ctx.barrierTimeoutCycles,
+                           ctx.missingArrivals};
+  mk::buildFusedGemmKernel(b, loc, ctx.kernelName(mk::kFusedGemmKernel), l1,
+                           l2, binds);
+}
+
 /// The grouped GEMM of one MoE layer GEMM: its problem comes from the plan
 /// (config::layerGemmProblem: BLOCK_M = the pool block, the number of m
 /// blocks read from pool_info[0], static pool-sized shapes; the L2 GEMM
@@ -70,24 +121,7 @@ void buildLayerGemm(OpBuilder &b, Location loc, const mk::MoeKernelContext &ctx,
   mk::GroupedGemmConfig g =
       mk::GroupedGemmConfig(cfg::layerGemmProblem(
           c, ctx.plan, v, l1 ? cfg::LayerGemm::L1 : cfg::LayerGemm::L2));
-  mk::GroupedGemmBinds binds;
-  binds.a = l1 ? "region:l1_pool" : "region:l2_pool";
-  binds.aScales = l1 ? "region:l1_pool_sf" : "region:l2_pool_sf";
-  binds.b = l1 ? "input:l1_weight" : "input:l2_weight";
-  binds.bScales = l1 ? "input:l1_scale" : "input:l2_scale";
-  if (g.swiglu) {
-    binds.rowWeight = "region:l1_pool_weight";
-    binds.out = "region:l2_pool";
-    binds.outScales = "region:l2_pool_sf";
-  } else if (l1) {
-    binds.d = "region:l1_out";
-  } else {
-    binds.poolSource = "region:pool_source";
-    binds.combine = "region:combine";
-    binds.peerOffsets = "peer_offsets";
-  }
-  binds.blockExpert = "region:pool_block_expert";
-  binds.numMBlocks = "region:pool_info";
+  mk::GroupedGemmBinds binds = layerGemmBinds(g, l1);
   if (std::optional<std::string> error = mk::verifyGroupedGemmConfig(g)) {
     emitError(loc) << "megamoe-expand: the " << (l1 ? "L1" : "L2")
                    << " grouped GEMM cannot be built: " << *error;
@@ -124,6 +158,21 @@ SmallVector<Stage> unfusedStages() {
 /// The split schedule as built today (docs/SplitSchedule.md): the unfused
 /// schedule with the L1 GEMM and the activation in one kernel whose epilogue
 /// requantizes from the accumulator (no h in memory).
+/// The fused-gemm schedule (docs/FusedSchedule.md): the unfused schedule's
+/// dispatch and combine kernels around the fused GEMM kernel.
+SmallVector<Stage> fusedGemmStages() {
+  SmallVector<Stage> stages;
+  for (Stage &s : unfusedStages()) {
+    StringRef name(s.name);
+    if (name == mk::kActivationKernel || name == mk::kL2GemmKernel)
+      continue;
+    if (name == mk::kL1GemmKernel)
+      s = {mk::kFusedGemmKernel, buildLayerFusedGemm, /*perVariant=*/true};
+    stages.push_back(s);
+  }
+  return stages;
+}
+
 SmallVector<Stage> splitStages() {
   SmallVector<Stage> stages;
   for (Stage &s : unfusedStages()) {
@@ -178,15 +227,17 @@ struct MegaMoEExpandPass
     if (plan.schedule == cfg::Schedule::Fused)
       return layer.emitError("megamoe-expand: the ")
              << cfg::toString(plan.schedule)
-             << " schedule is not built yet; the unfused and split schedules "
-                "are (megamoe-plan=\"schedule=unfused\" or "
-                "\"schedule=split\")";
+             << " schedule is not built yet; the unfused, split and "
+                "fused-gemm schedules are (megamoe-plan=\"schedule=unfused\", "
+                "\"schedule=split\" or \"schedule=fused-gemm\")";
     // The plan is valid: the layer op's verifier checks it (validatePlan).
 
     bool split = plan.schedule == cfg::Schedule::Split;
     // A split variant whose epilogue does not requantize runs the unfused
     // schedule's L1 GEMM and moe_activation (cfg::splitFusesActivation).
     auto stagesOf = [&](const cfg::Variant &v) {
+      if (plan.schedule == cfg::Schedule::FusedGemm)
+        return fusedGemmStages();
       return split && cfg::splitFusesActivation(config, v) ? splitStages()
                                                            : unfusedStages();
     };
@@ -218,6 +269,10 @@ struct MegaMoEExpandPass
              << ") must be positive, or 0 for the default";
     if (barrierTimeoutCycles > 0)
       ctx.barrierTimeoutCycles = barrierTimeoutCycles;
+    if (missingArrivals < 0)
+      return layer.emitError("megamoe-expand: test-missing-arrivals (")
+             << int64_t(missingArrivals) << ") must be 0 or positive";
+    ctx.missingArrivals = missingArrivals;
 
     MLIRContext *mctx = module.getContext();
     OpBuilder b(mctx);

@@ -70,18 +70,40 @@ LogicalResult TileLoopOp::verify() {
            << raster << " must divide n_blocks " << n
            << " (a raster is a group of whole n-blocks)";
   // Every role walks the same tiles: a role that skipped one would leave its
-  // partners waiting on a pipeline stage forever.
+  // partners waiting on a pipeline stage forever. A kernel may walk several
+  // tile spaces one after the other (the fused L1 + L2 kernel): then every
+  // role walks the same sequence, and this loop must match the loop at the
+  // same position of every other role.
   auto kernel = (*this)->getParentOfType<KernelOp>();
-  if (!kernel)
+  auto role = (*this)->getParentOfType<RoleOp>();
+  if (!kernel || !role)
     return success();
-  WalkResult walk = kernel.walk([&](TileLoopOp other) {
-    if (other == *this)
+  auto loopsOf = [](Operation *root) {
+    SmallVector<TileLoopOp> loops;
+    root->walk<WalkOrder::PreOrder>([&](TileLoopOp l) { loops.push_back(l); });
+    return loops;
+  };
+  SmallVector<TileLoopOp> mine = loopsOf(role);
+  size_t position = llvm::find(mine, *this) - mine.begin();
+  WalkResult walk = kernel.walk([&](RoleOp other) {
+    if (other == role)
       return WalkResult::advance();
-    if (other.getMBlocks() != getMBlocks() ||
-        other.getNBlocks() != getNBlocks() ||
-        other.getRaster() != getRaster()) {
+    SmallVector<TileLoopOp> theirs = loopsOf(other);
+    if (theirs.empty())
+      return WalkResult::advance();
+    if (theirs.size() != mine.size()) {
+      emitOpError("is one of ")
+          << mine.size() << " tile loops of role \"" << role.getName()
+          << "\", role \"" << other.getName() << "\" walks "
+          << theirs.size()
+          << ": every role of a kernel must walk the same tiles";
+      return WalkResult::interrupt();
+    }
+    TileLoopOp peer = theirs[position];
+    if (peer.getMBlocks() != getMBlocks() ||
+        peer.getNBlocks() != getNBlocks() || peer.getRaster() != getRaster()) {
       emitOpError("walks another tile order than the tile loop at ")
-          << other.getLoc()
+          << peer.getLoc()
           << ": every role of a kernel must walk the same tiles (same "
              "m_blocks value, n_blocks and raster)";
       return WalkResult::interrupt();

@@ -133,6 +133,10 @@ def MegaMoEExpand : Pass<"megamoe-expand", "::mlir::ModuleOp"> {
            "clock cycles a cross-rank barrier waits before it prints which "
            "counter it waited for and traps (0 = the default, 2e10, about "
            "10 s; the fault tests use less)">,
+    Option<"missingArrivals", "test-missing-arrivals", "int64_t", "0",
+           "fault injection for the tests: the fused-gemm schedule's L2 "
+           "tiles wait for this many more L1 arrivals than will come, so "
+           "their wait must end in its timeout message (0 = off)">,
   ];
   let dependentDialects = [
     "::mlir::warpspec::WarpSpecDialect", "::mlir::gpu::GPUDialect",

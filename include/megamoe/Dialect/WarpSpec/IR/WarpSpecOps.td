@@ -551,6 +551,24 @@ def WarpSpec_BulkCopyOp : WarpSpec_Op<"bulk.copy"> {
   let hasVerifier = 1;
 }
 
+def WarpSpec_FenceAsyncGlobalOp : WarpSpec_Op<"fence.async_global"> {
+  let summary = "order generic-proxy global accesses with async-proxy ones";
+  let description = [{
+    `fence.proxy.async.global` in every executing thread: a bidirectional
+    proxy fence between its generic-proxy accesses to global memory (loads,
+    stores, the acquire of a counter) and its async-proxy ones (TMA loads
+    and stores). A TMA load of data another CTA published through a
+    counter (the fused kernel's L2 loads after the L2 arrival wait) needs it
+    after the acquire; the publisher after its TMA stores completed and
+    before the release.
+
+    ```mlir
+    warpspec.fence.async_global
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 def WarpSpec_FenceAsyncSharedOp : WarpSpec_Op<"fence.async_shared"> {
   let summary = "order generic-proxy SMEM writes before async-proxy reads";
   let description = [{
