@@ -97,12 +97,25 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
       if (desc)
         ws::TmaPrefetchOp::create(pb, loc, desc);
   });
-  k.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile) {
+  k.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile,
+                                  const ClusterTile *at) {
     Value expert = loadBlockExpert(tb, loc, k, mBlock);
     SmallVector<Value, 2> nBlocks = tileColumnBlocks(tb, loc, c, tile);
+    // The cluster shares the weight tile when its m-blocks belong to one
+    // expert (each expert's m-blocks are contiguous, so the first and the
+    // last tell). Every CTA of the cluster computes the same value.
+    Value shareB;
+    if (at)
+      shareB = arith::CmpIOp::create(
+          tb, loc, arith::CmpIPredicate::eq,
+          loadBlockExpert(tb, loc, k, at->firstMBlock),
+          loadBlockExpert(tb, loc, k, at->lastMBlock));
     auto operands = [&](Value nBlock) {
-      return groupedTileOperands(tb, loc, k.mainloop.config(), k.a, k.sfa,
-                                 k.b, mBlock, nBlock, expert, c.n);
+      TileOperands t = groupedTileOperands(tb, loc, k.mainloop.config(), k.a,
+                                           k.sfa, k.b, mBlock, nBlock, expert,
+                                           c.n);
+      t.shareB = shareB;
+      return t;
     };
     if (k.plan.splitN) { // both column blocks in each stage
       TileOperands t = operands(nBlocks[0]);
@@ -128,7 +141,8 @@ void buildMathRole(OpBuilder &b, Location loc, const GemmKernel &k,
                                          indexConst(b, loc, 0));
   bool splitN = k.plan.splitN;
   EpilogueTile epilogue{k.dTiles, k.epilogueBarriers[wg], wg, splitN ? 0 : wg};
-  k.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile) {
+  k.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile,
+                                  const ClusterTile *cluster) {
     Value expert = loadBlockExpert(tb, loc, k, mBlock);
     // With swiglu: the router weights are read before the mainloop, and
     // each column block's SwiGLU runs as soon as it is done.
@@ -157,7 +171,8 @@ void buildMathRole(OpBuilder &b, Location loc, const GemmKernel &k,
     if (c.combineScatter)
       scatterTileToPeers(tb, loc, epilogue, total, k.scatter, at);
     else
-      storeTileWithTma(tb, loc, epilogue, total, k.d, at, isStorer);
+      storeTileWithTma(tb, loc, epilogue, total, k.d, at, isStorer,
+                       cluster ? cluster->owned : Value());
   });
   if (c.combineScatter) {
     // The remote combine stores are visible system-wide before the next
@@ -200,6 +215,9 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   // warpspec-plan-smem checks its layout against the plan's SMEM model.
   kernel.op()->setAttr(ws::kPlannedSmemBytesAttrName,
                        b.getI64IntegerAttr(plan.smemBytes));
+  if (plan.clusterM > 1)
+    kernel.op().setClusterAttr(b.getDenseI32ArrayAttr(
+        {static_cast<int32_t>(plan.clusterM), 1, 1}));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&kernel.op().getBody().front());
   // Parameters by name (which exist depends on the options).
@@ -222,7 +240,8 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   k.swiglu.clamp = c.swigluClamp;
   k.swiglu.fastMath = c.fastMath;
   k.tiles = {numMBlocksAtStart(b, loc, c, arg(kParamNumMBlocks)),
-             c.n / c.blockN / (c.swiglu ? 2 : 1), plan.rasterGroupN};
+             c.n / c.blockN / (c.swiglu ? 2 : 1), plan.rasterGroupN,
+             plan.clusterM};
   // Shared memory: the mainloop's ring (A, B, A scales) and the output tile.
   k.mainloop = BlockScaledMainloop::create(b, loc, mainloopConfig(ctx, c, plan));
   Type outType = c.outBytes() == 4 ? Type(b.getF32Type()) : b.getBF16Type();
@@ -281,6 +300,14 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
                            sym("B_SCALE_INTERLEAVE", c.bScaleInterleave),
                            sym("DEVICE_M_BLOCKS", c.deviceMBlocks ? 1 : 0),
                            sym("STATIC_M", c.staticM)}));
+  if (c.clusterM > 1) {
+    // Only for clusters (keeps the others' symbols unchanged).
+    NamedAttrList symbols(cast<DictionaryAttr>(
+        gpuModule->getAttr(::megamoe::manifest::kSymbols)));
+    symbols.set("CLUSTER_M", b.getI64IntegerAttr(c.clusterM));
+    gpuModule->setAttr(::megamoe::manifest::kSymbols,
+                       symbols.getDictionary(ctx));
+  }
   if (c.combineScatter) {
     // The combine buffer's shape: only for the scatter (keeps the others'
     // symbols unchanged).
