@@ -1,11 +1,40 @@
 """Grouped FP8 block-scaled GEMM side by side in one process on one H200 (adapted from
-.anchor/deepgemm/grouped_gemm_side_by_side.py): megamoe BM128, BM64 and cluster-2 BM128
-(each its own column), DeepGEMM m_grouped_fp8_gemm_nt_contiguous, torch big GEMM.
-Same data for all; TFLOPS = 2*M*N*K/t; c2==bm128 says whether the cluster-2 output is
-bitwise equal to the BM128 one on that row's data.
+.anchor/deepgemm/grouped_gemm_side_by_side.py): megamoe variants (BM128, BM64 and the
+cluster-2 BM128 cubins named by --variants, each its own column), DeepGEMM
+m_grouped_fp8_gemm_nt_contiguous, torch big GEMM. Same data for all; TFLOPS = 2*M*N*K/t;
+"bitwise" says whether every cluster variant's output equals the BM128 one on that row's data.
+Also prints cuOccupancyMaxActiveClusters of each cluster cubin (ctypes, libcuda).
 """
-import argparse, os, statistics, sys
+import argparse, ctypes, json, os, statistics, sys
 import torch
+
+
+def max_active_clusters(manifest):
+    """cuOccupancyMaxActiveClusters for the kernel of `manifest` at its block, SMEM, cluster."""
+    m = json.load(open(manifest))
+    k = m["kernels"][0]
+    cu = ctypes.CDLL("libcuda.so.1")
+    torch.cuda.init(); torch.zeros(1, device="cuda")  # a current context
+    mod, fn = ctypes.c_void_p(), ctypes.c_void_p()
+    path = os.path.join(os.path.dirname(manifest), m["cubin"]).encode()
+    assert cu.cuModuleLoad(ctypes.byref(mod), path) == 0
+    assert cu.cuModuleGetFunction(ctypes.byref(fn), mod, k["name"].encode()) == 0
+    assert cu.cuFuncSetAttribute(fn, 8, ctypes.c_int(k["dynamic_smem_bytes"])) == 0  # MAX_DYNAMIC_SHARED
+
+    class Attr(ctypes.Structure):
+        _fields_ = [("id", ctypes.c_int), ("pad", ctypes.c_int), ("dims", ctypes.c_uint * 16)]
+
+    class Config(ctypes.Structure):
+        _fields_ = [("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3), ("smem", ctypes.c_uint),
+                    ("stream", ctypes.c_void_p), ("attrs", ctypes.POINTER(Attr)), ("n", ctypes.c_uint)]
+    a = Attr(); a.id = 4  # CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+    for i in range(3):
+        a.dims[i] = k["cluster"][i]
+    c = Config(); c.grid[:] = [132, 1, 1]; c.block[:] = k["block"]; c.smem = k["dynamic_smem_bytes"]
+    c.attrs = ctypes.pointer(a); c.n = 1
+    n = ctypes.c_int()
+    r = cu.cuOccupancyMaxActiveClusters(ctypes.byref(n), fn, ctypes.byref(c))
+    return n.value if r == 0 else f"error {r}"
 
 
 def time_graph(fn, reps=20, replays=10):
@@ -33,7 +62,14 @@ def main():
     ap.add_argument("--cubins", required=True)
     ap.add_argument("--shapes", default="4096x7168,7168x2048,4096x4096,4096x2048")
     ap.add_argument("--rows", default="4096,512")
+    ap.add_argument("--variants", default="c2:_c2",
+                    help="cluster-2 BM128 columns: name:suffix,... (cubin folder gg_..._bm128<suffix>)")
     args = ap.parse_args()
+    variants = [tuple(v.split(":")) for v in args.variants.split(",") if v]
+    for name, sfx in variants:
+        path = os.path.join(args.cubins, f"gg_e8_n4096_k7168_m32768_bm128{sfx}", "grouped_gemm.json")
+        if os.path.exists(path):
+            print(f"{name}: cuOccupancyMaxActiveClusters = {max_active_clusters(path)}", flush=True)
     from grouped_gemm_ref import Problem, scaled_mm_blockwise, rel_err
     from megamoe.grouped_gemm import GroupedGemm
     try:
@@ -43,8 +79,10 @@ def main():
         print("deep_gemm unavailable:", exc, flush=True)
         dg = None
     E = 8
-    print("| 8 x rows | N x K | BM128 | BM64 | cluster-2 BM128 | DeepGEMM | torch big | c2 / best old | c2 / DeepGEMM | c2==bm128 |", flush=True)
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|", flush=True)
+    names = [v[0] for v in variants]
+    print("| 8 x rows | N x K | BM128 | BM64 | " + " | ".join(names) + " | DeepGEMM | torch big | "
+          + " | ".join(f"{v} / best old" for v in names) + " | best old / DeepGEMM | bitwise |", flush=True)
+    print("|---|---|" + "---:|" * (4 + 2 * len(names) + 1) + "---|", flush=True)
     for shp in args.shapes.split(","):
         n, k = (int(v) for v in shp.split("x"))
         for rows in (int(r) for r in args.rows.split(",")):
@@ -56,7 +94,7 @@ def main():
             bb, bs = p.b[0].clone(), p.b_scales[0].clone()
             res["big"] = time_graph(lambda: scaled_mm_blockwise(p.a, p.a_scales, bb, bs), reps)
             outs = {}
-            for name, bm, sfx in (("bm128", 128, ""), ("bm64", 64, ""), ("c2", 128, "_c2")):
+            for name, bm, sfx in [("bm128", 128, ""), ("bm64", 64, "")] + [(v, 128, x) for v, x in variants]:
                 path = os.path.join(args.cubins, f"gg_e8_n{n}_k{k}_m32768_bm{bm}{sfx}", "grouped_gemm.json")
                 if not os.path.exists(path):
                     continue
@@ -66,8 +104,8 @@ def main():
                 res[name] = time_graph(lambda: gg(q.a, q.a_scales, q.b, q.b_scales, q.layout, out), reps)
                 outs[name] = out
             same = "-"
-            if "c2" in outs and "bm128" in outs:
-                same = "yes" if torch.equal(outs["c2"], outs["bm128"]) else "NO"
+            if "bm128" in outs and any(v in outs for v in names):
+                same = "yes" if all(torch.equal(outs[v], outs["bm128"]) for v in names if v in outs) else "NO"
             if dg is not None:
                 try:
                     m_total = p.layout.m_total
@@ -82,10 +120,11 @@ def main():
             tf = {key: flops / t / 1e12 for key, t in res.items() if t}
             f = lambda key: f"{tf[key]:.0f}" if key in tf else "-"  # noqa
             old = max((tf[x] for x in ("bm128", "bm64") if x in tf), default=None)
-            r1 = f"{tf['c2'] / old:.3f}" if old and "c2" in tf else "-"
-            r2 = f"{tf['c2'] / tf['dg']:.3f}" if "c2" in tf and "dg" in tf else "-"
-            print(f"| {rows} | {n} x {k} | {f('bm128')} | {f('bm64')} | {f('c2')} | {f('dg')} | {f('big')} | "
-                  f"{r1} | {r2} | {same} |", flush=True)
+            r1 = " | ".join(f"{tf[v] / old:.3f}" if old and v in tf else "-" for v in names)
+            r2 = f"{old / tf['dg']:.3f}" if old and "dg" in tf else "-"
+            print(f"| {rows} | {n} x {k} | {f('bm128')} | {f('bm64')} | "
+                  + " | ".join(f(v) for v in names) + f" | {f('dg')} | {f('big')} | {r1} | {r2} | {same} |",
+                  flush=True)
 
 
 if __name__ == "__main__":

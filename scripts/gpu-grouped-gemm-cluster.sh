@@ -50,11 +50,11 @@ if [[ $smoke_rc -eq 0 && -z ${NO_BENCH:-} ]]; then
   (cd "$root" && DG_JIT_CACHE_DIR=/tmp/dg_anchor_jit \
      PYTHONPATH=$here/python:$here/python/tests:/tmp/dg_anchor \
      timeout ${BENCH_TIMEOUT:-110} python3 "$here/bench/grouped_gemm_cluster_side_by_side.py" \
-       --cubins "$here/cubins") > "$out/bench.txt" 2>&1
+       --cubins "$here/cubins" --variants "${VARIANTS:-c2:_c2}") > "$out/bench.txt" 2>&1
   echo "$(el) bench rc=$?" >> "$out/steps.txt"
 fi
 echo "=== steps"; cat "$out/steps.txt"
-echo "=== SASS"; grep -E "c2|bm128:|bm64:" "$out/sass.txt" | cut -c1-200
+echo "=== SASS"; grep -E "n4096_k7168" "$out/sass.txt" | cut -c1-200
 echo "=== smoke"; tail -3 "$out/smoke.txt"
 echo "=== tests (rc=$test_rc)"; grep -E "passed|failed|Error|Timeout|assert" "$out/pytest.txt" 2>/dev/null | cut -c1-300 | tail -25
-echo "=== bench"; cat "$out/bench.txt" 2>/dev/null | tail -14
+echo "=== bench"; cat "$out/bench.txt" 2>/dev/null | tail -18

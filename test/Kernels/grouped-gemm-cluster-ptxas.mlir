@@ -8,7 +8,7 @@
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/grouped_gemm.ptx
 // RUN: grep -c "multicast::cluster" %t/grouped_gemm.ptx | FileCheck %s --check-prefix=MC
 // RUN: grep -c "cp.async.bulk.tensor.2d.shared::cta.global" %t/grouped_gemm.ptx | FileCheck %s --check-prefix=LOCAL
-// RUN: grep -c "mbarrier.arrive.release.cluster.shared::cluster.b64" %t/grouped_gemm.ptx | FileCheck %s --check-prefix=REMOTE
+// RUN: grep -c "mbarrier.arrive.shared::cluster.b64" %t/grouped_gemm.ptx | FileCheck %s --check-prefix=REMOTE
 // RUN: grep -c "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3" %t/grouped_gemm.ptx | FileCheck %s --check-prefix=COUNT
 // RUN: %python -c "import json,sys; print(json.dumps(json.load(open(sys.argv[1])), sort_keys=True, separators=(',', ':')))" %t/grouped_gemm.json | FileCheck %s --check-prefix=JSON
 // RUN: %ptxas -arch=sm_90a -v %t/grouped_gemm.ptx -o %t/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
@@ -30,7 +30,8 @@
 // PTX-DAG: mov.u32 {{.*}}, %nclusterid.x;
 // PTX-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
 // PTX-DAG: mapa.shared::cluster.u64
-// PTX-DAG: mbarrier.arrive.release.cluster.shared::cluster.b64
+// PTX-DAG: mbarrier.arrive.shared::cluster.b64
+// PTX-NOT: mbarrier.arrive.release.cluster
 // The exit: a cluster barrier, then ret.
 // PTX: barrier.cluster.arrive;
 // PTX-NEXT: barrier.cluster.wait;

@@ -247,9 +247,13 @@ struct PipelineArriveLowering : OpConversionPattern<SourceOp> {
       ctas = create.getClusterCtas();
     if (IsConsumer && ctas > 1) {
       // A cluster pipeline: lane r arrives on empty[stage] of the CTA of
-      // cluster rank r (its own included), release at cluster scope so the
-      // warp's reads of this CTA's slot happen before a peer's multicast
-      // refills it.
+      // cluster rank r (its own included). The arrive is a CTA-scope release
+      // (as CUTLASS's ClusterBarrier::arrive(cta_id)): what it orders before
+      // a peer's multicast refill are this warp's reads of its own slot,
+      // which are already complete (wgmma reads retired by
+      // wgmma.wait_group, generic reads fenced or consumed, above); a
+      // cluster-scope release would also wait for the warp's unrelated
+      // global loads in flight (the next K block's weight scales).
       Value lane = NVVM::LaneIdOp::create(rewriter, loc, rewriter.getI32Type());
       Value isArriver = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::ult, lane,
@@ -257,11 +261,7 @@ struct PipelineArriveLowering : OpConversionPattern<SourceOp> {
       buildIf(rewriter, loc, isArriver, [&](OpBuilder &b, Location l) {
         Value remote = NVVM::MapaOp::create(
             b, l, LLVM::LLVMPointerType::get(b.getContext(), 7), mbar, lane);
-        NVVM::MBarrierArriveOp::create(
-            b, l, Type(), remote, Value(),
-            NVVM::MemScopeKindAttr::get(b.getContext(),
-                                        NVVM::MemScopeKind::CLUSTER),
-            BoolAttr());
+        NVVM::MBarrierArriveOp::create(b, l, Type(), remote, Value());
       });
       rewriter.eraseOp(op);
       return success();

@@ -4,7 +4,7 @@
 // A ring shared by a cluster of 2 CTAs (docs/Collectives.md, "Cluster of
 // 2"): empty[s] expects the consumers of both CTAs (2 x 4 arrivals), the
 // initialisation ends with a cluster barrier, a release arrives on empty[s]
-// of both CTAs (lane r on rank r, through mapa, release at cluster scope),
+// of both CTAs (lane r on rank r, through mapa; a CTA-scope release),
 // a multicast load puts box `rank` (rows + 64 x rank, slot offset
 // 8192 x rank) into both CTAs (ctaMask 0b11) and its commit expects both
 // boxes (2 x 8192 B), the tile loop walks m-block pairs per cluster, and
@@ -47,7 +47,7 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86", O = 3>] {
 // CHECK: %[[ARR:.*]] = arith.cmpi ult, %[[LANE]], %{{.*}} : i32
 // CHECK: scf.if %[[ARR]] {
 // CHECK-NEXT: %[[REMOTE:.*]] = nvvm.mapa %{{.*}}, %[[LANE]] : !llvm.ptr<3> -> !llvm.ptr<7>
-// CHECK-NEXT: nvvm.mbarrier.arrive %[[REMOTE]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// CHECK-NEXT: nvvm.mbarrier.arrive %[[REMOTE]] : !llvm.ptr<7>
 // CHECK: nvvm.cluster.arrive
 // CHECK-NEXT: nvvm.cluster.wait
 // CHECK-NEXT: llvm.return

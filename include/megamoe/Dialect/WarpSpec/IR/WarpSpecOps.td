@@ -310,7 +310,7 @@ def WarpSpec_PipelineCreateOp : WarpSpec_Op<"pipeline.create", [
     With `cluster C` the pipeline is shared by the C CTAs of a cluster
     (the kernel's `cluster` must be `[C, 1, 1]`): every `consumer.release`
     arrives on `empty[stage]` of each CTA of the cluster (a remote
-    `mbarrier.arrive.release.cluster` through `mapa`), so `empty[s]` expects
+    `mbarrier.arrive.shared::cluster` through `mapa`), so `empty[s]` expects
     C x `consumer_arrivals` arrivals and a producer refills a stage only when
     the consumers of every CTA released it. That is what lets a producer
     write the peers' slots (`tma.load ... multicast C`). The initialisation
