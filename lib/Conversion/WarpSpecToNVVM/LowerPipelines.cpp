@@ -243,7 +243,8 @@ struct PipelineArriveLowering : OpConversionPattern<SourceOp> {
     Value mbar = mbarrierAddress(rewriter, loc, adaptor.getPipeline(), stages,
                                  /*isEmpty=*/IsConsumer, adaptor.getStage());
     unsigned ctas = 1;
-    if (auto create = op.getPipeline().template getDefiningOp<PipelineCreateOp>())
+    if (auto create =
+            op.getPipeline().template getDefiningOp<PipelineCreateOp>())
       ctas = create.getClusterCtas();
     if (IsConsumer && ctas > 1) {
       // A cluster pipeline: lane r arrives on empty[stage] of the CTA of
