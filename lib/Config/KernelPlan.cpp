@@ -86,6 +86,7 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   plan.blockN = p.blockN;
   plan.blockK = kGroupedGemmBlockK;
   plan.releaseLag = p.releaseLag;
+  plan.clusterM = p.clusterM;
   // A SwiGLU tile spans two column blocks: its raster counts pairs.
   plan.rasterGroupN =
       gemmRasterGroupN(p.n, p.k, p.swiglu ? 2 * p.blockN : p.blockN);

@@ -156,14 +156,27 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
   for (const GemmPhase *gp : k.phases) {
     const GemmPhase &g = *gp;
     const GroupedGemmConfig &c = g.cfg;
-    g.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile) {
+    g.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile,
+                                    const ClusterTile *at) {
       Value expert = loadBlockExpert(tb, loc, g, mBlock);
       if (g.arrivals)
         waitForArrivals(tb, loc, g, warp, mBlock);
       SmallVector<Value, 2> nBlocks = tileColumnBlocks(tb, loc, c, tile);
+      // The cluster shares the weight tile when its m-blocks belong to one
+      // expert (each expert's m-blocks are contiguous, so the first and the
+      // last tell). Every CTA of the cluster computes the same value.
+      Value shareB;
+      if (at)
+        shareB = arith::CmpIOp::create(
+            tb, loc, arith::CmpIPredicate::eq,
+            loadBlockExpert(tb, loc, g, at->firstMBlock),
+            loadBlockExpert(tb, loc, g, at->lastMBlock));
       auto operands = [&](Value nBlock) {
-        return groupedTileOperands(tb, loc, k.mainloop.config(), g.a, g.sfa,
-                                   g.b, mBlock, nBlock, expert, c.n);
+        TileOperands t = groupedTileOperands(tb, loc, k.mainloop.config(), g.a,
+                                             g.sfa, g.b, mBlock, nBlock,
+                                             expert, c.n);
+        t.shareB = shareB;
+        return t;
       };
       if (g.splitN) { // both column blocks in each stage
         TileOperands t = operands(nBlocks[0]);
@@ -184,14 +197,16 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
   const GroupedGemmConfig &c = g.cfg;
   if (wg >= g.computingWarpgroups) {
     // No rows or columns of these tiles: walk the ring with the others.
-    g.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value, Value) {
-      k.mainloop.skipTile(tb, loc, g.phase);
-    });
+    g.tiles.forEachTile(b, loc,
+                        [&](OpBuilder &tb, Value, Value, const ClusterTile *) {
+                          k.mainloop.skipTile(tb, loc, g.phase);
+                        });
     return;
   }
   bool splitN = g.splitN;
   EpilogueTile epilogue{g.dTiles, k.epilogueBarriers[wg], wg, splitN ? 0 : wg};
-  g.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile) {
+  g.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile,
+                                  const ClusterTile *cluster) {
     Value expert = loadBlockExpert(tb, loc, g, mBlock);
     // With swiglu: the router weights are read before the mainloop, and
     // each column block's SwiGLU runs as soon as it is done.
@@ -220,7 +235,8 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
     if (c.combineScatter)
       scatterTileToPeers(tb, loc, epilogue, total, g.scatter, at);
     else
-      storeTileWithTma(tb, loc, epilogue, total, g.d, at, isStorer);
+      storeTileWithTma(tb, loc, epilogue, total, g.d, at, isStorer,
+                       cluster ? cluster->owned : Value());
   });
 }
 
@@ -347,6 +363,9 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   // warpspec-plan-smem checks its layout against the plan's SMEM model.
   kernel.op()->setAttr(ws::kPlannedSmemBytesAttrName,
                        b.getI64IntegerAttr(plan.smemBytes));
+  if (plan.clusterM > 1)
+    kernel.op().setClusterAttr(b.getDenseI32ArrayAttr(
+        {static_cast<int32_t>(plan.clusterM), 1, 1}));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&kernel.op().getBody().front());
   // Parameters by name (which exist depends on the options).
@@ -355,7 +374,8 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   gemm.computingWarpgroups = plan.mathWarpgroups();
   gemm.phase = phaseOf(ctx, c, plan, plan.splitN);
   gemm.tiles = {numMBlocksAtStart(b, loc, c, kernel.find(kParamNumMBlocks)),
-                c.n / c.blockN / (c.swiglu ? 2 : 1), plan.rasterGroupN};
+                c.n / c.blockN / (c.swiglu ? 2 : 1), plan.rasterGroupN,
+                plan.clusterM};
   // Shared memory: the mainloop's ring (A, B, A scales) and the output tile.
   GemmKernel k{plan, BlockScaledMainloop::create(
                          b, loc, mainloopConfig(ctx, c, plan))};
@@ -462,6 +482,14 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
                            sym("B_SCALE_INTERLEAVE", c.bScaleInterleave),
                            sym("DEVICE_M_BLOCKS", c.deviceMBlocks ? 1 : 0),
                            sym("STATIC_M", c.staticM)}));
+  if (c.clusterM > 1) {
+    // Only for clusters (keeps the others' symbols unchanged).
+    NamedAttrList symbols(cast<DictionaryAttr>(
+        gpuModule->getAttr(::megamoe::manifest::kSymbols)));
+    symbols.set("CLUSTER_M", b.getI64IntegerAttr(c.clusterM));
+    gpuModule->setAttr(::megamoe::manifest::kSymbols,
+                       symbols.getDictionary(ctx));
+  }
   if (c.combineScatter) {
     // The combine buffer's shape: only for the scatter (keeps the others'
     // symbols unchanged).

@@ -92,6 +92,21 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
              "group), got n " +
              str(c.n);
   }
+  if (c.clusterM != 1 && c.clusterM != 2)
+    return "cluster-m must be 1 or 2 (CTAs per cluster), got " +
+           str(c.clusterM);
+  if (c.clusterM == 2) {
+    // The layer kernels would need a grid of whole clusters (their static-M
+    // grid min(num_sms, tiles) may be odd) and an owner predicate in their
+    // scatter / SwiGLU epilogues; only the standalone GEMM has both.
+    if (c.staticM > 0 || c.combineScatter || c.swiglu)
+      return "cluster-m 2 is built for the standalone grouped GEMM (TMA-store "
+             "epilogue, static-m 0): not with static-m, combine-scatter or "
+             "swiglu";
+    if (c.chip != cfg::Chip::SM90a)
+      return std::string("cluster-m 2 is built for sm_90a, got '") +
+             cfg::toString(c.chip) + "'";
+  }
   if (c.stages < 0 || c.stages > cfg::kGroupedGemmMaxStages)
     return "stages must be in [1, " + str(cfg::kGroupedGemmMaxStages) +
            "] (or 0 for automatic), got " + str(c.stages);

@@ -56,8 +56,10 @@ SmallVector<KernelParam> gemm::kernelParams(Builder &b,
   params.push_back({kParamA, binds.a,
                     ws::TmaDescType::get(ctx, {c.blockM, 128}, fp8, 128),
                     tmaSpec(b, {n(c.k), rows(1)}, {n(c.k)})});
+  // In a cluster each CTA loads 1 / clusterM of the B tile per box.
   params.push_back({kParamB, binds.b,
-                    ws::TmaDescType::get(ctx, {c.blockN, 128}, fp8, 128),
+                    ws::TmaDescType::get(ctx, {c.blockN / c.clusterM, 128},
+                                         fp8, 128),
                     tmaSpec(b, {n(c.k), n(c.experts * c.n)}, {n(c.k)})});
   params.push_back({kParamSfa, binds.aScales,
                     ws::TmaDescType::get(ctx, {1, c.blockM}, b.getF32Type(), 0),

@@ -51,6 +51,7 @@ struct GroupedGemmPass
     config.stages = stages;
     config.chip = *parsedChip;
     config.releaseLag = releaseLag;
+    config.clusterM = clusterM;
     config.out = *parsedOut;
     config.bScaleInterleave = bScaleInterleave;
     config.deviceMBlocks = deviceMBlocks;

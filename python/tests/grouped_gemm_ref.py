@@ -15,10 +15,13 @@ from megamoe.grouped_gemm import ContiguousLayout, contiguous_layout
 FP8_MAX = 448.0
 
 
-def variant_suffix(out_type="bf16", interleave=0, device_m_blocks=False, static_m=0) -> str:
-    """The directory-name suffix scripts/compile-grouped-gemm.sh adds for the layer options."""
+def variant_suffix(out_type="bf16", interleave=0, device_m_blocks=False, static_m=0,
+                   cluster_m=1) -> str:
+    """The directory-name suffix scripts/compile-grouped-gemm.sh adds for the non-default
+    options (the layer options, and _c2 for a cluster of 2)."""
     return ((f"_{out_type}" if out_type != "bf16" else "") + (f"_il{interleave}" if interleave else "")
-            + ("_dev" if device_m_blocks else "") + (f"_s{static_m}" if static_m else ""))
+            + ("_dev" if device_m_blocks else "") + (f"_s{static_m}" if static_m else "")
+            + (f"_c{cluster_m}" if cluster_m != 1 else ""))
 
 
 def variant_dir(n: int, k: int, block_m: int, experts: int = 8, max_m: int = 32768, **options) -> str:

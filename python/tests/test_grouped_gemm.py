@@ -51,8 +51,8 @@ def kernel(n, k, block_m, max_m=32768, **options):
     return _kernels[key]
 
 
-def run_case(group_sizes, n, k, block_m, seed):
-    gg = kernel(n, k, block_m)
+def run_case(group_sizes, n, k, block_m, seed, **options):
+    gg = kernel(n, k, block_m, **options)
     p = Problem(group_sizes, n, k, block_m, seed=seed)
     out = torch.full((p.layout.m_total, n), float("nan"), dtype=torch.bfloat16, device="cuda")
     gg(p.a, p.a_scales, p.b, p.b_scales, p.layout, out)
@@ -64,7 +64,7 @@ def run_case(group_sizes, n, k, block_m, seed):
     err_bf16 = rel_err(got, ref[v].to(torch.bfloat16))
     err_fp64 = rel_err(got, ref[v])
     floor = rel_err(ref[v].to(torch.bfloat16), ref[v])
-    print(f"\nrows={group_sizes} N={n} K={k} BM={block_m}: rel err vs FP64->BF16 {err_bf16:.2e}, "
+    print(f"\nrows={group_sizes} N={n} K={k} BM={block_m} {options}: rel err vs FP64->BF16 {err_bf16:.2e}, "
           f"vs FP64 {err_fp64:.2e} (BF16 floor {floor:.2e})", flush=True)
     theirs = torch_grouped(p)[v]
     err_torch = rel_err(got, theirs)
@@ -96,6 +96,47 @@ GROUPS = {
 def test_grouped_gemm(shape, groups, block_m):
     n, k = SHAPES[shape]
     run_case(GROUPS[groups], n, k, block_m, seed=hash((shape, groups, block_m)) & 0xFFFF)
+
+
+# The cluster-of-2 kernel (cluster-m=2, docs/Collectives.md "Cluster of 2"): two CTAs compute
+# m-blocks (2g, 2g + 1) and share the weight tile by TMA multicast when both belong to one
+# expert. Its arithmetic is the plain kernel's, so its output must be bitwise equal to it (and
+# pass the same checks against FP64 and torch._scaled_mm). The groups cover pairs inside one
+# expert, pairs across an expert boundary (odd m-block counts), an odd total (the last pair's
+# second CTA has no tile), empty experts, and all experts empty.
+CLUSTER_GROUPS = dict(GROUPS, **{
+    "odd_total": [384, 0, 128, 200, 0, 0, 0, 1],    # 3 + 1 + 2 + 1 = 7 m-blocks
+    "odd_each": [129, 1, 300, 0, 5, 640, 0, 130],   # boundaries at odd m-blocks
+    "one_block": [0, 0, 0, 17, 0, 0, 0, 0],
+})
+
+
+@pytest.mark.parametrize("groups", list(CLUSTER_GROUPS))
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_grouped_gemm_cluster(shape, groups):
+    n, k = SHAPES[shape]
+    seed = hash((shape, groups, "c2")) & 0xFFFF
+    got = run_case(CLUSTER_GROUPS[groups], n, k, 128, seed, cluster_m=2)
+    p = Problem(CLUSTER_GROUPS[groups], n, k, 128, seed=seed)
+    plain = kernel(n, k, 128)(p.a, p.a_scales, p.b, p.b_scales, p.layout)
+    torch.cuda.synchronize()
+    assert torch.equal(got[p.valid], plain[p.valid]), "cluster-2 output differs from cluster 1"
+
+
+def test_cluster_big_and_repeat():
+    """8 x 4096 rows (every pair shared, many waves), twice: bitwise equal to the plain kernel
+    both times, and a count of 0 m-blocks computes nothing."""
+    n, k = 4096, 2048
+    gc, g1 = kernel(n, k, 128, cluster_m=2), kernel(n, k, 128)
+    p = Problem([4096] * 8, n, k, 128, seed=3)
+    ref = g1(p.a, p.a_scales, p.b, p.b_scales, p.layout)
+    for _ in range(2):
+        out = torch.full_like(ref, float("nan"))
+        gc(p.a, p.a_scales, p.b, p.b_scales, p.layout, out)
+        torch.cuda.synchronize()
+        assert torch.equal(out, ref)
+    q = Problem([0] * 8, n, k, 128)
+    assert gc(q.a, q.a_scales, q.b, q.b_scales, q.layout).shape == (0, n)
 
 
 @pytest.mark.parametrize("block_m", [128, 64])

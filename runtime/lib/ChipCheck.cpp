@@ -42,4 +42,19 @@ std::string chipMismatch(const std::string &chip, int major, int minor) {
          " kernels do not run there; compile them with chip=" + device;
 }
 
+std::string clusterUnsupported(const std::string &name, int ctas,
+                               int maxActiveClusters) {
+  if (ctas > 8)
+    return "kernel '" + name + "' asks for clusters of " +
+           std::to_string(ctas) +
+           " CTAs, more than the 8 of a portable cluster";
+  if (maxActiveClusters < 1)
+    return "kernel '" + name + "' is launched in clusters of " +
+           std::to_string(ctas) +
+           " CTAs, but the device cannot run one such cluster with its "
+           "block and shared memory (cuOccupancyMaxActiveClusters = " +
+           std::to_string(maxActiveClusters) + ")";
+  return "";
+}
+
 } // namespace megamoe::rt

@@ -96,6 +96,35 @@ void Module::load(const void *cubin, size_t size) {
                                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                (int)k.dynamicSmemBytes),
             "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+    int ctas = (int)(k.cluster[0] * k.cluster[1] * k.cluster[2]);
+    if (ctas > 1) {
+      // A cluster the device cannot co-schedule would fail at every launch
+      // with a bare CUDA error: say why once, at load.
+      int active = 0;
+      if (ctas <= 8) {
+        CUlaunchConfig config = {};
+        config.gridDimX = k.cluster[0];
+        config.gridDimY = k.cluster[1];
+        config.gridDimZ = k.cluster[2];
+        config.blockDimX = k.block[0];
+        config.blockDimY = k.block[1];
+        config.blockDimZ = k.block[2];
+        config.sharedMemBytes = k.dynamicSmemBytes;
+        CUlaunchAttribute attr = {};
+        attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        attr.value.clusterDim.x = k.cluster[0];
+        attr.value.clusterDim.y = k.cluster[1];
+        attr.value.clusterDim.z = k.cluster[2];
+        config.attrs = &attr;
+        config.numAttrs = 1;
+        CUresult r = cuOccupancyMaxActiveClusters(&active, f, &config);
+        if (r != CUDA_SUCCESS)
+          active = 0;
+      }
+      std::string why = clusterUnsupported(k.name, ctas, active);
+      if (!why.empty())
+        fail(ErrorKind::Unsupported, why);
+    }
     impl_->functions.push_back(f);
   }
 }

@@ -66,6 +66,11 @@ struct GemmProblem {
   /// With swiglu: an arrival counter per m-block, released per tile and
   /// math warpgroup (the fused kernel's L2 arrival).
   bool swigluArrivals = false;
+  /// CTAs per cluster (1 or 2, the standalone grouped GEMM): the two CTAs of
+  /// a cluster compute adjacent m-blocks of one expert at the same n-block
+  /// and each loads half of the shared weight tile, multicast to both
+  /// (docs/Collectives.md, "Cluster of 2").
+  int64_t clusterM = 1;
 
   /// The largest M the kernel is launched with (staticM, or maxM).
   int64_t rowCapacity() const { return staticM > 0 ? staticM : maxM; }
@@ -95,6 +100,7 @@ struct KernelPlan {
   /// swiglu pair, so a 64-row tile has two warpgroups (twice the warps for
   /// the epilogue's math, which is latency-bound on one).
   bool splitN = false;
+  int64_t clusterM = 1; // CTAs per cluster (GemmProblem::clusterM)
   std::vector<SmemRegionPlan> smem; // laid out by layoutSmem
   int64_t smemBytes = 0;            // their total
 

@@ -59,6 +59,11 @@
 // ends with fence.sc.sys so the remote stores are visible before the next
 // kernel's cross-rank barrier.
 //
+// clusterM 2 (the standalone GEMM only, sm_90a): clusters of 2 CTAs compute
+// m-blocks (2g, 2g + 1) at the same n-block; when both belong to one expert
+// each loads one 64-row half of the B tile multicast to both
+// (docs/Collectives.md, "Cluster of 2"). Same results, bitwise.
+//
 // Tiles: (m-block, n-block) pairs in groups of G (8, 4, 2 or 1) n-blocks,
 // m-blocks within a group, n-blocks fastest (L2 reuse), handed out
 // round-robin to a persistent grid of one CTA per SM.

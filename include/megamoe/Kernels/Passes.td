@@ -48,6 +48,10 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
     Option<"blockN", "block-n", "int64_t", "128", "Columns per tile (128)">,
     Option<"stages", "stages", "int64_t", "0",
            "Pipeline stages (0: as many as fit in shared memory, at most 8)">,
+    Option<"clusterM", "cluster-m", "int64_t", "1",
+           "CTAs per cluster: 1, or 2 (two adjacent m-blocks of one expert "
+           "share the weight tile, each CTA loading half of it with TMA "
+           "multicast)">,
     Option<"releaseLag", "release-lag", "int64_t", "1",
            "K blocks a math role keeps a stage after its MMA retired (0 or 1)">,
     Option<"chip", "chip", "std::string", [{"sm_90a"}], "Target chip (sm_90a, sm_100a)">,

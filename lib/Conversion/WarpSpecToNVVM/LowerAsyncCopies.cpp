@@ -30,6 +30,8 @@ struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
   matchAndRewrite(TmaLoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    if (op.getMulticast())
+      return lowerMulticast(op, adaptor, rewriter);
     Value dst = slotAddress(rewriter, loc, op.getBuffer().getType(),
                             adaptor.getBuffer(), adaptor.getStage(),
                             op.getSlotOffset().value_or(0));
@@ -41,6 +43,47 @@ struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
                   b, l, dst, adaptor.getDesc(), adaptor.getCoords(), mbar,
                   ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE,
                   /*isCTAOnly=*/true, NVVM::CTAGroupKindAttr(), Value());
+            });
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// `multicast C`: CTA rank r loads box r of the C stacked along the
+  /// outermost dimension into the same place of every CTA's slot
+  /// (`.multicast::cluster` with ctaMask 2^C - 1, the destination and the
+  /// barrier at the same CTA-relative offsets in each CTA).
+  LogicalResult lowerMulticast(TmaLoadOp op, OpAdaptor adaptor,
+                               ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    unsigned ctas = *op.getMulticast();
+    TmaDescType desc = op.getDesc().getType();
+    Value rank = NVVM::ClusterId::create(rewriter, loc, rewriter.getI32Type());
+    Value byteOffset = arith::AddIOp::create(
+        rewriter, loc, i32Const(rewriter, loc, op.getSlotOffset().value_or(0)),
+        arith::MulIOp::create(rewriter, loc, rank,
+                              i32Const(rewriter, loc, desc.getBoxBytes())));
+    Value slot = slotAddress(rewriter, loc, op.getBuffer().getType(),
+                             adaptor.getBuffer(), adaptor.getStage());
+    Value dst = LLVM::AddrSpaceCastOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext(), 7),
+        smemOffset(rewriter, loc, slot, byteOffset));
+    // coords are innermost first; the box shape is outermost first.
+    SmallVector<Value> coords(adaptor.getCoords());
+    coords.back() = arith::AddIOp::create(
+        rewriter, loc, coords.back(),
+        arith::MulIOp::create(rewriter, loc, rank,
+                              i32Const(rewriter, loc, desc.getBox().front())));
+    Value mbar = fullBarrier(rewriter, loc, op, adaptor.getPipeline(),
+                             adaptor.getStage());
+    Value mask = LLVM::ConstantOp::create(
+        rewriter, loc, rewriter.getI16Type(),
+        rewriter.getI16IntegerAttr((1 << ctas) - 1));
+    buildIf(rewriter, loc, isLaneZero(rewriter, loc),
+            [&](OpBuilder &b, Location l) {
+              NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+                  b, l, dst, adaptor.getDesc(), coords, mbar, ValueRange{},
+                  mask, Value(), NVVM::TMALoadMode::TILE,
+                  /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
             });
     rewriter.eraseOp(op);
     return success();

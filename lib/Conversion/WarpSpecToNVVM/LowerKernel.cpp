@@ -37,11 +37,33 @@ struct RoleWarpIdLowering : OpConversionPattern<RoleWarpIdOp> {
   }
 };
 
+/// CTAs per cluster of the kernel around `op` (a warpspec.kernel, or the
+/// llvm.func it already became).
+int64_t clusterSizeOf(Operation *op) {
+  if (auto kernel = op->getParentOfType<KernelOp>())
+    return kernel.getClusterSize();
+  int64_t ctas = 1;
+  if (auto func = op->getParentOfType<LLVM::LLVMFuncOp>())
+    if (auto dims = func->getAttrOfType<DenseI32ArrayAttr>(
+            NVVM::NVVMDialect::getClusterDimAttrName()))
+      for (int32_t d : dims.asArrayRef())
+        ctas *= d;
+  return ctas;
+}
+
 struct ReturnLowering : OpConversionPattern<ReturnOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(ReturnOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // In a cluster a peer may still arrive on this CTA's mbarriers or
+    // multicast into its shared memory: every CTA waits for all of them
+    // before any exits (non-aligned: the roles reach it from different
+    // code).
+    if (clusterSizeOf(op) > 1) {
+      NVVM::ClusterArriveOp::create(rewriter, op.getLoc(), UnitAttr());
+      NVVM::ClusterWaitOp::create(rewriter, op.getLoc(), UnitAttr());
+    }
     rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, ValueRange{});
     return success();
   }

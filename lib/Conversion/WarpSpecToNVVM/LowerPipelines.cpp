@@ -113,7 +113,10 @@ struct PipelineCreateLowering : OpConversionPattern<PipelineCreateOp> {
     Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                                         tid, i32Const(rewriter, loc, 0));
     Value producers = i32Const(rewriter, loc, op.getProducerArrivals());
-    Value consumers = i32Const(rewriter, loc, op.getConsumerArrivals());
+    // A cluster pipeline's stages are released by the consumers of every
+    // CTA of the cluster.
+    Value consumers = i32Const(rewriter, loc,
+                               op.getClusterCtas() * op.getConsumerArrivals());
     // One thread initialises every barrier; the fence makes the init
     // visible to the async proxy (TMA complete_tx) and the block barrier to
     // the other threads.
@@ -125,8 +128,16 @@ struct PipelineCreateLowering : OpConversionPattern<PipelineCreateOp> {
           rewriter, loc, smemOffset(rewriter, loc, base, 8 * (stages + s)),
           consumers, first);
     }
+    // (fence.mbarrier_init.release.cluster). A cluster pipeline's barriers
+    // receive the peers' arrivals and multicast bytes: the cluster barrier
+    // keeps every peer from using them before they are initialised.
     NVVM::FenceMbarrierInitOp::create(rewriter, loc);
-    NVVM::Barrier0Op::create(rewriter, loc);
+    if (op.getClusterCtas() > 1) {
+      NVVM::ClusterArriveOp::create(rewriter, loc, UnitAttr());
+      NVVM::ClusterWaitOp::create(rewriter, loc, UnitAttr());
+    } else {
+      NVVM::Barrier0Op::create(rewriter, loc);
+    }
     rewriter.replaceOp(op, base);
     return success();
   }
@@ -231,6 +242,31 @@ struct PipelineArriveLowering : OpConversionPattern<SourceOp> {
       NVVM::SyncWarpOp::create(rewriter, loc, i32Const(rewriter, loc, -1));
     Value mbar = mbarrierAddress(rewriter, loc, adaptor.getPipeline(), stages,
                                  /*isEmpty=*/IsConsumer, adaptor.getStage());
+    unsigned ctas = 1;
+    if (auto create =
+            op.getPipeline().template getDefiningOp<PipelineCreateOp>())
+      ctas = create.getClusterCtas();
+    if (IsConsumer && ctas > 1) {
+      // A cluster pipeline: lane r arrives on empty[stage] of the CTA of
+      // cluster rank r (its own included). The arrive is a CTA-scope release
+      // (as CUTLASS's ClusterBarrier::arrive(cta_id)): what it orders before
+      // a peer's multicast refill are this warp's reads of its own slot,
+      // which are already complete (wgmma reads retired by
+      // wgmma.wait_group, generic reads fenced or consumed, above); a
+      // cluster-scope release would also wait for the warp's unrelated
+      // global loads in flight (the next K block's weight scales).
+      Value lane = NVVM::LaneIdOp::create(rewriter, loc, rewriter.getI32Type());
+      Value isArriver = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ult, lane,
+          i32Const(rewriter, loc, ctas));
+      buildIf(rewriter, loc, isArriver, [&](OpBuilder &b, Location l) {
+        Value remote = NVVM::MapaOp::create(
+            b, l, LLVM::LLVMPointerType::get(b.getContext(), 7), mbar, lane);
+        NVVM::MBarrierArriveOp::create(b, l, Type(), remote, Value());
+      });
+      rewriter.eraseOp(op);
+      return success();
+    }
     buildIf(rewriter, loc, isLaneZero(rewriter, loc),
             [&](OpBuilder &b, Location l) {
               if (tx)

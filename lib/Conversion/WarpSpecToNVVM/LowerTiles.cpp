@@ -162,9 +162,23 @@ LogicalResult warpspec::expandTileLoops(gpu::GPUModuleOp module) {
     auto c = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(b, loc, v);
     };
-    Value first = index(NVVM::BlockIdXOp::create(b, loc, b.getI32Type()));
-    Value step = index(NVVM::GridDimXOp::create(b, loc, b.getI32Type()));
+    // With a cluster of C CTAs the loop hands out groups of C m-blocks
+    // round-robin over the clusters; rank r takes m-block C * group + r.
+    int64_t ctas = op.getCluster().value_or(1);
+    Value first, step, rank;
+    if (ctas > 1) {
+      first = index(NVVM::ClusterIdXOp::create(b, loc, b.getI32Type()));
+      step = index(NVVM::ClusterDimXOp::create(b, loc, b.getI32Type()));
+      rank = index(NVVM::BlockInClusterIdXOp::create(b, loc, b.getI32Type()));
+    } else {
+      first = index(NVVM::BlockIdXOp::create(b, loc, b.getI32Type()));
+      step = index(NVVM::GridDimXOp::create(b, loc, b.getI32Type()));
+    }
     Value mBlocks = index(op.getMBlocks());
+    if (ctas > 1) // ceil(m_blocks / C), still negative for a negative count
+      mBlocks = arith::DivSIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, mBlocks, c(ctas - 1)),
+          c(ctas));
     Value numTiles = arith::MulIOp::create(b, loc, mBlocks, c(op.getNBlocks()));
     Value tilesPerRaster =
         arith::MulIOp::create(b, loc, mBlocks, c(op.getRaster()));
@@ -175,6 +189,9 @@ LogicalResult warpspec::expandTileLoops(gpu::GPUModuleOp module) {
     Value raster = arith::DivUIOp::create(b, loc, tile, tilesPerRaster);
     Value inRaster = arith::RemUIOp::create(b, loc, tile, tilesPerRaster);
     Value mBlock = arith::DivUIOp::create(b, loc, inRaster, r);
+    if (ctas > 1)
+      mBlock = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, mBlock, c(ctas)), rank);
     Value nBlock = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, raster, r),
         arith::RemUIOp::create(b, loc, inRaster, r));

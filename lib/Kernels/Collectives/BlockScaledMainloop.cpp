@@ -49,6 +49,7 @@ MainloopConfig MainloopConfig::fromPlan(const megamoe::config::KernelPlan &plan,
   m.producerWarps = plan.roles.front().warpEnd - plan.roles.front().warpBegin;
   m.consumerWarps = 0;
   m.bBlocks = plan.splitN ? 2 : 1;
+  m.clusterM = plan.clusterM;
   for (const megamoe::config::RolePlan &r : plan.roles)
     if (r.mma)
       m.consumerWarps += r.warpEnd - r.warpBegin;
@@ -113,7 +114,9 @@ BlockScaledMainloop BlockScaledMainloop::create(OpBuilder &b, Location loc,
       static_cast<uint32_t>(c.consumerWarps),
       llvm::to_vector(llvm::concat<Value>(ValueRange{m.aTiles}, m.bTiles,
                                           ValueRange{m.aScales})),
-      IntegerAttr());
+      IntegerAttr(),
+      c.clusterM > 1 ? b.getI32IntegerAttr(static_cast<int32_t>(c.clusterM))
+                     : IntegerAttr());
   return m;
 }
 
@@ -142,8 +145,32 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
         auto loadAndCommit = [&](OpBuilder &ob, Value desc, ValueRange coords,
                                  Value buffer) {
           ws::TmaLoadOp::create(ob, l, desc, coords, buffer, stage, ring,
-                                IntegerAttr());
+                                IntegerAttr(), IntegerAttr());
           ws::ProducerCommitOp::create(ob, l, ring, stage, IntegerAttr());
+        };
+        // In a cluster the B tile comes in clusterM boxes: shared by the
+        // cluster, this CTA's box multicast to all (warpspec.tma.load
+        // multicast picks the box by cluster rank); else all of them here.
+        auto loadClusterB = [&](OpBuilder &ob) {
+          auto shared = scf::IfOp::create(ob, l, t.shareB, true);
+          OpBuilder mb = shared.getThenBodyBuilder();
+          ws::TmaLoadOp::create(
+              mb, l, t.bDesc, ValueRange{k0, t.bRow}, bTiles[0], stage, ring,
+              IntegerAttr(),
+              mb.getI32IntegerAttr(static_cast<int32_t>(cfg.clusterM)));
+          ws::ProducerCommitOp::create(mb, l, ring, stage, IntegerAttr());
+          OpBuilder ob2 = shared.getElseBodyBuilder();
+          int64_t rows = cfg.blockN / cfg.clusterM;
+          for (int64_t i = 0; i < cfg.clusterM; ++i) {
+            Value row = arith::AddIOp::create(ob2, l, t.bRow,
+                                              i32Const(ob2, l, i * rows));
+            ws::TmaLoadOp::create(
+                ob2, l, t.bDesc, ValueRange{k0, row}, bTiles[0], stage, ring,
+                i ? ob2.getI64IntegerAttr(i * rows * cfg.blockK)
+                  : IntegerAttr(),
+                IntegerAttr());
+          }
+          ws::ProducerCommitOp::create(ob2, l, ring, stage, IntegerAttr());
         };
         auto ifA = scf::IfOp::create(kb, l, isWarp(kb, 0), true);
         OpBuilder ab = ifA.getThenBodyBuilder();
@@ -155,7 +182,10 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
         OpBuilder es = ifS.getElseBodyBuilder();
         auto ifB = scf::IfOp::create(es, l, isWarp(es, 2), true);
         OpBuilder bb = ifB.getThenBodyBuilder();
-        loadAndCommit(bb, t.bDesc, ValueRange{k0, t.bRow}, bTiles[0]);
+        if (cfg.clusterM > 1)
+          loadClusterB(bb);
+        else
+          loadAndCommit(bb, t.bDesc, ValueRange{k0, t.bRow}, bTiles[0]);
         OpBuilder eb = ifB.getElseBodyBuilder();
         // Warp 3: the second column block's B tile, or only its arrival.
         if (phase.bBlocks == 2)

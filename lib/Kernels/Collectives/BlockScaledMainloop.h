@@ -7,6 +7,10 @@
 //     BLOCK_M activation scales, warp 2 the B tile, each committing its own
 //     copies (the ring derives the transaction bytes); warp 3 only arrives,
 //     so every warp of the warpgroup (one setmaxnreg) is in the protocol.
+//     In a cluster of C CTAs (clusterM) the ring is the cluster's: a stage
+//     is refilled once the consumers of every CTA released it, and when the
+//     tile's weights are shared by the cluster each CTA loads 1 / C of the
+//     B tile multicast to all (else its own B tile in C boxes).
 //   consumer (each math warpgroup, rows [row, row + 64) of the tile): reads
 //     the tile's weight scales from global, waits for the stage, one
 //     warpspec.mma.block_scaled into the running total, and hands the stage
@@ -55,6 +59,9 @@ struct MainloopConfig {
   /// B column blocks per stage: 1, or 2 when the math warpgroups split the
   /// columns (KernelPlan::splitN), warpgroup i consuming block i.
   int64_t bBlocks = 1;
+  /// CTAs per cluster (KernelPlan::clusterM): 1, or 2 with a cluster ring
+  /// and the B tile loaded in halves.
+  int64_t clusterM = 1;
 
   /// Tiles, stages, release lag and the producer / consumer warps of a
   /// kernel plan (its first role produces, its mma roles consume), for a
@@ -78,6 +85,10 @@ struct TileOperands {
   mlir::Value aDesc, aScalesDesc, bDesc;
   mlir::Value aRow, bRow;
   mlir::Value bRow1; // the second B column block's first row (bBlocks 2)
+  /// With clusterM > 1: i1, every CTA of the cluster loads the same B tile
+  /// (the same value in all of them), so each loads 1 / clusterM of it
+  /// multicast to all; else each loads its own.
+  mlir::Value shareB;
 };
 
 /// The operands of tile (mBlock, nBlock) of a grouped GEMM whose weights are

@@ -44,7 +44,8 @@ namespace {
 /// visible to the async proxy, meets, and the storer issues `issueStores`.
 void stageAndStore(OpBuilder &b, Location loc, const EpilogueTile &e,
                    Value isStorer, function_ref<void(OpBuilder &)> writeTile,
-                   function_ref<void(OpBuilder &)> issueStores) {
+                   function_ref<void(OpBuilder &)> issueStores,
+                   Value owned = {}) {
   moe::ifThen(b, loc, isStorer, [&](OpBuilder &ib) {
     ws::TmaStoreWaitOp::create(ib, loc, 0u, true);
   });
@@ -52,14 +53,17 @@ void stageAndStore(OpBuilder &b, Location loc, const EpilogueTile &e,
   writeTile(b);
   ws::FenceAsyncSharedOp::create(b, loc);
   ws::BarrierSyncOp::create(b, loc, e.barrier);
-  moe::ifThen(b, loc, isStorer, issueStores);
+  moe::ifThen(b, loc,
+              owned ? arith::AndIOp::create(b, loc, isStorer, owned)
+                    : isStorer,
+              issueStores);
 }
 } // namespace
 
 void megamoe::collectives::storeTileWithTma(OpBuilder &b, Location loc,
                                             const EpilogueTile &e, Value total,
                                             Value desc, const TilePosition &at,
-                                            Value isStorer) {
+                                            Value isStorer, Value owned) {
   Value row = indexConst(b, loc, kWarpgroupRows * e.rowBlock);
   Value zeroStage = indexConst(b, loc, 0);
   stageAndStore(
@@ -78,7 +82,8 @@ void megamoe::collectives::storeTileWithTma(OpBuilder &b, Location loc,
         Value n0 = moe::blockStart(sb, loc, at.nBlock, at.blockN);
         ws::TileStoreOp::create(sb, loc, e.tile, zeroStage, row,
                                 kWarpgroupRows, desc, n0, m0);
-      });
+      },
+      owned);
 }
 
 void megamoe::collectives::drainTileStores(OpBuilder &b, Location loc,

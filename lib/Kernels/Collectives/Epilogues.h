@@ -44,11 +44,13 @@ struct TilePosition {
 /// tile (converted to the tile's element type), then one TMA store of those
 /// rows to `desc` at the tile's position, issued by the threads where
 /// `isStorer` (warp 0 of the warpgroup). Waits for the previous tile's store
-/// to have read the SMEM tile first.
+/// to have read the SMEM tile first. With `owned` (i1) false the tile is
+/// staged but not stored (a cluster CTA without a tile of its own,
+/// collectives::ClusterTile).
 void storeTileWithTma(mlir::OpBuilder &b, mlir::Location loc,
                       const EpilogueTile &e, mlir::Value total,
                       mlir::Value desc, const TilePosition &at,
-                      mlir::Value isStorer);
+                      mlir::Value isStorer, mlir::Value owned = {});
 
 /// After the last tile: the TMA stores still in flight complete before the
 /// CTA exits.

@@ -14,21 +14,35 @@
 
 namespace megamoe::collectives {
 
+/// One tile of a CTA in a cluster of `cluster` CTAs (TileScheduler::cluster
+/// > 1): the CTAs of a cluster get adjacent m-blocks [first, first + C) at
+/// the same n-block. A CTA whose m-block is past the last one computes the
+/// last m-block again (so that every CTA of the cluster runs the same
+/// pipeline stages) but does not own it: it stores nothing.
+struct ClusterTile {
+  mlir::Value owned;       // i1: the CTA's m-block is below numMBlocks
+  mlir::Value firstMBlock; // index: the cluster's first m-block
+  mlir::Value lastMBlock;  // index: its last one below numMBlocks
+};
+
 /// The output tiles of a grouped GEMM handed out round-robin to a persistent
 /// grid: `numMBlocks` row blocks (an i32 known at run time) x `nBlocks`
 /// column blocks, in rasters of `raster` column blocks (from the kernel
-/// plan: L2 reuse of the weights).
+/// plan: L2 reuse of the weights); with `cluster` C > 1, groups of C
+/// adjacent m-blocks per cluster (warpspec.tile_loop ... cluster C).
 struct TileScheduler {
   mlir::Value numMBlocks;
   int64_t nBlocks = 1;
   int64_t raster = 1;
+  int64_t cluster = 1;
 
   /// Emits the tile loop at the insertion point; `body` builds one tile at
-  /// (mBlock, nBlock) (index values).
+  /// (mBlock, nBlock) (index values; mBlock below numMBlocks). `at` is
+  /// null without a cluster.
   void forEachTile(
       mlir::OpBuilder &b, mlir::Location loc,
       llvm::function_ref<void(mlir::OpBuilder &, mlir::Value mBlock,
-                              mlir::Value nBlock)>
+                              mlir::Value nBlock, const ClusterTile *at)>
           body) const;
 };
 

@@ -12,6 +12,17 @@ TEST(ChipCheck, MatchingChipsRun) {
   EXPECT_EQ(chipMismatch("sm_100a", 10, 0), "");
 }
 
+TEST(ChipCheck, ClusterThatTheDeviceCannotRunIsRefused) {
+  EXPECT_EQ(clusterUnsupported("k", 2, 66), "");
+  EXPECT_EQ(clusterUnsupported("k", 2, 0),
+            "kernel 'k' is launched in clusters of 2 CTAs, but the device "
+            "cannot run one such cluster with its block and shared memory "
+            "(cuOccupancyMaxActiveClusters = 0)");
+  EXPECT_EQ(clusterUnsupported("k", 16, 4),
+            "kernel 'k' asks for clusters of 16 CTAs, more than the 8 of a "
+            "portable cluster");
+}
+
 TEST(ChipCheck, Sm100aCubinIsRefusedOnSm90) {
   EXPECT_EQ(chipMismatch("sm_100a", 9, 0),
             "the kernels were compiled for sm_100a (compute capability 10.0) "

@@ -1971,8 +1971,108 @@ func.func @any_mixed(%a: !warpspec.acc<64x64xf32>, %b: !warpspec.acc<64x128xf32>
 
 // -----
 
+// A cluster pipeline needs a kernel launched in clusters of that size.
+!tile = !warpspec.smem<128x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %b = warpspec.smem.alloc "b" : !tile
+  // expected-error @+1 {{pipeline 'ab' spans a cluster of 2 CTAs, but the kernel's cluster is not set (one CTA); it needs cluster = [2, 1, 1]}}
+  %ring = warpspec.pipeline.create "ab" producer_arrivals 1 consumer_arrivals 1 cluster 2 buffers(%b : !tile) : !warpspec.pipeline<2>
+  warpspec.return
+}
+
+// -----
+
 func.func @any_none() {
   // expected-error @+1 {{needs at least one accumulator}}
   %r = "warpspec.acc.any"() : () -> i1
   return
+}
+
+// -----
+
+!tile = !warpspec.smem<128x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>
+warpspec.kernel @k() attributes {chip = "sm_90a", cluster = array<i32: 1, 2, 1>, maxnreg = 128 : i32, threads = 128 : i32} {
+  %b = warpspec.smem.alloc "b" : !tile
+  // expected-error @+1 {{pipeline 'ab' spans a cluster of 2 CTAs, but the kernel's cluster is [1, 2, 1]; it needs cluster = [2, 1, 1]}}
+  %ring = warpspec.pipeline.create "ab" producer_arrivals 1 consumer_arrivals 1 cluster 2 buffers(%b : !tile) : !warpspec.pipeline<2>
+  warpspec.return
+}
+
+// -----
+
+!tile = !warpspec.smem<128x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>
+warpspec.kernel @k() attributes {chip = "sm_90a", cluster = array<i32: 2, 1, 1>, maxnreg = 128 : i32, threads = 128 : i32} {
+  %b = warpspec.smem.alloc "b" : !tile
+  // expected-error @+1 {{'cluster' failed to satisfy constraint}}
+  %ring = warpspec.pipeline.create "ab" producer_arrivals 1 consumer_arrivals 1 cluster 1 buffers(%b : !tile) : !warpspec.pipeline<2>
+  warpspec.return
+}
+
+// -----
+
+// A multicast load writes the peer's slot: its ring must be the cluster's.
+!tile = !warpspec.smem<128x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>
+!half = !warpspec.tma_desc<64x128xf8E4M3FN, swizzle = 128>
+warpspec.kernel @k(%d: !half) attributes {chip = "sm_90a", cluster = array<i32: 2, 1, 1>, maxnreg = 128 : i32, threads = 128 : i32} {
+  %b = warpspec.smem.alloc "b" : !tile
+  %ring = warpspec.pipeline.create "ab" producer_arrivals 1 consumer_arrivals 1 buffers(%b : !tile) : !warpspec.pipeline<2>
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "p" warps [0, 4) regs 128 {
+      %s = warpspec.producer.acquire %ring : !warpspec.pipeline<2>
+      // expected-error @+1 {{multicast 2 writes the slots of the 2 CTAs of a cluster; its pipeline must be released by all of them (warpspec.pipeline.create ... cluster 2)}}
+      warpspec.tma.load %d[%c0i, %c0i] -> %b[%s], %ring multicast 2 : !half, !tile, !warpspec.pipeline<2>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+// Both boxes of a multicast load land in each CTA's slot.
+!tile = !warpspec.smem<128x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>
+!desc = !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>
+warpspec.kernel @k(%d: !desc) attributes {chip = "sm_90a", cluster = array<i32: 2, 1, 1>, maxnreg = 128 : i32, threads = 128 : i32} {
+  %b = warpspec.smem.alloc "b" : !tile
+  %ring = warpspec.pipeline.create "ab" producer_arrivals 1 consumer_arrivals 1 cluster 2 buffers(%b : !tile) : !warpspec.pipeline<2>
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "p" warps [0, 4) regs 128 {
+      %s = warpspec.producer.acquire %ring : !warpspec.pipeline<2>
+      // expected-error @+1 {{multicast TMA boxes of 32768 B at slot offset 0 does not fit a 16384 B slot}}
+      warpspec.tma.load %d[%c0i, %c0i] -> %b[%s], %ring multicast 2 : !desc, !tile, !warpspec.pipeline<2>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%mb: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  warpspec.roles {
+    warpspec.role "p" warps [0, 4) regs 128 {
+      // expected-error @+1 {{tile loop spans a cluster of 2 CTAs, but the kernel's cluster is not set (one CTA); it needs cluster = [2, 1, 1]}}
+      warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 32 raster 8 cluster 2 {
+      }
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+// Every role of a cluster kernel walks the cluster's tile order.
+warpspec.kernel @k(%mb: i32) attributes {chip = "sm_90a", cluster = array<i32: 2, 1, 1>, maxnreg = 128 : i32, threads = 256 : i32} {
+  warpspec.roles {
+    warpspec.role "p" warps [0, 4) regs 128 {
+      // expected-error @+1 {{walks another tile order than the tile loop at}}
+      warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 32 raster 8 cluster 2 {
+      }
+    }
+    warpspec.role "c" warps [4, 8) regs 128 {
+      warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 32 raster 8 {
+      }
+    }
+  }
+  warpspec.return
 }

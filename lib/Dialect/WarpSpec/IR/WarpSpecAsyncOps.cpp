@@ -72,8 +72,23 @@ LogicalResult TmaLoadOp::verify() {
     return emitOpError("TMA destination must be 128-byte aligned; the buffer "
                        "has align ")
            << buffer.getAlign() << " and slot offset " << offset;
+  if (std::optional<uint32_t> ctas = getMulticast()) {
+    // A multicast load writes the peers' slots: only a pipeline whose stages
+    // every CTA of the cluster releases may be refilled that way.
+    auto create = getPipeline().getDefiningOp<PipelineCreateOp>();
+    if (!create || create.getClusterCtas() != *ctas)
+      return emitOpError("multicast ")
+             << *ctas << " writes the slots of the " << *ctas
+             << " CTAs of a cluster; its pipeline must be released by all of "
+                "them (warpspec.pipeline.create ... cluster "
+             << *ctas << ")";
+    if (failed(verifyKernelCluster(*this, *ctas, "multicast TMA load")))
+      return failure();
+  }
   return verifyCopyIntoSlot(*this, buffer, getStage(), getPipeline(),
-                            desc.getBoxBytes(), offset, "TMA box");
+                            getDeliveredBytes(), offset,
+                            getMulticast() ? "multicast TMA boxes"
+                                           : "TMA box");
 }
 
 LogicalResult TmaStoreOp::verify() {

@@ -47,6 +47,14 @@ RolesOp KernelOp::getRolesOp() {
   return {};
 }
 
+int64_t KernelOp::getClusterSize() {
+  int64_t ctas = 1;
+  if (std::optional<ArrayRef<int32_t>> cluster = getCluster())
+    for (int32_t d : *cluster)
+      ctas *= d;
+  return ctas;
+}
+
 static bool isValidKernelArgument(Type type) {
   if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(type))
     return ptr.getAddressSpace() == 1;
@@ -422,6 +430,10 @@ LogicalResult PipelineCreateOp::verify() {
            << found.second << ") have " << found.first
            << " warp(s); each warp arrives once";
   };
+  if (std::optional<uint32_t> ctas = getCluster())
+    if (failed(verifyKernelCluster(*this, *ctas, "pipeline '" +
+                                                     getName().str() + "'")))
+      return failure();
   if (failed(check("producer", "commit", getProducerArrivals(),
                    arrivingWarps<ProducerCommitOp>(getResult()))) ||
       failed(check("consumer", "release", getConsumerArrivals(),
@@ -504,7 +516,7 @@ std::optional<int64_t> bytesOfStageCopiesInBlock(Value stage, Block *block) {
     if (user->getBlock() != block)
       continue;
     if (auto load = dyn_cast<TmaLoadOp>(user); load && load.getStage() == stage)
-      bytes += load.getDesc().getType().getBoxBytes();
+      bytes += load.getDeliveredBytes();
     else if (auto copy = dyn_cast<BulkCopyOp>(user);
              copy && copy.getStage() == stage) {
       std::optional<int64_t> copyBytes = getConstantIntValue(copy.getBytes());

@@ -25,6 +25,10 @@ ParseResult TileLoopOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.parseKeyword("n_blocks") || parser.parseInteger(nBlocks) ||
       parser.parseKeyword("raster") || parser.parseInteger(raster))
     return failure();
+  int64_t cluster = 0;
+  if (succeeded(parser.parseOptionalKeyword("cluster")) &&
+      parser.parseInteger(cluster))
+    return failure();
   if (args.size() != 2)
     return parser.emitError(parser.getCurrentLocation(),
                             "expects two block arguments (m-block, n-block)");
@@ -37,6 +41,9 @@ ParseResult TileLoopOp::parse(OpAsmParser &parser, OperationState &result) {
                       b.getI64IntegerAttr(nBlocks));
   result.addAttribute(getRasterAttrName(result.name),
                       b.getI64IntegerAttr(raster));
+  if (cluster)
+    result.addAttribute(getClusterAttrName(result.name),
+                        b.getI64IntegerAttr(cluster));
   Region *body = result.addRegion();
   if (parser.parseRegion(*body, args) ||
       parser.parseOptionalAttrDictWithKeyword(result.attributes))
@@ -50,9 +57,12 @@ void TileLoopOp::print(OpAsmPrinter &p) {
   p << " (" << getMBlock() << ", " << getNBlock() << ") m_blocks("
     << getMBlocks() << ") n_blocks " << getNBlocks() << " raster "
     << getRaster() << " ";
+  if (std::optional<uint64_t> cluster = getCluster())
+    p << "cluster " << *cluster << " ";
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
   p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(), {getNBlocksAttrName(), getRasterAttrName()});
+      (*this)->getAttrs(),
+      {getNBlocksAttrName(), getRasterAttrName(), getClusterAttrName()});
 }
 
 LogicalResult TileLoopOp::verify() {
@@ -69,6 +79,9 @@ LogicalResult TileLoopOp::verify() {
     return emitOpError("raster ")
            << raster << " must divide n_blocks " << n
            << " (a raster is a group of whole n-blocks)";
+  if (std::optional<uint64_t> ctas = getCluster())
+    if (failed(verifyKernelCluster(*this, *ctas, "tile loop")))
+      return failure();
   // Every role walks the same tiles: a role that skipped one would leave its
   // partners waiting on a pipeline stage forever. A kernel may walk several
   // tile spaces one after the other (the fused L1 + L2 kernel): then every
@@ -101,11 +114,12 @@ LogicalResult TileLoopOp::verify() {
     }
     TileLoopOp peer = theirs[position];
     if (peer.getMBlocks() != getMBlocks() ||
-        peer.getNBlocks() != getNBlocks() || peer.getRaster() != getRaster()) {
+        peer.getNBlocks() != getNBlocks() || peer.getRaster() != getRaster() ||
+        peer.getCluster() != getCluster()) {
       emitOpError("walks another tile order than the tile loop at ")
           << peer.getLoc()
           << ": every role of a kernel must walk the same tiles (same "
-             "m_blocks value, n_blocks and raster)";
+             "m_blocks value, n_blocks, raster and cluster)";
       return WalkResult::interrupt();
     }
     return WalkResult::advance();

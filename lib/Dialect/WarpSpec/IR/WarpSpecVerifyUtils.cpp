@@ -2,6 +2,7 @@
 #include "WarpSpecVerifyUtils.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/Support/InterleavedRange.h"
 
 using namespace mlir;
 using namespace mlir::warpspec;
@@ -81,4 +82,24 @@ int64_t checks::elementBytes(Type type) {
 
 bool checks::isFp8(Type type) {
   return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
+LogicalResult mlir::warpspec::checks::verifyKernelCluster(Operation *op,
+                                                          int64_t ctas,
+                                                          StringRef what) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  if (!kernel)
+    return success();
+  std::optional<ArrayRef<int32_t>> cluster = kernel.getCluster();
+  if (cluster && cluster->size() == 3 && (*cluster)[0] == ctas &&
+      (*cluster)[1] == 1 && (*cluster)[2] == 1)
+    return success();
+  InFlightDiagnostic d = op->emitOpError()
+                         << what << " spans a cluster of " << ctas
+                         << " CTAs, but the kernel's cluster is ";
+  if (!cluster)
+    d << "not set (one CTA)";
+  else
+    d << "[" << llvm::interleaved(*cluster) << "]";
+  return d << "; it needs cluster = [" << ctas << ", 1, 1]";
 }

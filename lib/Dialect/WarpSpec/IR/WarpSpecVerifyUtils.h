@@ -30,6 +30,10 @@ Value getStagePipeline(Value stage);
 LogicalResult verifyStageSource(Operation *op, Value stage, Value pipeline,
                                 bool wantProducer);
 
+/// Checks that the enclosing kernel runs clusters of `ctas` CTAs along x
+/// (`cluster = [ctas, 1, 1]`); `what` names the op's use in the message.
+LogicalResult verifyKernelCluster(Operation *op, int64_t ctas, StringRef what);
+
 /// Bytes of one element of `type` (integers and floats).
 int64_t elementBytes(Type type);
 

@@ -19,6 +19,14 @@ namespace megamoe::rt {
 /// (wgmma) do not run on SM100, sm_100a kernels (tcgen05, TMEM) not on SM90.
 std::string chipMismatch(const std::string &chip, int major, int minor);
 
+/// Why kernel `name`, launched in clusters of `ctas` CTAs (the product of
+/// its manifest `cluster`), cannot run: `maxActiveClusters` is what
+/// cuOccupancyMaxActiveClusters reports for its block and shared memory
+/// (0 when the device cannot co-schedule one cluster of them); a cluster
+/// of more than 8 CTAs (not portable) is refused too. Empty when it can.
+std::string clusterUnsupported(const std::string &name, int ctas,
+                               int maxActiveClusters);
+
 } // namespace megamoe::rt
 
 #endif // MEGAMOE_RUNTIME_CHIPCHECK_H

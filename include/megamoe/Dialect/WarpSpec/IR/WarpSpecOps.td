@@ -33,7 +33,11 @@ def WarpSpec_KernelOp : WarpSpec_Op<"kernel", [
     - `maxnreg`: the register cap at entry (`nvvm.maxnreg`); `threads *
       maxnreg` must fit the 65,536 registers of an SM;
     - `chip`: `sm_90a` or `sm_100a`;
-    - `cluster` (optional): cluster dimensions `array<i32: x, y, z>`;
+    - `cluster` (optional): cluster dimensions `array<i32: x, y, z>`
+      (`.reqnctapercluster`); a kernel with more than one CTA per cluster
+      ends with a cluster barrier (`barrier.cluster.arrive` / `wait`) so
+      that no CTA exits while a peer may still write its shared memory
+      (multicast TMA, remote mbarrier arrivals);
     - `smem_bytes` (optional): dynamic shared memory, set by
       `warpspec-plan-smem`.
 
@@ -75,6 +79,8 @@ def WarpSpec_KernelOp : WarpSpec_Op<"kernel", [
     unsigned getNumWarps() { return getThreads() / 32; }
     /// The roles op of the body, or null.
     class RolesOp getRolesOp();
+    /// CTAs per cluster: the product of `cluster` (1 without it).
+    int64_t getClusterSize();
   }];
 }
 
@@ -301,6 +307,18 @@ def WarpSpec_PipelineCreateOp : WarpSpec_Op<"pipeline.create", [
     arrive once per executing warp. The verifier checks the counts against
     the warps of the roles that commit / release the pipeline.
 
+    With `cluster C` the pipeline is shared by the C CTAs of a cluster
+    (the kernel's `cluster` must be `[C, 1, 1]`): every `consumer.release`
+    arrives on `empty[stage]` of each CTA of the cluster (a remote
+    `mbarrier.arrive.shared::cluster` through `mapa`), so `empty[s]` expects
+    C x `consumer_arrivals` arrivals and a producer refills a stage only when
+    the consumers of every CTA released it. That is what lets a producer
+    write the peers' slots (`tma.load ... multicast C`). The initialisation
+    then ends with a cluster barrier instead of the block barrier: no peer
+    arrives on or multicasts into a barrier before it is initialised.
+    `full[s]` stays local (its transaction bytes count what lands in this
+    CTA, from whichever CTA issued the copy).
+
     With `buffers(...)` the pipeline is a ring: the listed SMEM buffers are
     its stages' slots (each must have one slot per stage), and every copy
     completing on the pipeline must fill one of them. The per-stage bytes
@@ -319,17 +337,21 @@ def WarpSpec_PipelineCreateOp : WarpSpec_Op<"pipeline.create", [
                        ConfinedAttr<I32Attr, [IntPositive]>:$producer_arrivals,
                        ConfinedAttr<I32Attr, [IntPositive]>:$consumer_arrivals,
                        Variadic<WarpSpec_SmemType>:$buffers,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$offset);
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$offset,
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>]>>:$cluster);
   let results = (outs WarpSpec_PipelineType:$result);
   let assemblyFormat = [{
     $name `producer_arrivals` $producer_arrivals `consumer_arrivals`
-    $consumer_arrivals (`buffers` `(` $buffers^ `:` qualified(type($buffers)) `)`)?
+    $consumer_arrivals (`cluster` $cluster^)?
+    (`buffers` `(` $buffers^ `:` qualified(type($buffers)) `)`)?
     (`offset` $offset^)? attr-dict `:` qualified(type($result))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// Bytes of the mbarriers: 2 (full, empty) x stages x 8 B.
     int64_t getBarrierBytes();
+    /// CTAs that release each stage: `cluster`, or 1.
+    unsigned getClusterCtas() { return getCluster().value_or(1); }
   }];
 }
 
@@ -452,6 +474,19 @@ def WarpSpec_TmaLoadOp : WarpSpec_Op<"tma.load"> {
     The box must match the buffer's element type and swizzle and fit in the
     slot; the buffer must have one slot per pipeline stage.
 
+    `multicast C`: the C CTAs of the cluster each issue the op and together
+    load C boxes stacked along the outermost box dimension: CTA of cluster
+    rank r loads the box at `coords` with the outermost coordinate plus
+    r x that box extent into `slot_offset` + r x the box bytes of the slot,
+    and multicasts it (`.multicast::cluster`, ctaMask 2^C - 1) to the same
+    slot of every CTA of the cluster, completing on each one's `full[stage]`.
+    So each CTA's stage receives C x the box bytes, which is what a commit
+    in the op's block expects. The pipeline must be a `cluster C` pipeline
+    (a producer may write a peer's slot only once that peer's consumers
+    released it), and every CTA of the cluster must issue the same multicast
+    loads for a stage (the kernel's predicate, if any, must agree across
+    the cluster).
+
     ```mlir
     warpspec.tma.load %da[%k, %m] -> %a[%s], %ab
         : !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>,
@@ -462,13 +497,20 @@ def WarpSpec_TmaLoadOp : WarpSpec_Op<"tma.load"> {
   let arguments = (ins WarpSpec_TmaDescType:$desc, Variadic<I32>:$coords,
                        WarpSpec_SmemType:$buffer, Index:$stage,
                        WarpSpec_PipelineType:$pipeline,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$slot_offset);
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$slot_offset,
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>]>>:$multicast);
   let assemblyFormat = [{
     $desc `[` $coords `]` `->` $buffer `[` $stage `]` `,` $pipeline
-    (`slot_offset` $slot_offset^)? attr-dict
+    (`slot_offset` $slot_offset^)? (`multicast` $multicast^)? attr-dict
     `:` qualified(type($desc)) `,` qualified(type($buffer)) `,` qualified(type($pipeline))
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Bytes landing in each CTA's slot: the box, times `multicast`.
+    int64_t getDeliveredBytes() {
+      return getDesc().getType().getBoxBytes() * getMulticast().value_or(1);
+    }
+  }];
 }
 
 def WarpSpec_TmaStoreOp : WarpSpec_Op<"tma.store"> {

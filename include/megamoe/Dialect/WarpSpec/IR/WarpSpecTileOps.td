@@ -30,18 +30,33 @@ def WarpSpec_TileLoopOp : WarpSpec_Op<"tile_loop", [SingleBlock, NoTerminator]> 
     Every role of a kernel that uses a tile loop must walk the same tiles in
     the same order (a producer that skipped a tile would deadlock its
     consumers): the verifier requires all tile loops of a kernel to have the
-    same `m_blocks` value, `n_blocks` and `raster`. `m_blocks` is read once;
-    a negative value runs no tile.
+    same `m_blocks` value, `n_blocks`, `raster` and `cluster`. `m_blocks` is
+    read once; a negative value runs no tile.
+
+    `cluster C` (the kernel's `cluster` must be `[C, 1, 1]`): the tiles are
+    handed out per cluster. The loop walks the tiles of an
+    `ceil(m_blocks / C) x n_blocks` grid of m-block groups (same order and
+    rasters) round-robin over the clusters (`%clusterid.x`, step
+    `%nclusterid.x`), and the CTA of cluster rank r gets m-block
+    `C x group + r`: the CTAs of a cluster get the same n-block and adjacent
+    m-blocks, and all of them run the same number of iterations (what a
+    pipeline shared by the cluster needs). In the last group of an
+    `m_blocks` that is not a multiple of C the m-block can be `m_blocks` or
+    more: the body must treat it as a tile it does not own.
 
     ```mlir
     warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 32 raster 8 {
+      ...
+    }
+    warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 32 raster 8 cluster 2 {
       ...
     }
     ```
   }];
   let arguments = (ins I32:$m_blocks,
                        ConfinedAttr<I64Attr, [IntPositive]>:$n_blocks,
-                       ConfinedAttr<I64Attr, [IntPositive]>:$raster);
+                       ConfinedAttr<I64Attr, [IntPositive]>:$raster,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<2>]>>:$cluster);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

@@ -1,0 +1,131 @@
+"""Grouped FP8 block-scaled GEMM side by side in one process on one H200 (adapted from
+.anchor/deepgemm/grouped_gemm_side_by_side.py): megamoe variants (BM128, BM64 and the
+cluster-2 BM128 cubins named by --variants, each its own column), DeepGEMM
+m_grouped_fp8_gemm_nt_contiguous, torch big GEMM. Same data for all; TFLOPS = 2*M*N*K/t;
+"bitwise" says whether every cluster variant's output equals the BM128 one on that row's data.
+Also prints cuOccupancyMaxActiveClusters of each cluster cubin (ctypes, libcuda).
+"""
+import argparse, ctypes, json, os, statistics, sys
+import torch
+
+
+def max_active_clusters(manifest):
+    """cuOccupancyMaxActiveClusters for the kernel of `manifest` at its block, SMEM, cluster."""
+    m = json.load(open(manifest))
+    k = m["kernels"][0]
+    cu = ctypes.CDLL("libcuda.so.1")
+    torch.cuda.init(); torch.zeros(1, device="cuda")  # a current context
+    mod, fn = ctypes.c_void_p(), ctypes.c_void_p()
+    path = os.path.join(os.path.dirname(manifest), m["cubin"]).encode()
+    assert cu.cuModuleLoad(ctypes.byref(mod), path) == 0
+    assert cu.cuModuleGetFunction(ctypes.byref(fn), mod, k["name"].encode()) == 0
+    assert cu.cuFuncSetAttribute(fn, 8, ctypes.c_int(k["dynamic_smem_bytes"])) == 0  # MAX_DYNAMIC_SHARED
+
+    class Attr(ctypes.Structure):
+        _fields_ = [("id", ctypes.c_int), ("pad", ctypes.c_int), ("dims", ctypes.c_uint * 16)]
+
+    class Config(ctypes.Structure):
+        _fields_ = [("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3), ("smem", ctypes.c_uint),
+                    ("stream", ctypes.c_void_p), ("attrs", ctypes.POINTER(Attr)), ("n", ctypes.c_uint)]
+    a = Attr(); a.id = 4  # CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+    for i in range(3):
+        a.dims[i] = k["cluster"][i]
+    c = Config(); c.grid[:] = [132, 1, 1]; c.block[:] = k["block"]; c.smem = k["dynamic_smem_bytes"]
+    c.attrs = ctypes.pointer(a); c.n = 1
+    n = ctypes.c_int()
+    r = cu.cuOccupancyMaxActiveClusters(ctypes.byref(n), fn, ctypes.byref(c))
+    return n.value if r == 0 else f"error {r}"
+
+
+def time_graph(fn, reps=20, replays=10):
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        fn()
+    torch.cuda.current_stream().wait_stream(s)
+    torch.cuda.synchronize()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        for _ in range(reps):
+            fn()
+    g.replay(); torch.cuda.synchronize()
+    ts = []
+    for _ in range(replays):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record(); g.replay(); b.record(); b.synchronize()
+        ts.append(a.elapsed_time(b) / 1e3 / reps)
+    return statistics.median(ts)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cubins", required=True)
+    ap.add_argument("--shapes", default="4096x7168,7168x2048,4096x4096,4096x2048")
+    ap.add_argument("--rows", default="4096,512")
+    ap.add_argument("--variants", default="c2:_c2",
+                    help="cluster-2 BM128 columns: name:suffix,... (cubin folder gg_..._bm128<suffix>)")
+    args = ap.parse_args()
+    variants = [tuple(v.split(":")) for v in args.variants.split(",") if v]
+    for name, sfx in variants:
+        path = os.path.join(args.cubins, f"gg_e8_n4096_k7168_m32768_bm128{sfx}", "grouped_gemm.json")
+        if os.path.exists(path):
+            print(f"{name}: cuOccupancyMaxActiveClusters = {max_active_clusters(path)}", flush=True)
+    from grouped_gemm_ref import Problem, scaled_mm_blockwise, rel_err
+    from megamoe.grouped_gemm import GroupedGemm
+    try:
+        import deep_gemm
+        dg = deep_gemm.m_grouped_fp8_gemm_nt_contiguous
+    except Exception as exc:  # noqa
+        print("deep_gemm unavailable:", exc, flush=True)
+        dg = None
+    E = 8
+    names = [v[0] for v in variants]
+    print("| 8 x rows | N x K | BM128 | BM64 | " + " | ".join(names) + " | DeepGEMM | torch big | "
+          + " | ".join(f"{v} / best old" for v in names) + " | best old / DeepGEMM | bitwise |", flush=True)
+    print("|---|---|" + "---:|" * (4 + 2 * len(names) + 1) + "---|", flush=True)
+    for shp in args.shapes.split(","):
+        n, k = (int(v) for v in shp.split("x"))
+        for rows in (int(r) for r in args.rows.split(",")):
+            flops = 2.0 * E * rows * n * k
+            reps = 20 if rows >= 4096 else 50
+            p = Problem([rows] * E, n, k, 128, seed=rows + n + k)
+            offs = p.layout.offsets
+            res = {}
+            bb, bs = p.b[0].clone(), p.b_scales[0].clone()
+            res["big"] = time_graph(lambda: scaled_mm_blockwise(p.a, p.a_scales, bb, bs), reps)
+            outs = {}
+            for name, bm, sfx in [("bm128", 128, ""), ("bm64", 64, "")] + [(v, 128, x) for v, x in variants]:
+                path = os.path.join(args.cubins, f"gg_e8_n{n}_k{k}_m32768_bm{bm}{sfx}", "grouped_gemm.json")
+                if not os.path.exists(path):
+                    continue
+                gg = GroupedGemm(path)
+                q = p if bm == 128 else Problem([rows] * E, n, k, bm, seed=rows + n + k)
+                out = torch.empty(q.layout.m_total, n, dtype=torch.bfloat16, device="cuda")
+                res[name] = time_graph(lambda: gg(q.a, q.a_scales, q.b, q.b_scales, q.layout, out), reps)
+                outs[name] = out
+            same = "-"
+            if "bm128" in outs and any(v in outs for v in names):
+                same = "yes" if all(torch.equal(outs[v], outs["bm128"]) for v in names if v in outs) else "NO"
+            if dg is not None:
+                try:
+                    m_total = p.layout.m_total
+                    gl = torch.empty(m_total, dtype=torch.int32, device="cuda")
+                    for e in range(E):
+                        gl[offs[e]: offs[e] + rows] = e
+                    sfa = p.a_scales.t()
+                    d = torch.empty(m_total, n, dtype=torch.bfloat16, device="cuda")
+                    res["dg"] = time_graph(lambda: dg((p.a, sfa), (p.b, p.b_scales), d, gl), reps)
+                except Exception as exc:  # noqa
+                    print(f"  deep_gemm failed at {n}x{k} rows {rows}: {str(exc)[:300]}", flush=True)
+            tf = {key: flops / t / 1e12 for key, t in res.items() if t}
+            f = lambda key: f"{tf[key]:.0f}" if key in tf else "-"  # noqa
+            old = max((tf[x] for x in ("bm128", "bm64") if x in tf), default=None)
+            r1 = " | ".join(f"{tf[v] / old:.3f}" if old and v in tf else "-" for v in names)
+            r2 = f"{old / tf['dg']:.3f}" if old and "dg" in tf else "-"
+            print(f"| {rows} | {n} x {k} | {f('bm128')} | {f('bm64')} | "
+                  + " | ".join(f(v) for v in names) + f" | {f('dg')} | {f('big')} | {r1} | {r2} | {same} |",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()

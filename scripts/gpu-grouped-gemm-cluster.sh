@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine from a bundle of scripts/bundle-grouped-gemm-cluster.sh,
+# started from the folder that holds .anchor/ (DeepGEMM) and the bundle:
+# DeepGEMM's build in the background, SASS check, a smoke test (timeout 90),
+# the grouped GEMM tests, then the side-by-side benchmark (BM128, BM64,
+# cluster-2 BM128, DeepGEMM, torch big GEMM). Logs in $OUT; summary last.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(pwd)
+out=${OUT:-$here/gpu-out}
+mkdir -p "$out"
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
+export PATH=$PATH:${CUDA_HOME:-/usr/local/cuda}/bin
+export MEGAMOE_GEMM_DIR=$here/cubins PYTHONPATH=$here/python
+t0=$(date +%s)
+el() { echo "+$(( $(date +%s) - t0 ))s"; }
+dg_pid=
+if [[ -d $root/.anchor/deepgemm && -z ${NO_DG:-} ]]; then
+  mkdir -p "$out/dg"
+  (OUT=$out/dg DG_ANCHOR_ONLY="none:0" bash "$root/.anchor/deepgemm/run.sh" > "$out/dg/run.txt" 2>&1) &
+  dg_pid=$!
+fi
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv > "$out/gpu.txt" 2>&1
+{
+  for d in "$here"/cubins/*/; do
+    sass=$(cuobjdump -sass "$d/grouped_gemm.cubin" 2>&1)
+    printf '%s: QGMMA=%s HGMMA=%s LDL/STL=%s UTMALDG=%s MULTICAST=%s\n' "$(basename "$d")" \
+      "$(grep -c QGMMA <<<"$sass")" "$(grep -c HGMMA <<<"$sass")" \
+      "$(grep -cE '\b(LDL|STL)\b' <<<"$sass")" "$(grep -c UTMALDG <<<"$sass")" \
+      "$(grep -c 'UTMALDG.*MULTICAST' <<<"$sass")"
+    python3 -c "import json; k=json.load(open('$d/grouped_gemm.json'))['kernels'][0]; print('  ', k.get('resources'), 'smem', k['dynamic_smem_bytes'], 'cluster', k.get('cluster'))"
+  done
+} > "$out/sass.txt" 2>&1
+echo "$(el) sass done" >> "$out/steps.txt"
+(cd "$here" && timeout 90 python3 -m pytest -x -q -s python/tests/test_grouped_gemm.py \
+   -k "test_grouped_gemm_cluster and flash_l2 and (odd_total or uneven)") > "$out/smoke.txt" 2>&1
+smoke_rc=$?
+echo "$(el) smoke rc=$smoke_rc" >> "$out/steps.txt"
+test_rc=$smoke_rc
+if [[ $smoke_rc -eq 0 ]]; then
+  (cd "$here" && timeout ${TEST_TIMEOUT:-130} python3 -m pytest -q -s python/tests/test_grouped_gemm.py) > "$out/pytest.txt" 2>&1
+  test_rc=$?
+fi
+echo "$(el) tests rc=$test_rc" >> "$out/steps.txt"
+if [[ -n $dg_pid ]]; then
+  wait "$dg_pid"; echo "$(el) deepgemm build rc=$?" >> "$out/steps.txt"
+fi
+if [[ $smoke_rc -eq 0 && -z ${NO_BENCH:-} ]]; then
+  (cd "$root" && DG_JIT_CACHE_DIR=/tmp/dg_anchor_jit \
+     PYTHONPATH=$here/python:$here/python/tests:/tmp/dg_anchor \
+     timeout ${BENCH_TIMEOUT:-110} python3 "$here/bench/grouped_gemm_cluster_side_by_side.py" \
+       --cubins "$here/cubins" --variants "${VARIANTS:-c2:_c2}") > "$out/bench.txt" 2>&1
+  echo "$(el) bench rc=$?" >> "$out/steps.txt"
+fi
+echo "=== steps"; cat "$out/steps.txt"
+echo "=== SASS"; grep -E "n4096_k7168" "$out/sass.txt" | cut -c1-200
+echo "=== smoke"; tail -3 "$out/smoke.txt"
+echo "=== tests (rc=$test_rc)"; grep -E "passed|failed|Error|Timeout|assert" "$out/pytest.txt" 2>/dev/null | cut -c1-300 | tail -25
+echo "=== bench"; cat "$out/bench.txt" 2>/dev/null | tail -18
