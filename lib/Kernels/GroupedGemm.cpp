@@ -143,21 +143,24 @@ void buildMathRole(OpBuilder &b, Location loc, const GemmKernel &k,
     for (Value nBlock : nBlocks) {
       Value sfbRow = groupedWeightScalesRow(tb, loc, k.mainloop.config(),
                                             expert, nBlock, c.n, c.k);
-      Value t = k.mainloop.consumeTile(
+      // One accumulator per column block of the tile (two with BLOCK_N 256,
+      // which has no SwiGLU).
+      SmallVector<Value, 2> t = k.mainloop.consumeTile(
           tb, loc, indexConst(tb, loc, 64 * epilogue.rowBlock), k.sfb, sfbRow,
           splitN ? wg : 0);
-      totals.push_back(c.swiglu ? swigluBlock(tb, loc, t, weights, k.swiglu)
-                                : t);
+      if (c.swiglu)
+        totals.push_back(swigluBlock(tb, loc, t.front(), weights, k.swiglu));
+      else
+        totals.append(t);
     }
     if (c.swiglu)
       return requantStoreTile(tb, loc, epilogue, totals, splitN ? wg : 0,
                               k.swiglu, mBlock, tile, c.blockM, isStorer);
-    Value total = totals.front();
     TilePosition at{mBlock, tile, c.blockM, c.blockN};
-    if (c.combineScatter)
-      scatterTileToPeers(tb, loc, epilogue, total, k.scatter, at);
+    if (c.combineScatter) // BLOCK_N 128: one column block
+      scatterTileToPeers(tb, loc, epilogue, totals.front(), k.scatter, at);
     else
-      storeTileWithTma(tb, loc, epilogue, total, k.d, at, isStorer);
+      storeTileWithTma(tb, loc, epilogue, totals, k.d, at, isStorer);
   });
   if (c.combineScatter) {
     // The remote combine stores are visible system-wide before the next
@@ -226,9 +229,12 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   // Shared memory: the mainloop's ring (A, B, A scales) and the output tile.
   k.mainloop = BlockScaledMainloop::create(b, loc, mainloopConfig(ctx, c, plan));
   Type outType = c.outBytes() == 4 ? Type(b.getF32Type()) : b.getBF16Type();
-  k.dTiles = c.swiglu
-                ? SwiGLURequant::allocate(b, loc, c.blockM)
-                : EpilogueTile::allocate(b, loc, c.blockM, c.blockN, outType);
+  // The output tile holds one column block (a BLOCK_N 256 tile stores its
+  // two one after the other).
+  k.dTiles = c.swiglu ? SwiGLURequant::allocate(b, loc, c.blockM)
+                      : EpilogueTile::allocate(b, loc, c.blockM,
+                                               k.mainloop.config().bBlockRows(),
+                                               outType);
   if (plan.splitN) {
     k.swiglu.exchange = allocateRowExchange(b, loc);
     k.swiglu.pairBarrier = ws::NamedBarrierOp::create(

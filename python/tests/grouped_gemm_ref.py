@@ -15,9 +15,11 @@ from megamoe.grouped_gemm import ContiguousLayout, contiguous_layout
 FP8_MAX = 448.0
 
 
-def variant_suffix(out_type="bf16", interleave=0, device_m_blocks=False, static_m=0) -> str:
-    """The directory-name suffix scripts/compile-grouped-gemm.sh adds for the layer options."""
-    return ((f"_{out_type}" if out_type != "bf16" else "") + (f"_il{interleave}" if interleave else "")
+def variant_suffix(block_n=128, out_type="bf16", interleave=0, device_m_blocks=False,
+                   static_m=0) -> str:
+    """The directory-name suffix scripts/compile-grouped-gemm.sh adds for the non-default
+    options (BLOCK_N, the layer options)."""
+    return ((f"_bn{block_n}" if block_n != 128 else "") + (f"_{out_type}" if out_type != "bf16" else "") + (f"_il{interleave}" if interleave else "")
             + ("_dev" if device_m_blocks else "") + (f"_s{static_m}" if static_m else ""))
 
 

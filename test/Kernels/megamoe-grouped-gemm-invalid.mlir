@@ -22,6 +22,14 @@
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="swiglu=true b-scale-interleave=8" 2>&1 | FileCheck %s --check-prefix=SWIGLUM
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="swiglu=true b-scale-interleave=8 static-m=4096 device-m-blocks=true n=384" 2>&1 | FileCheck %s --check-prefix=SWIGLUN
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="swiglu=true b-scale-interleave=8 static-m=4096 device-m-blocks=true combine-scatter=true combine-tokens=64 combine-topk=2 combine-ranks=2" 2>&1 | FileCheck %s --check-prefix=SWIGLUSCATTER
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=192" 2>&1 | FileCheck %s --check-prefix=BN
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=256 n=384" 2>&1 | FileCheck %s --check-prefix=BNN
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=256 chip=sm_100a" 2>&1 | FileCheck %s --check-prefix=BNCHIP
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=256 swiglu=true b-scale-interleave=8 static-m=4096 device-m-blocks=true" 2>&1 | FileCheck %s --check-prefix=BNSWIGLU
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=256 static-m=4096 combine-scatter=true combine-tokens=64 combine-topk=2 combine-ranks=2" 2>&1 | FileCheck %s --check-prefix=BNSCATTER
+// The f32 tile of BLOCK_N 256 (two 64 KiB column blocks in turn through one
+// 64 KiB tile) leaves room for 3 stages of 48.5 KiB, not 4.
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=256 out-type=f32 stages=4" 2>&1 | FileCheck %s --check-prefix=BNSMEM
 
 // K: error: megamoe-grouped-gemm: k must be a positive multiple of 128 (the scale block), got 100
 // N: error: megamoe-grouped-gemm: n must be a positive multiple of block-n 128, got 200
@@ -48,3 +56,9 @@ module {}
 // SWIGLUM: swiglu needs static-m > 0 and device-m-blocks
 // SWIGLUN: swiglu needs n to be a multiple of 2 x block-n
 // SWIGLUSCATTER: swiglu and combine-scatter are two epilogues; pick one
+// BN: error: megamoe-grouped-gemm: block-n must be 128 (one 128x128 weight scale block per tile column range) or 256 (two, computed as two column blocks of 128), got 192
+// BNN: error: megamoe-grouped-gemm: n must be a positive multiple of block-n 256, got 384
+// BNCHIP: error: megamoe-grouped-gemm: block-n 256 is built for sm_90a only, got chip 'sm_100a'
+// BNSWIGLU: error: megamoe-grouped-gemm: block-n 256 does not support swiglu (its tile is already a pair of 128-column blocks, computed one after the other)
+// BNSCATTER: error: megamoe-grouped-gemm: block-n 256 does not support combine-scatter (the scatter stores one 128-column block per tile)
+// BNSMEM: error: megamoe-grouped-gemm: 4 stages of 49664 B plus 67584 B need

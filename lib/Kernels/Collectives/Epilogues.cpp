@@ -57,28 +57,39 @@ void stageAndStore(OpBuilder &b, Location loc, const EpilogueTile &e,
 } // namespace
 
 void megamoe::collectives::storeTileWithTma(OpBuilder &b, Location loc,
-                                            const EpilogueTile &e, Value total,
-                                            Value desc, const TilePosition &at,
+                                            const EpilogueTile &e,
+                                            ValueRange totals, Value desc,
+                                            const TilePosition &at,
                                             Value isStorer) {
   Value row = indexConst(b, loc, kWarpgroupRows * e.rowBlock);
   Value zeroStage = indexConst(b, loc, 0);
-  stageAndStore(
-      b, loc, e, isStorer,
-      [&](OpBuilder &wb) {
-        ws::AccStoreOp::create(wb, loc, total, e.tile, zeroStage, row);
-      },
-      [&](OpBuilder &sb) {
-        Value m0 = indexToI32(
-            sb, loc,
-            arith::AddIOp::create(
-                sb, loc,
-                arith::MulIOp::create(sb, loc, at.mBlock,
-                                      indexConst(sb, loc, at.blockM)),
-                row));
-        Value n0 = moe::blockStart(sb, loc, at.nBlock, at.blockN);
-        ws::TileStoreOp::create(sb, loc, e.tile, zeroStage, row,
-                                kWarpgroupRows, desc, n0, m0);
-      });
+  // The column blocks one after the other through the one SMEM tile: a
+  // second slot would keep the stmatrix addresses of both live across the
+  // mainloop (2 x 8 64-bit pointers), which a BLOCK_N 256 warpgroup, at 192
+  // accumulator registers, has no room for.
+  int64_t columns = at.blockN / static_cast<int64_t>(totals.size());
+  for (auto [i, total] : llvm::enumerate(totals))
+    stageAndStore(
+        b, loc, e, isStorer,
+        [&](OpBuilder &wb) {
+          ws::AccStoreOp::create(wb, loc, total, e.tile, zeroStage, row);
+        },
+        [&](OpBuilder &sb) {
+          Value m0 = indexToI32(
+              sb, loc,
+              arith::AddIOp::create(
+                  sb, loc,
+                  arith::MulIOp::create(sb, loc, at.mBlock,
+                                        indexConst(sb, loc, at.blockM)),
+                  row));
+          Value n0 = moe::blockStart(sb, loc, at.nBlock, at.blockN);
+          if (i)
+            n0 = arith::AddIOp::create(
+                sb, loc, n0,
+                i32Const(sb, loc, static_cast<int64_t>(i) * columns));
+          ws::TileStoreOp::create(sb, loc, e.tile, zeroStage, row,
+                                  kWarpgroupRows, desc, n0, m0);
+        });
 }
 
 void megamoe::collectives::drainTileStores(OpBuilder &b, Location loc,
