@@ -88,12 +88,16 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   stage("b_tiles", bBlockRows * plan.blockK, kTileAlignment);
   if (plan.splitN || p.blockN > bBlockRows)
     stage("b_tiles1", bBlockRows * plan.blockK, kTileAlignment);
-  // The output tile: 64 x one column block per math warpgroup (a BLOCK_N
-  // 256 tile stores its two through it in turn); with SwiGLU the BLOCK_N
-  // e4m3 activation columns of a column-block pair.
+  // The output tile: 64 x one column block per math warpgroup; a BF16
+  // BLOCK_N 256 tile stores its 4 x 64 columns through half of that (16
+  // KiB instead of 32 leaves room for a 4th stage of 48.5 KiB: measured
+  // 1.01-1.09x over 3 stages, bench/RESULTS.md 2026-12-01). With SwiGLU the
+  // BLOCK_N e4m3 activation columns of a column-block pair.
+  plan.outTileColumns =
+      p.blockN > bBlockRows && p.outBytes() == 2 ? bBlockRows / 2 : bBlockRows;
   fixed("d_tiles",
         p.swiglu ? p.blockM * p.blockN
-                 : mathWarpgroups * 64 * bBlockRows * p.outBytes(),
+                 : mathWarpgroups * 64 * plan.outTileColumns * p.outBytes(),
         kTileAlignment);
   if (plan.splitN) // the two warpgroups' per-row amaxes
     fixed("row_exchange", 2 * 64 * 4, 16);

@@ -229,12 +229,11 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   // Shared memory: the mainloop's ring (A, B, A scales) and the output tile.
   k.mainloop = BlockScaledMainloop::create(b, loc, mainloopConfig(ctx, c, plan));
   Type outType = c.outBytes() == 4 ? Type(b.getF32Type()) : b.getBF16Type();
-  // The output tile holds one column block (a BLOCK_N 256 tile stores its
-  // two one after the other).
+  // The output tile holds one column block or half of one (the epilogue
+  // stores a tile's columns through it in turn).
   k.dTiles = c.swiglu ? SwiGLURequant::allocate(b, loc, c.blockM)
                       : EpilogueTile::allocate(b, loc, c.blockM,
-                                               k.mainloop.config().bBlockRows(),
-                                               outType);
+                                               plan.outTileColumns, outType);
   if (plan.splitN) {
     k.swiglu.exchange = allocateRowExchange(b, loc);
     k.swiglu.pairBarrier = ws::NamedBarrierOp::create(

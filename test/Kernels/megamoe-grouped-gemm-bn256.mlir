@@ -5,17 +5,23 @@
 // before the next block's, so 2 x 64 promoted + 64 scratch registers.
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256" | FileCheck %s --check-prefix=IR
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256" | megamoe-opt --pass-pipeline='builtin.module(gpu.module(warpspec-plan-smem,convert-warpspec-to-nvvm))' | FileCheck %s --check-prefix=LOWER
+// Without block-n the plan picks 256 where it is built (N a multiple of 256,
+// no swiglu / combine-scatter), else 128.
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168" | FileCheck %s --check-prefix=DEFAULT
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=384 k=256 max-m=1024" | FileCheck %s --check-prefix=DEFAULT128
 
-// IR: megamoe.symbols = {BLOCK_M = 128 : i64, BLOCK_N = 256 : i64, {{.*}}STAGES = 3 : i64
+// 4 stages of 48.5 KiB fit beside a 16 KiB output tile.
+// IR: megamoe.symbols = {BLOCK_M = 128 : i64, BLOCK_N = 256 : i64, {{.*}}STAGES = 4 : i64
 // B is loaded as two 128-row column blocks (one TMA box each).
 // IR: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128> {megamoe.name = "b"
-// IR-DAG: %[[A:.*]] = warpspec.smem.alloc "a_tiles" : !warpspec.smem<128x128xf8E4M3FN, slots = 3, align = 1024, swizzle = 128>
-// IR-DAG: %[[B0:.*]] = warpspec.smem.alloc "b_tiles" : !warpspec.smem<128x128xf8E4M3FN, slots = 3, align = 1024, swizzle = 128>
-// IR-DAG: %[[B1:.*]] = warpspec.smem.alloc "b_tiles1" : !warpspec.smem<128x128xf8E4M3FN, slots = 3, align = 1024, swizzle = 128>
-// IR-DAG: %[[SA:.*]] = warpspec.smem.alloc "a_scales" : !warpspec.smem<128xf32, slots = 3, align = 128>
-// IR: %[[P:.*]] = warpspec.pipeline.create "ab" producer_arrivals 4 consumer_arrivals 8 buffers(%[[A]], %[[B0]], %[[B1]], %[[SA]] : {{.*}}) : !warpspec.pipeline<3>
-// The output tile holds one column block; the two are stored in turn.
-// IR: %[[D:.*]] = warpspec.smem.alloc "d_tiles" : !warpspec.smem<128x128xbf16, slots = 1, align = 1024, swizzle = 128>
+// IR-DAG: %[[A:.*]] = warpspec.smem.alloc "a_tiles" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+// IR-DAG: %[[B0:.*]] = warpspec.smem.alloc "b_tiles" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+// IR-DAG: %[[B1:.*]] = warpspec.smem.alloc "b_tiles1" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+// IR-DAG: %[[SA:.*]] = warpspec.smem.alloc "a_scales" : !warpspec.smem<128xf32, slots = 4, align = 128>
+// IR: %[[P:.*]] = warpspec.pipeline.create "ab" producer_arrivals 4 consumer_arrivals 8 buffers(%[[A]], %[[B0]], %[[B1]], %[[SA]] : {{.*}}) : !warpspec.pipeline<4>
+// The output tile holds half a column block (64 columns, one 128-byte
+// panel): the tile's 4 x 64 columns are stored through it in turn.
+// IR: %[[D:.*]] = warpspec.smem.alloc "d_tiles" : !warpspec.smem<128x64xbf16, slots = 1, align = 1024, swizzle = 128>
 // IR: warpspec.role "tma" warps [0, 4) regs 40 {
 // 16 tiles of 256 columns, rasters of 8.
 // IR: warpspec.tile_loop (%{{.*}}, %{{.*}}) m_blocks(%{{.*}}) n_blocks 16 raster 8 {
@@ -38,13 +44,21 @@
 // IR-NEXT: %[[R1:.*]] = warpspec.mma.block_scaled %[[A]], %[[B1]] stage %[[CS]] row %{{.*}} a_scales %[[SA]] b_scales %[[SB1]] into %[[T1]]
 // IR: warpspec.consumer.release %[[P]][%[[PREV]]] reads_retired
 // IR: scf.yield %[[R0]], %[[R1]], %[[CS]]
+// IR: %[[Q0:.*]], %[[Q1:.*]] = warpspec.acc.deinterleave %[[T]]#0 period 64 : !warpspec.acc<64x128xf32> -> !warpspec.acc<64x64xf32>
+// IR: %[[Q2:.*]], %[[Q3:.*]] = warpspec.acc.deinterleave %[[T]]#1 period 64
 // IR: warpspec.tma.store.wait pending 0 read
-// IR: warpspec.acc.store %[[T]]#0 -> %[[D]]
-// IR: warpspec.tile.store %[[D]][%{{.*}}, %{{.*}}] rows 64 -> %arg3[%[[COL0:.*]], %{{.*}}]
+// IR: warpspec.acc.store %[[Q0]] -> %[[D]]
+// IR: warpspec.tile.store %[[D]][%{{.*}}, %{{.*}}] rows 64 -> %arg3[%{{.*}}, %{{.*}}]
 // IR: warpspec.tma.store.wait pending 0 read
-// IR: warpspec.acc.store %[[T]]#1 -> %[[D]]
-// IR: %[[COL1:.*]] = arith.addi %{{.*}}, %c128_i32
-// IR: warpspec.tile.store %[[D]][%{{.*}}, %{{.*}}] rows 64 -> %arg3[%[[COL1]], %{{.*}}]
+// IR: warpspec.acc.store %[[Q1]] -> %[[D]]
+// IR: arith.addi %{{.*}}, %c64_i32
+// IR: warpspec.tile.store %[[D]]
+// IR: warpspec.acc.store %[[Q2]] -> %[[D]]
+// IR: arith.addi %{{.*}}, %c128_i32
+// IR: warpspec.tile.store %[[D]]
+// IR: warpspec.acc.store %[[Q3]] -> %[[D]]
+// IR: arith.addi %{{.*}}, %c192_i32
+// IR: warpspec.tile.store %[[D]]
 // IR: warpspec.role "math1" warps [8, 12) regs 232 mma {
 
 // Lowered: the producer's commits expect A, its scales and the two B
@@ -55,4 +69,6 @@
 // LOWER: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c512_i32
 // LOWER: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32
 // LOWER: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32
+// DEFAULT: BLOCK_N = 256 : i64
+// DEFAULT128: BLOCK_N = 128 : i64
 module {}

@@ -1,23 +1,23 @@
 // Configurations the grouped GEMM cannot be built for are errors that name the rule.
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="k=100" 2>&1 | FileCheck %s --check-prefix=K
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="n=200" 2>&1 | FileCheck %s --check-prefix=N
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-m=96" 2>&1 | FileCheck %s --check-prefix=BM
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="max-m=100" 2>&1 | FileCheck %s --check-prefix=MAXM
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="stages=8" 2>&1 | FileCheck %s --check-prefix=SMEM
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="chip=sm_80" 2>&1 | FileCheck %s --check-prefix=CHIP
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="experts=0" 2>&1 | FileCheck %s --check-prefix=E
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="release-lag=2" 2>&1 | FileCheck %s --check-prefix=LAG
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="out-type=f16" 2>&1 | FileCheck %s --check-prefix=OUT
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="b-scale-interleave=4" 2>&1 | FileCheck %s --check-prefix=IL
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="static-m=100" 2>&1 | FileCheck %s --check-prefix=STATIC
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="static-m=-128" 2>&1 | FileCheck %s --check-prefix=STATICNEG
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="static-m=4294967296" 2>&1 | FileCheck %s --check-prefix=STATICBIG
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="out-type=f32 stages=5" 2>&1 | FileCheck %s --check-prefix=SMEMF32
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 k=100" 2>&1 | FileCheck %s --check-prefix=K
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 n=200" 2>&1 | FileCheck %s --check-prefix=N
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 block-m=96" 2>&1 | FileCheck %s --check-prefix=BM
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 max-m=100" 2>&1 | FileCheck %s --check-prefix=MAXM
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 stages=8" 2>&1 | FileCheck %s --check-prefix=SMEM
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 chip=sm_80" 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 experts=0" 2>&1 | FileCheck %s --check-prefix=E
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 release-lag=2" 2>&1 | FileCheck %s --check-prefix=LAG
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 out-type=f16" 2>&1 | FileCheck %s --check-prefix=OUT
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 b-scale-interleave=4" 2>&1 | FileCheck %s --check-prefix=IL
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 static-m=100" 2>&1 | FileCheck %s --check-prefix=STATIC
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 static-m=-128" 2>&1 | FileCheck %s --check-prefix=STATICNEG
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 static-m=4294967296" 2>&1 | FileCheck %s --check-prefix=STATICBIG
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 out-type=f32 stages=5" 2>&1 | FileCheck %s --check-prefix=SMEMF32
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="out-type=f32 static-m=4096 combine-scatter=true combine-tokens=64 combine-topk=2 combine-ranks=2" 2>&1 | FileCheck %s --check-prefix=SCATTERF32
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="combine-scatter=true combine-tokens=64 combine-topk=2 combine-ranks=2" 2>&1 | FileCheck %s --check-prefix=SCATTERM
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="static-m=4096 combine-scatter=true combine-topk=2 combine-ranks=2" 2>&1 | FileCheck %s --check-prefix=SCATTERSHAPE
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="static-m=4096 combine-scatter=true combine-tokens=64 combine-topk=2 combine-ranks=4294967296" 2>&1 | FileCheck %s --check-prefix=SCATTERBIG
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="swiglu-arrivals=true" 2>&1 | FileCheck %s --check-prefix=ARRIVALS
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 swiglu-arrivals=true" 2>&1 | FileCheck %s --check-prefix=ARRIVALS
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="swiglu=true static-m=4096 device-m-blocks=true" 2>&1 | FileCheck %s --check-prefix=SWIGLUIL
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="swiglu=true b-scale-interleave=8" 2>&1 | FileCheck %s --check-prefix=SWIGLUM
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="swiglu=true b-scale-interleave=8 static-m=4096 device-m-blocks=true n=384" 2>&1 | FileCheck %s --check-prefix=SWIGLUN

@@ -95,6 +95,10 @@ struct KernelPlan {
   /// swiglu pair, so a 64-row tile has two warpgroups (twice the warps for
   /// the epilogue's math, which is latency-bound on one).
   bool splitN = false;
+  /// Columns of the TMA-store epilogue's SMEM output tile: one column block
+  /// (128), or half of one for a BF16 BLOCK_N 256 tile (so that 4 stages
+  /// fit); the epilogue stores the tile's columns through it in turn.
+  int64_t outTileColumns = 128;
   std::vector<SmemRegionPlan> smem; // laid out by layoutSmem
   int64_t smemBytes = 0;            // their total
 

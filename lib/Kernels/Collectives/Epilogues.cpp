@@ -63,18 +63,37 @@ void megamoe::collectives::storeTileWithTma(OpBuilder &b, Location loc,
                                             Value isStorer) {
   Value row = indexConst(b, loc, kWarpgroupRows * e.rowBlock);
   Value zeroStage = indexConst(b, loc, 0);
-  // The column blocks one after the other through the one SMEM tile: a
-  // second slot would keep the stmatrix addresses of both live across the
-  // mainloop (2 x 8 64-bit pointers), which a BLOCK_N 256 warpgroup, at 192
-  // accumulator registers, has no room for.
-  int64_t columns = at.blockN / static_cast<int64_t>(totals.size());
-  for (auto [i, total] : llvm::enumerate(totals))
+  // The pieces of the SMEM tile's width, each with its first column in the
+  // tile: the column blocks, each split in two when the SMEM tile is half a
+  // block wide (a register renumbering, no data movement).
+  int64_t width = cast<ws::SmemType>(e.tile.getType()).getShape()[1];
+  int64_t blockColumns = at.blockN / static_cast<int64_t>(totals.size());
+  SmallVector<std::pair<Value, int64_t>, 4> pieces;
+  for (auto [i, total] : llvm::enumerate(totals)) {
+    int64_t first = static_cast<int64_t>(i) * blockColumns;
+    if (width == blockColumns) {
+      pieces.push_back({Value(total), first});
+      continue;
+    }
+    assert(2 * width == blockColumns && "the tile is one or half a block");
+    auto acc = cast<ws::AccType>(total.getType());
+    auto half = ws::AccType::get(b.getContext(), acc.getM(), width,
+                                 acc.getElementType());
+    auto halves =
+        ws::AccDeinterleaveOp::create(b, loc, half, half, total, width);
+    pieces.push_back({Value(halves.getFirst()), first});
+    pieces.push_back({Value(halves.getSecond()), first + width});
+  }
+  // The pieces one after the other through the one SMEM tile: a second
+  // slot would keep the stmatrix addresses of both live across the
+  // mainloop, and a wider tile would cost a BLOCK_N 256 tile a stage.
+  for (auto [piece, first] : pieces)
     stageAndStore(
         b, loc, e, isStorer,
-        [&](OpBuilder &wb) {
-          ws::AccStoreOp::create(wb, loc, total, e.tile, zeroStage, row);
+        [&, piece = piece](OpBuilder &wb) {
+          ws::AccStoreOp::create(wb, loc, piece, e.tile, zeroStage, row);
         },
-        [&](OpBuilder &sb) {
+        [&, first = first](OpBuilder &sb) {
           Value m0 = indexToI32(
               sb, loc,
               arith::AddIOp::create(
@@ -83,10 +102,8 @@ void megamoe::collectives::storeTileWithTma(OpBuilder &b, Location loc,
                                         indexConst(sb, loc, at.blockM)),
                   row));
           Value n0 = moe::blockStart(sb, loc, at.nBlock, at.blockN);
-          if (i)
-            n0 = arith::AddIOp::create(
-                sb, loc, n0,
-                i32Const(sb, loc, static_cast<int64_t>(i) * columns));
+          if (first)
+            n0 = arith::AddIOp::create(sb, loc, n0, i32Const(sb, loc, first));
           ws::TileStoreOp::create(sb, loc, e.tile, zeroStage, row,
                                   kWarpgroupRows, desc, n0, m0);
         });
