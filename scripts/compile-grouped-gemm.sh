@@ -6,7 +6,7 @@
 #       [--out-type bf16|f32] [--b-scale-interleave 0|8] [--device-m-blocks] [--static-m M]
 #       [--cluster-m 1|2]
 # The files land in DIR (default build/grouped_gemm/gg_e<E>_n<N>_k<K>_m<M>_bm<BM><SUFFIX>,
-# SUFFIX naming the non-default options: _f32, _il8, _dev, _s<M>, _c2, as
+# SUFFIX naming the non-default options: _bn<BN>, _f32, _il8, _dev, _s<M>, _c2, as
 # python/tests/grouped_gemm_ref.py variant_suffix) as grouped_gemm.{cubin,ptx,json,h};
 # python/megamoe/grouped_gemm.py loads the JSON.
 set -euo pipefail
@@ -35,6 +35,7 @@ while [[ $# -gt 0 ]]; do
 done
 [[ -x $opt ]] || { echo "megamoe-opt not found at $opt: build it (scripts/build.sh) or pass --opt" >&2; exit 1; }
 suffix=""
+[[ $bn != 128 ]] && suffix+="_bn$bn"
 [[ $otype != bf16 ]] && suffix+="_$otype"
 [[ $il != 0 ]] && suffix+="_il$il"
 [[ $dev == true ]] && suffix+="_dev"

@@ -30,14 +30,14 @@ for nk in 4096:7168 7168:2048 4096:4096 4096:2048; do
   for bm in 128 64; do
     d=$tmp/gg_${n}_${k}_$bm
     echo 'module {}' | "$opt" \
-      --megamoe-grouped-gemm="experts=8 n=$n k=$k max-m=32768 block-m=$bm" \
+      --megamoe-grouped-gemm="block-n=128 experts=8 n=$n k=$k max-m=32768 block-m=$bm" \
       --megamoe-to-cubin="chip=sm_90a emit-dir=$d" -o /dev/null
     keep "gg_n${n}_k${k}_bm$bm" "$d"
   done
 done
 d=$tmp/gg_opts
 echo 'module {}' | "$opt" \
-  --megamoe-grouped-gemm="experts=8 n=4096 k=2048 max-m=4096 block-m=128 out-type=f32 b-scale-interleave=8 device-m-blocks=true static-m=4096" \
+  --megamoe-grouped-gemm="block-n=128 experts=8 n=4096 k=2048 max-m=4096 block-m=128 out-type=f32 b-scale-interleave=8 device-m-blocks=true static-m=4096" \
   --megamoe-to-cubin="chip=sm_90a emit-dir=$d" -o /dev/null
 keep gg_layer_options "$d"
 

@@ -151,6 +151,22 @@ int64_t gemmRasterGroupN(int64_t n, int64_t k, int64_t blockN) {
   return 1;
 }
 
+int64_t groupedGemmBlockN(Chip chip, int64_t n, bool swiglu,
+                          bool combineScatter, int64_t clusterM) {
+  // A 128 x 256 tile moves A 16 KiB + B 32 KiB from L2 into SMEM per 8.4
+  // MFLOP (25% less per FLOP than 128 x 128). Measured, one H200 run, two
+  // passes, 8 experts x {4096, 512} rows, N x K = 4096x7168, 7168x2048,
+  // 4096x4096, 4096x2048 (bench/RESULTS.md 2026-12-01): BLOCK_N 256 over
+  // 128 at BLOCK_M 128 1.01-1.10x (pass 1) and 1.01-1.23x (pass 2), at
+  // BLOCK_M 64 1.00-1.15x; outputs bitwise equal. (With 3 stages instead of
+  // 4 it was 0.99-1.07x at BLOCK_M 128.)
+  // The cluster-of-2 kernel multicasts one 128-row B box (built for 128).
+  if (chip == Chip::SM90a && n % 256 == 0 && !swiglu && !combineScatter &&
+      clusterM == 1)
+    return 256;
+  return 128;
+}
+
 bool swigluSplitColumns(int64_t blockM) {
   // The SwiGLU + requant epilogue is latency-bound (IEEE divisions branch to
   // a slow path, so ptxas cannot interleave the 64 elements of a thread):

@@ -99,14 +99,24 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   auto fixed = [&](const char *name, int64_t bytes, int64_t alignment) {
     plan.smem.push_back({name, bytes, 1, alignment, /*perStage=*/false});
   };
+  // B comes in column blocks of at most 128 rows (one MMA n each): the
+  // pair's second block for the second warpgroup (splitN), or the second
+  // half of a BLOCK_N 256 tile.
+  int64_t bBlockRows = std::min<int64_t>(p.blockN, 128);
   stage("a_tiles", p.blockM * plan.blockK, kTileAlignment);
-  stage("b_tiles", p.blockN * plan.blockK, kTileAlignment);
-  if (plan.splitN) // the pair's second column block, for the second warpgroup
-    stage("b_tiles1", p.blockN * plan.blockK, kTileAlignment);
-  // The output tile: 64 x BLOCK_N per math warpgroup; with SwiGLU the
+  stage("b_tiles", bBlockRows * plan.blockK, kTileAlignment);
+  if (plan.splitN || p.blockN > bBlockRows)
+    stage("b_tiles1", bBlockRows * plan.blockK, kTileAlignment);
+  // The output tile: 64 x one column block per math warpgroup; a BF16
+  // BLOCK_N 256 tile stores its 4 x 64 columns through half of that (16
+  // KiB instead of 32 leaves room for a 4th stage of 48.5 KiB: measured
+  // 1.01-1.09x over 3 stages, bench/RESULTS.md 2026-12-01). With SwiGLU the
   // BLOCK_N e4m3 activation columns of a column-block pair.
+  plan.outTileColumns =
+      p.blockN > bBlockRows && p.outBytes() == 2 ? bBlockRows / 2 : bBlockRows;
   fixed("d_tiles",
-        p.swiglu ? p.blockM * p.blockN : mathWarpgroups * 64 * p.blockN * p.outBytes(),
+        p.swiglu ? p.blockM * p.blockN
+                 : mathWarpgroups * 64 * plan.outTileColumns * p.outBytes(),
         kTileAlignment);
   if (plan.splitN) // the two warpgroups' per-row amaxes
     fixed("row_exchange", 2 * 64 * 4, 16);

@@ -221,21 +221,24 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
     for (Value nBlock : nBlocks) {
       Value sfbRow = groupedWeightScalesRow(tb, loc, k.mainloop.config(),
                                             expert, nBlock, c.n, c.k);
-      Value t = k.mainloop.consumeTile(
+      // One accumulator per column block of the tile (two with BLOCK_N 256,
+      // which has no SwiGLU).
+      SmallVector<Value, 2> t = k.mainloop.consumeTile(
           tb, loc, indexConst(tb, loc, 64 * epilogue.rowBlock), g.sfb, sfbRow,
           splitN ? wg : 0, g.phase);
-      totals.push_back(c.swiglu ? swigluBlock(tb, loc, t, weights, g.swiglu)
-                                : t);
+      if (c.swiglu)
+        totals.push_back(swigluBlock(tb, loc, t.front(), weights, g.swiglu));
+      else
+        totals.append(t);
     }
     if (c.swiglu)
       return requantStoreTile(tb, loc, epilogue, totals, splitN ? wg : 0,
                               g.swiglu, mBlock, tile, c.blockM, isStorer);
-    Value total = totals.front();
     TilePosition at{mBlock, tile, c.blockM, c.blockN};
-    if (c.combineScatter)
-      scatterTileToPeers(tb, loc, epilogue, total, g.scatter, at);
+    if (c.combineScatter) // BLOCK_N 128: one column block
+      scatterTileToPeers(tb, loc, epilogue, totals.front(), g.scatter, at);
     else
-      storeTileWithTma(tb, loc, epilogue, total, g.d, at, isStorer,
+      storeTileWithTma(tb, loc, epilogue, totals, g.d, at, isStorer,
                        cluster ? cluster->owned : Value());
   });
 }
@@ -309,18 +312,18 @@ MainloopPhase phaseOf(MLIRContext *ctx, const GroupedGemmConfig &c,
                       const config::KernelPlan &plan, bool splitN) {
   MainloopConfig m = mainloopConfig(ctx, c, plan);
   MainloopPhase phase = m.phase();
-  phase.bBlocks = splitN ? 2 : 1;
+  phase.bBlocks = splitN ? 2 : m.columnBlocks;
   return phase;
 }
 
 /// Allocates the epilogue buffers of a phase: the SwiGLU activation tiles,
 /// or the output tile.
 Value allocateOutputTile(OpBuilder &b, Location loc,
-                         const GroupedGemmConfig &c) {
+                         const GroupedGemmConfig &c, int64_t columns) {
   Type outType = c.outBytes() == 4 ? Type(b.getF32Type()) : b.getBF16Type();
   return c.swiglu
              ? SwiGLURequant::allocate(b, loc, c.blockM)
-             : EpilogueTile::allocate(b, loc, c.blockM, c.blockN, outType);
+             : EpilogueTile::allocate(b, loc, c.blockM, columns, outType);
 }
 
 /// The split-columns pair's amax exchange and barrier (swiglu with splitN).
@@ -379,7 +382,9 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   // Shared memory: the mainloop's ring (A, B, A scales) and the output tile.
   GemmKernel k{plan, BlockScaledMainloop::create(
                          b, loc, mainloopConfig(ctx, c, plan))};
-  gemm.dTiles = allocateOutputTile(b, loc, c);
+  // The output tile holds one column block or half of one (the epilogue
+  // stores a tile's columns through it in turn).
+  gemm.dTiles = allocateOutputTile(b, loc, c, plan.outTileColumns);
   if (plan.splitN)
     allocatePairExchange(b, loc, plan, gemm);
   k.phases.push_back(&gemm);
@@ -443,10 +448,10 @@ void megamoe::buildFusedGemmKernel(OpBuilder &b, Location loc,
   second.timeoutCycles = binds.arrivalTimeoutCycles;
   GemmKernel k{plan, BlockScaledMainloop::create(
                          b, loc, mainloopConfig(ctx, l1, plan))};
-  first.dTiles = allocateOutputTile(b, loc, l1);
+  first.dTiles = allocateOutputTile(b, loc, l1, l1.blockN);
   if (plan.splitN)
     allocatePairExchange(b, loc, plan, first);
-  second.dTiles = allocateOutputTile(b, loc, l2);
+  second.dTiles = allocateOutputTile(b, loc, l2, l2.blockN);
   k.phases = {&first, &second};
   buildRoles(b, loc, k);
   ws::ReturnOp::create(b, loc);

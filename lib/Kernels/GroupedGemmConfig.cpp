@@ -22,10 +22,24 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
   if (c.blockM != 64 && c.blockM != 128)
     return "block-m must be 128 (two math warpgroups) or 64 (one), got " +
            str(c.blockM);
-  if (c.blockN != 128)
+  if (c.blockN != 128 && c.blockN != 256)
     return "block-n must be 128 (one 128x128 weight scale block per tile "
-           "column range), got " +
+           "column range) or 256 (two, computed as two column blocks of 128), "
+           "got " +
            str(c.blockN);
+  if (c.blockN == 256) {
+    // The two column blocks are two SM90 wgmma accumulators per warpgroup;
+    // the epilogues other than the TMA store handle one column block.
+    if (c.chip != cfg::Chip::SM90a)
+      return std::string("block-n 256 is built for sm_90a only, got chip '") +
+             cfg::toString(c.chip) + "'";
+    if (c.swiglu)
+      return "block-n 256 does not support swiglu (its tile is already a pair "
+             "of 128-column blocks, computed one after the other)";
+    if (c.combineScatter)
+      return "block-n 256 does not support combine-scatter (the scatter "
+             "stores one 128-column block per tile)";
+  }
   if (c.n < c.blockN || c.n % c.blockN != 0)
     return "n must be a positive multiple of block-n " + str(c.blockN) +
            ", got " + str(c.n);
@@ -106,6 +120,10 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
     if (c.chip != cfg::Chip::SM90a)
       return std::string("cluster-m 2 is built for sm_90a, got '") +
              cfg::toString(c.chip) + "'";
+    // The multicast halves one 128-row B box; a BLOCK_N 256 tile's two
+    // boxes would need a multicast each.
+    if (c.blockN != 128)
+      return "cluster-m 2 is built for block-n 128, got " + str(c.blockN);
   }
   if (c.stages < 0 || c.stages > cfg::kGroupedGemmMaxStages)
     return "stages must be in [1, " + str(cfg::kGroupedGemmMaxStages) +

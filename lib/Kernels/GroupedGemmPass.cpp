@@ -1,4 +1,5 @@
 //===- GroupedGemmPass.cpp - megamoe-grouped-gemm ------------------------===//
+#include "megamoe/Config/Heuristics.h"
 #include "megamoe/Kernels/GroupedGemm.h"
 #include "megamoe/Kernels/Passes.h"
 
@@ -62,6 +63,11 @@ struct GroupedGemmPass
     config.combineRanks = combineRanks;
     config.swiglu = swiglu;
     config.swigluArrivals = swigluArrivals;
+    if (blockN == 0) // the plan's choice
+      config.blockN = cfg::groupedGemmBlockN(config.chip, config.n,
+                                             config.swiglu,
+                                             config.combineScatter,
+                                             config.clusterM);
     if (std::optional<std::string> error =
             ::megamoe::verifyGroupedGemmConfig(config)) {
       getOperation().emitError("megamoe-grouped-gemm: ") << *error;

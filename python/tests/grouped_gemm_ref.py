@@ -15,11 +15,12 @@ from megamoe.grouped_gemm import ContiguousLayout, contiguous_layout
 FP8_MAX = 448.0
 
 
-def variant_suffix(out_type="bf16", interleave=0, device_m_blocks=False, static_m=0,
-                   cluster_m=1) -> str:
+def variant_suffix(block_n=128, out_type="bf16", interleave=0, device_m_blocks=False,
+                   static_m=0, cluster_m=1) -> str:
     """The directory-name suffix scripts/compile-grouped-gemm.sh adds for the non-default
-    options (the layer options, and _c2 for a cluster of 2)."""
-    return ((f"_{out_type}" if out_type != "bf16" else "") + (f"_il{interleave}" if interleave else "")
+    options (BLOCK_N, the layer options, and _c2 for a cluster of 2)."""
+    return ((f"_bn{block_n}" if block_n != 128 else "") + (f"_{out_type}" if out_type != "bf16" else "")
+            + (f"_il{interleave}" if interleave else "")
             + ("_dev" if device_m_blocks else "") + (f"_s{static_m}" if static_m else "")
             + (f"_c{cluster_m}" if cluster_m != 1 else ""))
 

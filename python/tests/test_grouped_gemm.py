@@ -90,12 +90,30 @@ GROUPS = {
 }
 
 
+@pytest.mark.parametrize("block_n", [128, 256])
 @pytest.mark.parametrize("block_m", [128, 64])
 @pytest.mark.parametrize("groups", list(GROUPS))
 @pytest.mark.parametrize("shape", list(SHAPES))
-def test_grouped_gemm(shape, groups, block_m):
+def test_grouped_gemm(shape, groups, block_m, block_n):
     n, k = SHAPES[shape]
-    run_case(GROUPS[groups], n, k, block_m, seed=hash((shape, groups, block_m)) & 0xFFFF)
+    run_case(GROUPS[groups], n, k, block_m, seed=hash((shape, groups, block_m)) & 0xFFFF,
+             block_n=block_n)
+
+
+@pytest.mark.parametrize("block_m", [128, 64])
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_block_n_256_bitwise(shape, block_m):
+    """A BLOCK_N 256 tile computes each element as the BLOCK_N 128 tile does (same wgmma
+    m64n128 per 128-K block, same promotion order): the outputs are bitwise equal."""
+    n, k = SHAPES[shape]
+    p = Problem(GROUPS["uneven"], n, k, block_m, seed=3)
+    outs = []
+    for options in ({}, {"block_n": 256}):
+        out = torch.full((p.layout.m_total, n), float("nan"), dtype=torch.bfloat16, device="cuda")
+        kernel(n, k, block_m, **options)(p.a, p.a_scales, p.b, p.b_scales, p.layout, out)
+        outs.append(out)
+    torch.cuda.synchronize()
+    assert torch.equal(outs[0][p.valid], outs[1][p.valid])
 
 
 # The cluster-of-2 kernel (cluster-m=2, docs/Collectives.md "Cluster of 2"): two CTAs compute
@@ -178,6 +196,9 @@ POOL = 4096
 LAYER_VARIANTS = {
     "l1": dict(n=4096, k=4096, out_type="f32", interleave=8, device_m_blocks=True, static_m=POOL),
     "l2": dict(n=4096, k=2048, out_type="bf16", interleave=0, device_m_blocks=True, static_m=POOL),
+    # L1 with BLOCK_N 256 tiles (two column blocks of 128 per tile, each with its scale pair).
+    "l1_bn256": dict(n=4096, k=4096, block_n=256, out_type="f32", interleave=8,
+                     device_m_blocks=True, static_m=POOL),
 }
 
 
@@ -249,4 +270,11 @@ def test_layer_repeat_identical():
     """The same launch twice: bitwise equal FP32 output (a moving result would be a race)."""
     o1, p = run_layer_case("l1", GROUPS["uneven"], seed=9)
     o2, _ = run_layer_case("l1", GROUPS["uneven"], seed=9)
+    assert torch.equal(o1[p.valid], o2[p.valid])
+
+
+def test_layer_block_n_256_bitwise():
+    """The L1 variant with BLOCK_N 256 tiles: bitwise the FP32 output of BLOCK_N 128."""
+    o1, p = run_layer_case("l1", GROUPS["uneven"], seed=13)
+    o2, _ = run_layer_case("l1_bn256", GROUPS["uneven"], seed=13)
     assert torch.equal(o1[p.valid], o2[p.valid])

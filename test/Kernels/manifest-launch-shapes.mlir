@@ -5,7 +5,7 @@
 // count capped at the tile count), a layer's persistent and one-CTA kernels.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t/gg %t/layer
-// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/gg" -o /dev/null
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="block-n=128 experts=8 n=4096 k=7168 max-m=32768 block-m=128" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/gg" -o /dev/null
 // RUN: megamoe-manifest-info %t/gg/grouped_gemm.json --num-sms 132 --symbol M=1024 | FileCheck %s --check-prefix=GG
 // RUN: megamoe-manifest-info %t/gg/grouped_gemm.json --num-sms 8 | FileCheck %s --check-prefix=NOM
 // RUN: megamoe-opt %s --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=2 max-tokens=16 chip=sm_90a" --megamoe-plan="schedule=unfused" --megamoe-expand --megamoe-to-cubin="chip=sm_90a emit-dir=%t/layer" -o /dev/null

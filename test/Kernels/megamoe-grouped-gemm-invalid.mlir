@@ -1,23 +1,23 @@
 // Configurations the grouped GEMM cannot be built for are errors that name the rule.
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="k=100" 2>&1 | FileCheck %s --check-prefix=K
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="n=200" 2>&1 | FileCheck %s --check-prefix=N
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-m=96" 2>&1 | FileCheck %s --check-prefix=BM
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="max-m=100" 2>&1 | FileCheck %s --check-prefix=MAXM
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="stages=8" 2>&1 | FileCheck %s --check-prefix=SMEM
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="chip=sm_80" 2>&1 | FileCheck %s --check-prefix=CHIP
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="experts=0" 2>&1 | FileCheck %s --check-prefix=E
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="release-lag=2" 2>&1 | FileCheck %s --check-prefix=LAG
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="out-type=f16" 2>&1 | FileCheck %s --check-prefix=OUT
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="b-scale-interleave=4" 2>&1 | FileCheck %s --check-prefix=IL
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="static-m=100" 2>&1 | FileCheck %s --check-prefix=STATIC
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="static-m=-128" 2>&1 | FileCheck %s --check-prefix=STATICNEG
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="static-m=4294967296" 2>&1 | FileCheck %s --check-prefix=STATICBIG
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="out-type=f32 stages=5" 2>&1 | FileCheck %s --check-prefix=SMEMF32
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 k=100" 2>&1 | FileCheck %s --check-prefix=K
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 n=200" 2>&1 | FileCheck %s --check-prefix=N
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 block-m=96" 2>&1 | FileCheck %s --check-prefix=BM
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 max-m=100" 2>&1 | FileCheck %s --check-prefix=MAXM
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 stages=8" 2>&1 | FileCheck %s --check-prefix=SMEM
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 chip=sm_80" 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 experts=0" 2>&1 | FileCheck %s --check-prefix=E
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 release-lag=2" 2>&1 | FileCheck %s --check-prefix=LAG
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 out-type=f16" 2>&1 | FileCheck %s --check-prefix=OUT
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 b-scale-interleave=4" 2>&1 | FileCheck %s --check-prefix=IL
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 static-m=100" 2>&1 | FileCheck %s --check-prefix=STATIC
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 static-m=-128" 2>&1 | FileCheck %s --check-prefix=STATICNEG
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 static-m=4294967296" 2>&1 | FileCheck %s --check-prefix=STATICBIG
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 out-type=f32 stages=5" 2>&1 | FileCheck %s --check-prefix=SMEMF32
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="out-type=f32 static-m=4096 combine-scatter=true combine-tokens=64 combine-topk=2 combine-ranks=2" 2>&1 | FileCheck %s --check-prefix=SCATTERF32
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="combine-scatter=true combine-tokens=64 combine-topk=2 combine-ranks=2" 2>&1 | FileCheck %s --check-prefix=SCATTERM
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="static-m=4096 combine-scatter=true combine-topk=2 combine-ranks=2" 2>&1 | FileCheck %s --check-prefix=SCATTERSHAPE
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="static-m=4096 combine-scatter=true combine-tokens=64 combine-topk=2 combine-ranks=4294967296" 2>&1 | FileCheck %s --check-prefix=SCATTERBIG
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="swiglu-arrivals=true" 2>&1 | FileCheck %s --check-prefix=ARRIVALS
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 swiglu-arrivals=true" 2>&1 | FileCheck %s --check-prefix=ARRIVALS
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="swiglu=true static-m=4096 device-m-blocks=true" 2>&1 | FileCheck %s --check-prefix=SWIGLUIL
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="swiglu=true b-scale-interleave=8" 2>&1 | FileCheck %s --check-prefix=SWIGLUM
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="swiglu=true b-scale-interleave=8 static-m=4096 device-m-blocks=true n=384" 2>&1 | FileCheck %s --check-prefix=SWIGLUN
@@ -25,10 +25,20 @@
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="cluster-m=3" 2>&1 | FileCheck %s --check-prefix=CLUSTER
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="cluster-m=2 static-m=4096" 2>&1 | FileCheck %s --check-prefix=CLUSTERLAYER
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="cluster-m=2 chip=sm_100a" 2>&1 | FileCheck %s --check-prefix=CLUSTERCHIP
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="cluster-m=2 block-n=256" 2>&1 | FileCheck %s --check-prefix=CLUSTERBN
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=192" 2>&1 | FileCheck %s --check-prefix=BN
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=256 n=384" 2>&1 | FileCheck %s --check-prefix=BNN
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=256 chip=sm_100a" 2>&1 | FileCheck %s --check-prefix=BNCHIP
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=256 swiglu=true b-scale-interleave=8 static-m=4096 device-m-blocks=true" 2>&1 | FileCheck %s --check-prefix=BNSWIGLU
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=256 static-m=4096 combine-scatter=true combine-tokens=64 combine-topk=2 combine-ranks=2" 2>&1 | FileCheck %s --check-prefix=BNSCATTER
+// The f32 tile of BLOCK_N 256 (two 64 KiB column blocks in turn through one
+// 64 KiB tile) leaves room for 3 stages of 48.5 KiB, not 4.
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=256 out-type=f32 stages=4" 2>&1 | FileCheck %s --check-prefix=BNSMEM
 
 // CLUSTER: error: megamoe-grouped-gemm: cluster-m must be 1 or 2 (CTAs per cluster), got 3
 // CLUSTERLAYER: error: megamoe-grouped-gemm: cluster-m 2 is built for the standalone grouped GEMM (TMA-store epilogue, static-m 0): not with static-m, combine-scatter or swiglu
 // CLUSTERCHIP: error: megamoe-grouped-gemm: cluster-m 2 is built for sm_90a, got 'sm_100a'
+// CLUSTERBN: error: megamoe-grouped-gemm: cluster-m 2 is built for block-n 128, got 256
 // K: error: megamoe-grouped-gemm: k must be a positive multiple of 128 (the scale block), got 100
 // N: error: megamoe-grouped-gemm: n must be a positive multiple of block-n 128, got 200
 // BM: error: megamoe-grouped-gemm: block-m must be 128 (two math warpgroups) or 64 (one), got 96
@@ -54,3 +64,9 @@ module {}
 // SWIGLUM: swiglu needs static-m > 0 and device-m-blocks
 // SWIGLUN: swiglu needs n to be a multiple of 2 x block-n
 // SWIGLUSCATTER: swiglu and combine-scatter are two epilogues; pick one
+// BN: error: megamoe-grouped-gemm: block-n must be 128 (one 128x128 weight scale block per tile column range) or 256 (two, computed as two column blocks of 128), got 192
+// BNN: error: megamoe-grouped-gemm: n must be a positive multiple of block-n 256, got 384
+// BNCHIP: error: megamoe-grouped-gemm: block-n 256 is built for sm_90a only, got chip 'sm_100a'
+// BNSWIGLU: error: megamoe-grouped-gemm: block-n 256 does not support swiglu (its tile is already a pair of 128-column blocks, computed one after the other)
+// BNSCATTER: error: megamoe-grouped-gemm: block-n 256 does not support combine-scatter (the scatter stores one 128-column block per tile)
+// BNSMEM: error: megamoe-grouped-gemm: 4 stages of 49664 B plus 67584 B need

@@ -5,20 +5,20 @@
 // (clamped), and a static M (manifest shapes constants, the grid the SM
 // count capped at the tile count).
 // REQUIRES: ptxas
-// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=4096 out-type=f32 b-scale-interleave=8 device-m-blocks=true static-m=4096" | FileCheck %s --check-prefix=L1
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="block-n=128 experts=8 n=4096 k=4096 out-type=f32 b-scale-interleave=8 device-m-blocks=true static-m=4096" | FileCheck %s --check-prefix=L1
 // RUN: rm -rf %t && mkdir -p %t/l1 %t/l2
-// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=4096 out-type=f32 b-scale-interleave=8 device-m-blocks=true static-m=4096" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/l1" -o /dev/null
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="block-n=128 experts=8 n=4096 k=4096 out-type=f32 b-scale-interleave=8 device-m-blocks=true static-m=4096" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/l1" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX1 --input-file=%t/l1/grouped_gemm.ptx
 // RUN: grep -c "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" %t/l1/grouped_gemm.ptx | FileCheck %s --check-prefix=STORES1
 // RUN: grep -c "st.shared.v2.b32" %t/l1/grouped_gemm.ptx | FileCheck %s --check-prefix=PAIRS1
 // RUN: %ptxas -arch=sm_90a -v %t/l1/grouped_gemm.ptx -o %t/l1/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: %python -c "import json,sys; print(json.dumps(json.load(open(sys.argv[1])), sort_keys=True, separators=(',', ':')))" %t/l1/grouped_gemm.json | FileCheck %s --check-prefix=JSON1
-// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=2048 device-m-blocks=true static-m=4096" | FileCheck %s --check-prefix=L2
-// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=2048 device-m-blocks=true static-m=4096" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/l2" -o /dev/null
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="block-n=128 experts=8 n=4096 k=2048 device-m-blocks=true static-m=4096" | FileCheck %s --check-prefix=L2
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="block-n=128 experts=8 n=4096 k=2048 device-m-blocks=true static-m=4096" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/l2" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t/l2/grouped_gemm.ptx -o %t/l2/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: grep -c "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" %t/l2/grouped_gemm.ptx | FileCheck %s --check-prefix=STORES2
-// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=2048 device-m-blocks=true" | FileCheck %s --check-prefix=DEVSYM
-// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=2048 static-m=1024" | FileCheck %s --check-prefix=STATICVAL
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="block-n=128 experts=8 n=4096 k=2048 device-m-blocks=true" | FileCheck %s --check-prefix=DEVSYM
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="block-n=128 experts=8 n=4096 k=2048 static-m=1024" | FileCheck %s --check-prefix=STATICVAL
 
 // The L1 GEMM has no runtime symbol; every TMA shape/stride is a literal
 // (M = 4096, E * N = 32768, D f32 rows of 4096 * 4 bytes, box 32 x 64).

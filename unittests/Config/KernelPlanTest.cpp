@@ -337,3 +337,36 @@ TEST(KernelPlan, SwiGLUSplitColumnsAt64Rows) {
   EXPECT_NE(errors.back().find("split columns"), std::string::npos)
       << errors.back();
 }
+
+//===----------------------------------------------------------------------===//
+// BLOCK_N 256 (two column blocks of 128 per math warpgroup)
+//===----------------------------------------------------------------------===//
+
+TEST(KernelPlan, BlockN256) {
+  GemmProblem g = gemm(4096, 7168, 128);
+  g.blockN = 256;
+  KernelPlan p = planGroupedGemmKernel(g);
+  EXPECT_TRUE(validateKernelPlan(p).empty());
+  // Two B column blocks of 128 rows per stage; a BF16 output tile of half
+  // a column block leaves room for 4 stages of A 16 KiB + B 32 KiB.
+  EXPECT_EQ(p.stageBytes(), 128 * 128 + 2 * 128 * 128 + 512);
+  EXPECT_EQ(p.outTileColumns, 64);
+  EXPECT_EQ(p.stages, 4);
+  EXPECT_EQ(p.rasterGroupN, gemmRasterGroupN(4096, 7168, 256));
+  // FP32 output: a whole column block (128 x 128 x 4 B), 3 stages.
+  g.out = DType::F32;
+  p = planGroupedGemmKernel(g);
+  EXPECT_EQ(p.outTileColumns, 128);
+  EXPECT_EQ(p.stages, 3);
+  // BLOCK_N 128 keeps its plan.
+  EXPECT_EQ(planGroupedGemmKernel(gemm(4096, 7168, 128)).outTileColumns, 128);
+}
+
+TEST(Heuristics, GroupedGemmBlockN) {
+  EXPECT_EQ(groupedGemmBlockN(Chip::SM90a, 4096, false, false), 256);
+  EXPECT_EQ(groupedGemmBlockN(Chip::SM90a, 384, false, false), 128);
+  EXPECT_EQ(groupedGemmBlockN(Chip::SM90a, 4096, true, false), 128);
+  EXPECT_EQ(groupedGemmBlockN(Chip::SM90a, 4096, false, true), 128);
+  EXPECT_EQ(groupedGemmBlockN(Chip::SM100a, 4096, false, false), 128);
+  EXPECT_EQ(groupedGemmBlockN(Chip::SM90a, 4096, false, false, 2), 128);
+}

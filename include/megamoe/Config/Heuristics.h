@@ -91,6 +91,13 @@ int64_t maxStagesThatFit(const LayerConfig &config, const RoleLayout &roles,
 /// 1.
 int64_t gemmRasterGroupN(int64_t n, int64_t k, int64_t blockN);
 
+/// The grouped GEMM's BLOCK_N when not given (megamoe-grouped-gemm's
+/// block-n=0): 256 where it is built (sm_90a, no SwiGLU or combine-scatter
+/// epilogue, N a multiple of 256, no cluster), else 128. The layer schedules set their
+/// own (Variant::l1BlockN / l2BlockN).
+int64_t groupedGemmBlockN(Chip chip, int64_t n, bool swiglu,
+                          bool combineScatter, int64_t clusterM = 1);
+
 /// Whether a SwiGLU grouped GEMM (the split schedule's L1) of BLOCK_M rows
 /// gives its two math warpgroups one column block each (KernelPlan::splitN)
 /// instead of 64 rows each (measured reason in Heuristics.cpp).

@@ -101,6 +101,10 @@ struct KernelPlan {
   /// the epilogue's math, which is latency-bound on one).
   bool splitN = false;
   int64_t clusterM = 1; // CTAs per cluster (GemmProblem::clusterM)
+  /// Columns of the TMA-store epilogue's SMEM output tile: one column block
+  /// (128), or half of one for a BF16 BLOCK_N 256 tile (so that 4 stages
+  /// fit); the epilogue stores the tile's columns through it in turn.
+  int64_t outTileColumns = 128;
   std::vector<SmemRegionPlan> smem; // laid out by layoutSmem
   int64_t smemBytes = 0;            // their total
 

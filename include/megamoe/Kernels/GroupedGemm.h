@@ -63,6 +63,13 @@
 // m-blocks (2g, 2g + 1) at the same n-block; when both belong to one expert
 // each loads one 64-row half of the B tile multicast to both
 // (docs/Collectives.md, "Cluster of 2"). Same results, bitwise.
+// BLOCK_N 256 (sm_90a; not with swiglu or combine-scatter; the default of
+// megamoe-grouped-gemm where N allows, config::groupedGemmBlockN): each math
+// warpgroup computes its 64 x 256 as two column blocks of 128 per K block
+// (wgmma m64n128 into one scratch accumulator, promoted with the block's
+// weight scale before the next block's wgmma reuses the registers), B comes
+// as two 128-row boxes per stage, and the epilogue stores the tile in 64-
+// column pieces through a [BLOCK_M, 64] SMEM tile (room for 4 stages).
 //
 // Tiles: (m-block, n-block) pairs in groups of G (8, 4, 2 or 1) n-blocks,
 // m-blocks within a group, n-blocks fastest (L2 reuse), handed out

@@ -45,7 +45,10 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
            "Largest padded row count M_total the kernel is launched with">,
     Option<"blockM", "block-m", "int64_t", "128",
            "Rows per tile: 128 (two math warpgroups) or 64 (one)">,
-    Option<"blockN", "block-n", "int64_t", "128", "Columns per tile (128)">,
+    Option<"blockN", "block-n", "int64_t", "0",
+           "Columns per tile: 128, or 256 (sm_90a; two column blocks of 128 "
+           "per math warpgroup, not with swiglu or combine-scatter); 0: the "
+           "plan's choice (config::groupedGemmBlockN)">,
     Option<"stages", "stages", "int64_t", "0",
            "Pipeline stages (0: as many as fit in shared memory, at most 8)">,
     Option<"clusterM", "cluster-m", "int64_t", "1",

@@ -15,9 +15,20 @@
 using namespace mlir;
 using namespace mlir::warpspec;
 
+/// Whether a later op of `op`'s block is a block-scaled MMA.
+static bool followedByBlockScaledMma(MmaBlockScaledOp op) {
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
+    if (isa<MmaBlockScaledOp>(next))
+      return true;
+  return false;
+}
+
 LogicalResult warpspec::expandBlockScaledMmaSm90(gpu::GPUModuleOp module) {
   SmallVector<MmaBlockScaledOp> ops;
   module.walk([&](MmaBlockScaledOp op) { ops.push_back(op); });
+  // The scratch accumulator of the last expanded MMA of each block (ops of
+  // a block are visited in order).
+  DenseMap<Block *, Value> lastScratch;
   for (MmaBlockScaledOp op : ops) {
     auto kernel = op->getParentOfType<KernelOp>();
     StringRef chip = kernel ? kernel.getChip() : StringRef();
@@ -28,18 +39,33 @@ LogicalResult warpspec::expandBlockScaledMmaSm90(gpu::GPUModuleOp module) {
     OpBuilder b(op);
     Location loc = op.getLoc();
     AccType accType = op.getTotal().getType();
-    Value fresh = AccZeroOp::create(b, loc, accType);
-    Value partial = MmaSm90Op::create(b, loc, op.getA(), op.getStage(),
-                                      op.getRow(), op.getB(), op.getStage(),
-                                      fresh);
+    // After another block-scaled MMA of the block (a tile of two column
+    // blocks) the wgmma reuses that one's scratch registers (discard_acc),
+    // which its promotion (fenced below) has consumed: one scratch
+    // accumulator for both.
+    Value previous = lastScratch.lookup(op->getBlock());
+    bool reuse = previous && previous.getType() == accType;
+    Value fresh = reuse ? previous : AccZeroOp::create(b, loc, accType);
+    auto mma = MmaSm90Op::create(b, loc, op.getA(), op.getStage(), op.getRow(),
+                                 op.getB(), op.getStage(), fresh);
+    if (reuse)
+      mma.setDiscardAcc(true);
     Value ready =
-        MmaWaitOp::create(b, loc, 0u, ValueRange{partial}).getResult(0);
+        MmaWaitOp::create(b, loc, 0u, ValueRange{mma.getResult()})
+            .getResult(0);
+    lastScratch[op->getBlock()] = ready;
     AffineMapAttr map;
     if (std::optional<AffineMap> m = op.getBScaleMap())
       map = AffineMapAttr::get(*m);
     Value total = AccPromoteOp::create(b, loc, ready, op.getTotal(),
                                        op.getAScales(), op.getStage(),
                                        op.getRow(), op.getBScales(), map);
+    // Another block-scaled MMA follows (a tile of two column blocks): its
+    // wgmma must not start before this promotion consumed the scratch
+    // accumulator, or both scratch accumulators are live at once (BLOCK_N
+    // 256: 2 x 64 + 128 promoted registers, which spills).
+    if (followedByBlockScaledMma(op))
+      total = AccFenceOp::create(b, loc, total);
     op.replaceAllUsesWith(total);
     op.erase();
   }

@@ -119,7 +119,8 @@ struct MmaSm90Lowering : OpConversionPattern<MmaSm90Op> {
         slotAddress(rewriter, loc, bType, adaptor.getB(), adaptor.getBStage());
     Value descA = buildDescriptor(rewriter, loc, aAddr, aSw);
     Value descB = buildDescriptor(rewriter, loc, bAddr, bSw);
-    bool zeroInit = op.getAcc().getDefiningOp<AccZeroOp>() != nullptr;
+    bool zeroInit = op.getDiscardAcc() ||
+                    op.getAcc().getDefiningOp<AccZeroOp>() != nullptr;
 
     Type structTy = getTypeConverter()->convertType(accType);
     auto shape =
@@ -216,6 +217,34 @@ struct AccPromoteLowering : OpConversionPattern<AccPromoteOp> {
       Value t = LLVM::ExtractValueOp::create(rewriter, loc, total, i);
       Value r = LLVM::FMAOp::create(rewriter, loc, p, s, t);
       result = LLVM::InsertValueOp::create(rewriter, loc, result, r, i);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// One empty `asm volatile` per element, the element an in/out register
+/// ("=f" tied to "0"): the elements must be computed before the asm, and a
+/// side-effecting asm keeps its place among the other side-effecting ops
+/// (the wgmma of the next MMA).
+struct AccFenceLowering : OpConversionPattern<AccFenceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AccFenceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    Value acc = adaptor.getAcc();
+    Value result = acc;
+    for (int64_t i = 0, e = op.getAcc().getType().getN() / 2; i < e; ++i) {
+      Value v = LLVM::ExtractValueOp::create(rewriter, loc, acc, i);
+      auto asmOp = LLVM::InlineAsmOp::create(
+          rewriter, loc, f32, ValueRange{v}, "", "=f,0",
+          /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+          ArrayAttr());
+      result = LLVM::InsertValueOp::create(rewriter, loc, result,
+                                           asmOp.getResult(0), i);
     }
     rewriter.replaceOp(op, result);
     return success();
@@ -408,6 +437,6 @@ struct AccStoreLowering : OpConversionPattern<AccStoreOp> {
 void warpspec::populateWarpSpecMmaSm90Patterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns) {
   patterns.add<AccZeroLowering, MmaSm90Lowering, MmaWaitLowering,
-               AccPromoteLowering, AccStoreLowering>(converter,
-                                                     patterns.getContext());
+               AccPromoteLowering, AccFenceLowering, AccStoreLowering>(
+      converter, patterns.getContext());
 }

@@ -48,7 +48,9 @@ MainloopConfig MainloopConfig::fromPlan(const megamoe::config::KernelPlan &plan,
   m.releaseLag = plan.releaseLag;
   m.producerWarps = plan.roles.front().warpEnd - plan.roles.front().warpBegin;
   m.consumerWarps = 0;
-  m.bBlocks = plan.splitN ? 2 : 1;
+  // A column block is one 128-row weight-scale block (the MMA n of 128).
+  m.columnBlocks = plan.blockN / 128;
+  m.bBlocks = plan.splitN ? 2 : m.columnBlocks;
   m.clusterM = plan.clusterM;
   for (const megamoe::config::RolePlan &r : plan.roles)
     if (r.mma)
@@ -71,6 +73,9 @@ TileOperands megamoe::collectives::groupedTileOperands(
   t.bRow = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, expert, i32Const(b, loc, n)),
       megamoe::moe::blockStart(b, loc, nBlock, c.blockN));
+  if (c.columnBlocks == 2)
+    t.bRow1 = arith::AddIOp::create(b, loc, t.bRow,
+                                    i32Const(b, loc, c.bBlockRows()));
   return t;
 }
 
@@ -102,7 +107,7 @@ BlockScaledMainloop BlockScaledMainloop::create(OpBuilder &b, Location loc,
   for (int64_t i = 0; i < c.bBlocks; ++i)
     m.bTiles.push_back(ws::SmemAllocOp::create(
         b, loc,
-        ws::SmemType::get(ctx, {c.blockN, c.blockK}, fp8, st, 1024, 128),
+        ws::SmemType::get(ctx, {c.bBlockRows(), c.blockK}, fp8, st, 1024, 128),
         i ? "b_tiles" + std::to_string(i) : std::string("b_tiles"),
         IntegerAttr()));
   m.aScales = ws::SmemAllocOp::create(
@@ -121,7 +126,7 @@ BlockScaledMainloop BlockScaledMainloop::create(OpBuilder &b, Location loc,
 }
 
 Type BlockScaledMainloop::accumulatorType(MLIRContext *ctx) const {
-  return ws::AccType::get(ctx, 64, cfg.blockN, Float32Type::get(ctx));
+  return ws::AccType::get(ctx, 64, cfg.bBlockRows(), Float32Type::get(ctx));
 }
 
 void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
@@ -196,10 +201,11 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
       });
 }
 
-Value BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
-                                       Value bScales, Value bScalesRow,
-                                       int64_t bBlock,
-                                       const MainloopPhase &phase) const {
+SmallVector<Value, 2>
+BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
+                                 Value bScales, Value bScalesRow,
+                                 int64_t bBlock,
+                                 const MainloopPhase &phase) const {
   Type accType = accumulatorType(b.getContext());
   Value zero = ws::AccZeroOp::create(b, loc, accType);
   AffineMapAttr scaleMap;
@@ -210,7 +216,8 @@ Value BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
   // retired, so the release needs no async-proxy fence (`reads_retired`).
   // With release lag 0 the release right after the MMA keeps the fence.
   bool lag = cfg.releaseLag == 1;
-  SmallVector<Value> inits = {zero};
+  int64_t blocks = cfg.columnBlocks;
+  SmallVector<Value> inits(blocks, zero);
   if (lag)
     inits.push_back(indexConst(b, loc, 0));
   auto kLoop = scf::ForOp::create(
@@ -218,31 +225,44 @@ Value BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
       indexConst(b, loc, 1), inits,
       [&](OpBuilder &kb, Location l, Value kBlock, ValueRange iter) {
         // The weight scales are read before waiting so their latency hides
-        // behind the TMA wait.
-        SmallVector<Value, 2> sb = loadWeightScales(
-            kb, l, phase, bScales,
-            arith::AddIOp::create(kb, l, bScalesRow, indexToI32(kb, l, kBlock)));
+        // behind the TMA wait; column block j's are K / 128 entries after
+        // block j - 1's.
+        Value entry =
+            arith::AddIOp::create(kb, l, bScalesRow, indexToI32(kb, l, kBlock));
+        SmallVector<SmallVector<Value, 2>, 2> sb;
+        for (int64_t j = 0; j < blocks; ++j)
+          sb.push_back(loadWeightScales(
+              kb, l, phase, bScales,
+              j ? arith::AddIOp::create(kb, l, entry,
+                                        i32Const(kb, l, j * phase.kBlocks))
+                      .getResult()
+                : entry));
         Value stage = ws::ConsumerWaitOp::create(kb, l, ring);
-        Value total = ws::MmaBlockScaledOp::create(
-            kb, l, aTiles, stage, row, bTiles[bBlock], aScales, iter[0], sb,
-            scaleMap);
+        // One column block after the other: each MMA's scratch accumulator
+        // is promoted (and dead) before the next block's MMA starts.
+        SmallVector<Value> next;
+        for (int64_t j = 0; j < blocks; ++j)
+          next.push_back(ws::MmaBlockScaledOp::create(
+              kb, l, aTiles, stage, row, bTiles[blocks == 1 ? bBlock : j],
+              aScales, iter[j], sb[j], scaleMap));
         if (!lag) {
           ws::ConsumerReleaseOp::create(kb, l, ring, stage);
-          scf::YieldOp::create(kb, l, ValueRange{total});
+          scf::YieldOp::create(kb, l, next);
           return;
         }
         Value notFirst = arith::CmpIOp::create(
             kb, l, arith::CmpIPredicate::ugt, kBlock, indexConst(kb, l, 0));
         auto releaseIf = scf::IfOp::create(kb, l, notFirst, false);
         OpBuilder rb = releaseIf.getThenBodyBuilder();
-        ws::ConsumerReleaseOp::create(rb, l, ring, iter[1],
+        ws::ConsumerReleaseOp::create(rb, l, ring, iter[blocks],
                                       /*reads_retired=*/true);
-        scf::YieldOp::create(kb, l, ValueRange{total, stage});
+        next.push_back(stage);
+        scf::YieldOp::create(kb, l, next);
       });
   if (lag)
-    ws::ConsumerReleaseOp::create(b, loc, ring, kLoop.getResult(1),
+    ws::ConsumerReleaseOp::create(b, loc, ring, kLoop.getResult(blocks),
                                   /*reads_retired=*/true);
-  return kLoop.getResult(0);
+  return SmallVector<Value, 2>(kLoop.getResults().take_front(blocks));
 }
 
 void BlockScaledMainloop::skipTile(OpBuilder &b, Location loc,

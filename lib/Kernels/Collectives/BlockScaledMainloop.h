@@ -13,9 +13,15 @@
 //     B tile multicast to all (else its own B tile in C boxes).
 //   consumer (each math warpgroup, rows [row, row + 64) of the tile): reads
 //     the tile's weight scales from global, waits for the stage, one
-//     warpspec.mma.block_scaled into the running total, and hands the stage
-//     back (one K block late with release lag 1, so that the promotion's
-//     scale reads are retired and need no proxy fence).
+//     warpspec.mma.block_scaled per column block into that block's running
+//     total, and hands the stage back (one K block late with release lag 1,
+//     so that the promotion's scale reads are retired and need no proxy
+//     fence).
+// A tile of BLOCK_N 256 is two column blocks of 128 ("promotion in
+// halves"): per K block each block's MMA runs into one m64n128 scratch
+// accumulator, is waited for and promoted before the next block's, so a
+// consumer holds 2 x 64 promoted + 64 scratch registers per thread instead
+// of the 2 x 128 a single m64n256 MMA would need.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MEGAMOE_LIB_KERNELS_COLLECTIVES_BLOCKSCALEDMAINLOOP_H
@@ -44,7 +50,11 @@ struct MainloopPhase {
 
 /// What the mainloop is built for (from the kernel plan).
 struct MainloopConfig {
+  /// The tile: blockN columns (B rows) per tile.
   int64_t blockM = 128, blockN = 128, blockK = 128;
+  /// Column blocks of the tile that every consumer computes, one MMA and one
+  /// accumulator each per K block: 1, or 2 for BLOCK_N 256 (two of 128).
+  int64_t columnBlocks = 1;
   int64_t kBlocks = 1; // K / BLOCK_K
   int64_t stages = 2;
   /// When a consumer hands a stage back: 0 = after its MMA, 1 = one K block
@@ -57,11 +67,15 @@ struct MainloopConfig {
   int64_t bScalesPerTile = 1;
   std::optional<mlir::AffineMap> bScaleMap;
   /// B column blocks per stage: 1, or 2 when the math warpgroups split the
-  /// columns (KernelPlan::splitN), warpgroup i consuming block i.
+  /// columns (KernelPlan::splitN), warpgroup i consuming block i, or when
+  /// every consumer computes two column blocks (columnBlocks 2).
   int64_t bBlocks = 1;
   /// CTAs per cluster (KernelPlan::clusterM): 1, or 2 with a cluster ring
   /// and the B tile loaded in halves.
   int64_t clusterM = 1;
+
+  /// B rows of one column block (one B tile of the stage, one MMA's n).
+  int64_t bBlockRows() const { return blockN / columnBlocks; }
 
   /// Tiles, stages, release lag and the producer / consumer warps of a
   /// kernel plan (its first role produces, its mma roles consume), for a
@@ -93,7 +107,8 @@ struct TileOperands {
 
 /// The operands of tile (mBlock, nBlock) of a grouped GEMM whose weights are
 /// expert-major ([E * n, K]: expert e's rows start at e * n): A rows
-/// mBlock * BLOCK_M, B rows expert * n + nBlock * BLOCK_N.
+/// mBlock * BLOCK_M, B rows expert * n + nBlock * BLOCK_N (with two column
+/// blocks per tile, the second block's B rows follow the first's).
 TileOperands groupedTileOperands(mlir::OpBuilder &b, mlir::Location loc,
                                  const MainloopConfig &c, mlir::Value aDesc,
                                  mlir::Value aScalesDesc, mlir::Value bDesc,
@@ -124,19 +139,22 @@ public:
                    const TileOperands &tile, const MainloopPhase &phase) const;
 
   /// One math warpgroup's work for one tile: rows [row, row + 64) (index)
-  /// over every K block; the weight scales of K block k are entries
-  /// `bScalesRow + k` (i32, in units of bScalesPerTile floats) of
-  /// `bScales` (global f32). Returns the FP32 accumulator.
-  /// With bBlocks 2, `bBlock` says which column block.
-  mlir::Value consumeTile(mlir::OpBuilder &b, mlir::Location loc,
-                          mlir::Value row, mlir::Value bScales,
-                          mlir::Value bScalesRow, int64_t bBlock = 0) const {
+  /// over every K block; the weight scales of column block j and K block k
+  /// are entry `bScalesRow + j * kBlocks + k` (i32, in units of
+  /// bScalesPerTile floats: consecutive 128-row scale blocks are K / 128
+  /// entries apart) of `bScales` (global f32). Returns the FP32 accumulator
+  /// of each column block (columnBlocks of them). With splitN (bBlocks 2,
+  /// one column block), `bBlock` says which B column block.
+  llvm::SmallVector<mlir::Value, 2>
+  consumeTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value row,
+              mlir::Value bScales, mlir::Value bScalesRow,
+              int64_t bBlock = 0) const {
     return consumeTile(b, loc, row, bScales, bScalesRow, bBlock, cfg.phase());
   }
-  mlir::Value consumeTile(mlir::OpBuilder &b, mlir::Location loc,
-                          mlir::Value row, mlir::Value bScales,
-                          mlir::Value bScalesRow, int64_t bBlock,
-                          const MainloopPhase &phase) const;
+  llvm::SmallVector<mlir::Value, 2>
+  consumeTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value row,
+              mlir::Value bScales, mlir::Value bScalesRow, int64_t bBlock,
+              const MainloopPhase &phase) const;
 
   /// The consumer protocol of one tile without the MMAs: a math warpgroup
   /// that has no columns of this phase's tiles waits for and hands back
@@ -145,7 +163,8 @@ public:
   void skipTile(mlir::OpBuilder &b, mlir::Location loc,
                 const MainloopPhase &phase) const;
 
-  /// The accumulator of one math warpgroup (64 rows x BLOCK_N).
+  /// The accumulator of one math warpgroup and column block (64 rows x
+  /// bBlockRows columns).
   mlir::Type accumulatorType(mlir::MLIRContext *ctx) const;
 
   const MainloopConfig &config() const { return cfg; }

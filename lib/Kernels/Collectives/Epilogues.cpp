@@ -61,29 +61,57 @@ void stageAndStore(OpBuilder &b, Location loc, const EpilogueTile &e,
 } // namespace
 
 void megamoe::collectives::storeTileWithTma(OpBuilder &b, Location loc,
-                                            const EpilogueTile &e, Value total,
-                                            Value desc, const TilePosition &at,
+                                            const EpilogueTile &e,
+                                            ValueRange totals, Value desc,
+                                            const TilePosition &at,
                                             Value isStorer, Value owned) {
   Value row = indexConst(b, loc, kWarpgroupRows * e.rowBlock);
   Value zeroStage = indexConst(b, loc, 0);
-  stageAndStore(
-      b, loc, e, isStorer,
-      [&](OpBuilder &wb) {
-        ws::AccStoreOp::create(wb, loc, total, e.tile, zeroStage, row);
-      },
-      [&](OpBuilder &sb) {
-        Value m0 = indexToI32(
-            sb, loc,
-            arith::AddIOp::create(
-                sb, loc,
-                arith::MulIOp::create(sb, loc, at.mBlock,
-                                      indexConst(sb, loc, at.blockM)),
-                row));
-        Value n0 = moe::blockStart(sb, loc, at.nBlock, at.blockN);
-        ws::TileStoreOp::create(sb, loc, e.tile, zeroStage, row,
-                                kWarpgroupRows, desc, n0, m0);
-      },
-      owned);
+  // The pieces of the SMEM tile's width, each with its first column in the
+  // tile: the column blocks, each split in two when the SMEM tile is half a
+  // block wide (a register renumbering, no data movement).
+  int64_t width = cast<ws::SmemType>(e.tile.getType()).getShape()[1];
+  int64_t blockColumns = at.blockN / static_cast<int64_t>(totals.size());
+  SmallVector<std::pair<Value, int64_t>, 4> pieces;
+  for (auto [i, total] : llvm::enumerate(totals)) {
+    int64_t first = static_cast<int64_t>(i) * blockColumns;
+    if (width == blockColumns) {
+      pieces.push_back({Value(total), first});
+      continue;
+    }
+    assert(2 * width == blockColumns && "the tile is one or half a block");
+    auto acc = cast<ws::AccType>(total.getType());
+    auto half = ws::AccType::get(b.getContext(), acc.getM(), width,
+                                 acc.getElementType());
+    auto halves =
+        ws::AccDeinterleaveOp::create(b, loc, half, half, total, width);
+    pieces.push_back({Value(halves.getFirst()), first});
+    pieces.push_back({Value(halves.getSecond()), first + width});
+  }
+  // The pieces one after the other through the one SMEM tile: a second
+  // slot would keep the stmatrix addresses of both live across the
+  // mainloop, and a wider tile would cost a BLOCK_N 256 tile a stage.
+  for (auto [piece, first] : pieces)
+    stageAndStore(
+        b, loc, e, isStorer,
+        [&, piece = piece](OpBuilder &wb) {
+          ws::AccStoreOp::create(wb, loc, piece, e.tile, zeroStage, row);
+        },
+        [&, first = first](OpBuilder &sb) {
+          Value m0 = indexToI32(
+              sb, loc,
+              arith::AddIOp::create(
+                  sb, loc,
+                  arith::MulIOp::create(sb, loc, at.mBlock,
+                                        indexConst(sb, loc, at.blockM)),
+                  row));
+          Value n0 = moe::blockStart(sb, loc, at.nBlock, at.blockN);
+          if (first)
+            n0 = arith::AddIOp::create(sb, loc, n0, i32Const(sb, loc, first));
+          ws::TileStoreOp::create(sb, loc, e.tile, zeroStage, row,
+                                  kWarpgroupRows, desc, n0, m0);
+        },
+        owned);
 }
 
 void megamoe::collectives::drainTileStores(OpBuilder &b, Location loc,

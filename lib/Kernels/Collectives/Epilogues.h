@@ -40,15 +40,17 @@ struct TilePosition {
   int64_t blockM = 128, blockN = 128;
 };
 
-/// TMA-store epilogue: the accumulator into the warpgroup's rows of the
-/// tile (converted to the tile's element type), then one TMA store of those
-/// rows to `desc` at the tile's position, issued by the threads where
-/// `isStorer` (warp 0 of the warpgroup). Waits for the previous tile's store
-/// to have read the SMEM tile first. With `owned` (i1) false the tile is
-/// staged but not stored (a cluster CTA without a tile of its own,
-/// collectives::ClusterTile).
+/// TMA-store epilogue of the tile's column blocks (one, or two of a BLOCK_N
+/// 256 tile: `totals[i]` holds columns [i n, i n + n)), in pieces of the
+/// SMEM tile's width (a block, or half a block): per piece, waits for the
+/// previous store to have read the SMEM tile, writes the piece into the
+/// warpgroup's rows of the tile (converted to the tile's element type),
+/// then one TMA store of those rows to `desc` at the piece's position,
+/// issued by the threads where `isStorer` (warp 0 of the warpgroup).
+/// With `owned` (i1) false the pieces are staged but not stored (a cluster
+/// CTA without a tile of its own, collectives::ClusterTile).
 void storeTileWithTma(mlir::OpBuilder &b, mlir::Location loc,
-                      const EpilogueTile &e, mlir::Value total,
+                      const EpilogueTile &e, mlir::ValueRange totals,
                       mlir::Value desc, const TilePosition &at,
                       mlir::Value isStorer, mlir::Value owned = {});
 

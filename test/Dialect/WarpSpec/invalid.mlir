@@ -382,6 +382,16 @@ warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads =
 
 // -----
 
+// The accumulator fence pins registers of a role's warpgroup.
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+  // expected-error @+1 {{must be inside a warpspec.role (it is executed by the warps of one role)}}
+  %f = warpspec.acc.fence %z : !warpspec.acc<64x128xf32>
+  warpspec.return
+}
+
+// -----
+
 warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
   // expected-error @+1 {{named barrier id must be in [1, 15] (0 is the block barrier), got 0}}
   %b = warpspec.named_barrier 0 roles ["r"]

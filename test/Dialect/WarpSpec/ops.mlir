@@ -87,6 +87,10 @@ warpspec.kernel @all_sm90(%da: !desc, %dsf: !sfdesc, %dout: !odesc,
       %t2 = warpspec.acc.promote %r into %t a_scales %sfa[%cs, %row] b_scales %sb, %sb : !sfa, !acc
       // CHECK: warpspec.acc.promote %{{.*}} into %{{.*}} a_scales %{{.*}}[%[[CS]], %{{.*}}] b_scales %{{.*}}, %{{.*}} b_scale_map #[[MAP]] : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
       %t3 = warpspec.acc.promote %r into %t2 a_scales %sfa[%cs, %row] b_scales %sb, %sb b_scale_map affine_map<(c) -> ((c floordiv 8) mod 2)> : !sfa, !acc
+      // CHECK: warpspec.acc.fence %{{.*}} : !warpspec.acc<64x128xf32>
+      %tf = warpspec.acc.fence %t3 : !acc
+      // CHECK: warpspec.mma.sm90 %[[A]][%[[CS]], %{{.*}}], %{{.*}}[%[[CS]]], %{{.*}} discard_acc : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+      %p2 = warpspec.mma.sm90 %a[%cs, %row], %b[%cs], %r discard_acc : !tile, !tile, !acc
       // CHECK: warpspec.consumer.release %[[P]][%[[CS]]] : !warpspec.pipeline<4>
       warpspec.consumer.release %ab[%cs] : !pipe
       // CHECK: warpspec.consumer.release %[[P]][%[[CS]]] reads_retired : !warpspec.pipeline<4>

@@ -210,6 +210,11 @@ LogicalResult MmaBlockScaledOp::verify() {
                            acc, getBScales().size(), getBScaleMap());
 }
 
+LogicalResult AccFenceOp::verify() {
+  // The accumulator lives in the registers of one role's warpgroup.
+  return verifyInsideRole(*this);
+}
+
 LogicalResult AccStoreOp::verify() {
   SmemType buffer = getBuffer().getType();
   AccType acc = getAcc().getType();

@@ -798,6 +798,13 @@ def WarpSpec_MmaSm90Op : WarpSpec_Op<"mma.sm90", [
     `a_major` / `b_major` (default `k`) say which dimension is contiguous;
     fp8 operands must be K-major.
 
+    With `discard_acc` the values of `acc` are ignored (`result = A x B^T`,
+    as with a `warpspec.acc.zero` acc) and only its registers are reused:
+    a block-scaled MMA after another one in the same block starts its
+    scratch accumulator in the previous one's registers, which the
+    previous promotion has consumed, instead of in fresh ones (ptxas does
+    not share the registers of two wgmma accumulators on its own).
+
     ```mlir
     %p = warpspec.mma.sm90 %a[%s, %row], %b[%s], %z
         : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>,
@@ -809,11 +816,13 @@ def WarpSpec_MmaSm90Op : WarpSpec_Op<"mma.sm90", [
                        WarpSpec_SmemType:$b, Index:$b_stage,
                        WarpSpec_AccType:$acc,
                        DefaultValuedAttr<WarpSpec_MajorAttr, "::mlir::warpspec::Major::k">:$a_major,
-                       DefaultValuedAttr<WarpSpec_MajorAttr, "::mlir::warpspec::Major::k">:$b_major);
+                       DefaultValuedAttr<WarpSpec_MajorAttr, "::mlir::warpspec::Major::k">:$b_major,
+                       UnitAttr:$discard_acc);
   let results = (outs WarpSpec_AccType:$result);
   let assemblyFormat = [{
     $a `[` $a_stage `,` $a_row `]` `,` $b `[` $b_stage `]` `,` $acc
-    (`a_major` $a_major^)? (`b_major` $b_major^)? attr-dict
+    (`a_major` $a_major^)? (`b_major` $b_major^)? (`discard_acc` $discard_acc^)?
+    attr-dict
     `:` qualified(type($a)) `,` qualified(type($b)) `,` qualified(type($acc))
   }];
   let hasVerifier = 1;
@@ -882,6 +891,33 @@ def WarpSpec_AccPromoteOp : WarpSpec_Op<"acc.promote", [
     /// (the op must have verified).
     int64_t getBScaleIndex(int64_t column);
   }];
+  let hasVerifier = 1;
+}
+
+def WarpSpec_AccFenceOp : WarpSpec_Op<"acc.fence", [
+    AllTypesMatch<["acc", "result"]>]> {
+  let summary = "compute an accumulator before the ops that follow";
+  let description = [{
+    Per thread: `result` is `acc`, unchanged, but every element of `acc` is
+    computed before any later op with side effects (such as the next
+    `warpspec.mma.sm90`) is issued; the compiler may not sink the code
+    computing `acc` past the fence. The SM90 expansion of
+    `warpspec.mma.block_scaled` puts one after the promotion of a block-scaled
+    MMA that another one follows in the same block (the two column blocks of
+    a BLOCK_N 256 tile): the first's promotion then consumes its wgmma
+    scratch accumulator before the second's wgmma writes its own, so one
+    scratch accumulator is live at a time instead of two.
+
+    Lowers to one empty `asm volatile` per element with the element as an
+    in/out register operand.
+
+    ```mlir
+    %t = warpspec.acc.fence %acc : !warpspec.acc<64x128xf32>
+    ```
+  }];
+  let arguments = (ins WarpSpec_AccType:$acc);
+  let results = (outs WarpSpec_AccType:$result);
+  let assemblyFormat = "$acc attr-dict `:` qualified(type($acc))";
   let hasVerifier = 1;
 }
 
