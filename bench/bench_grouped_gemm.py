@@ -60,6 +60,17 @@ def time_graph(fn, reps, replays=10):
     return statistics.median(times)
 
 
+def load_deepgemm():
+    """DeepGEMM's m_grouped_fp8_gemm_nt_contiguous when importable (the anchor build), else
+    None (the side-by-side scripts then leave its column empty)."""
+    try:
+        import deep_gemm
+        return deep_gemm.m_grouped_fp8_gemm_nt_contiguous
+    except Exception as exc:  # noqa
+        print("deep_gemm unavailable:", exc, flush=True)
+        return None
+
+
 def col(key):
     """Column name of a variant: bm128, or label:bm128 with --dirs."""
     return f"bm{key}" if isinstance(key, int) else f"{key[0]}:bm{key[1]}"

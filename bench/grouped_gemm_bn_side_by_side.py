@@ -16,7 +16,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_grouped_gemm import time_graph  # noqa: E402
+from bench_grouped_gemm import load_deepgemm, time_graph  # noqa: E402
 
 # (column, BLOCK_M, directory suffix); a variant whose directory is missing is skipped (the
 # 128x256p2 column: an experiment, 4 stages with a 32 KiB output tile stored in 2 passes,
@@ -33,12 +33,7 @@ def main():
     args = ap.parse_args()
     from grouped_gemm_ref import Problem, scaled_mm_blockwise, rel_err
     from megamoe.grouped_gemm import GroupedGemm
-    try:
-        import deep_gemm
-        dg = deep_gemm.m_grouped_fp8_gemm_nt_contiguous
-    except Exception as exc:  # noqa
-        print("deep_gemm unavailable:", exc, flush=True)
-        dg = None
+    dg = load_deepgemm()
     E = 8
     names = [v[0] for v in VARIANTS]
     print("| 8 x rows | N | K | " + " | ".join(names) + " | DeepGEMM | torch big | 128x256/128x128 "

@@ -5,8 +5,11 @@ m_grouped_fp8_gemm_nt_contiguous, torch big GEMM. Same data for all; TFLOPS = 2*
 "bitwise" says whether every cluster variant's output equals the BM128 one on that row's data.
 Also prints cuOccupancyMaxActiveClusters of each cluster cubin (ctypes, libcuda).
 """
-import argparse, ctypes, json, os, statistics, sys
+import argparse, ctypes, json, os, sys
 import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_grouped_gemm import load_deepgemm, time_graph  # noqa: E402
 
 
 def max_active_clusters(manifest):
@@ -37,26 +40,6 @@ def max_active_clusters(manifest):
     return n.value if r == 0 else f"error {r}"
 
 
-def time_graph(fn, reps=20, replays=10):
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        fn()
-    torch.cuda.current_stream().wait_stream(s)
-    torch.cuda.synchronize()
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        for _ in range(reps):
-            fn()
-    g.replay(); torch.cuda.synchronize()
-    ts = []
-    for _ in range(replays):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record(); g.replay(); b.record(); b.synchronize()
-        ts.append(a.elapsed_time(b) / 1e3 / reps)
-    return statistics.median(ts)
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cubins", required=True)
@@ -72,12 +55,7 @@ def main():
             print(f"{name}: cuOccupancyMaxActiveClusters = {max_active_clusters(path)}", flush=True)
     from grouped_gemm_ref import Problem, scaled_mm_blockwise, rel_err
     from megamoe.grouped_gemm import GroupedGemm
-    try:
-        import deep_gemm
-        dg = deep_gemm.m_grouped_fp8_gemm_nt_contiguous
-    except Exception as exc:  # noqa
-        print("deep_gemm unavailable:", exc, flush=True)
-        dg = None
+    dg = load_deepgemm()
     E = 8
     names = [v[0] for v in variants]
     print("| 8 x rows | N x K | BM128 | BM64 | " + " | ".join(names) + " | DeepGEMM | torch big | "
