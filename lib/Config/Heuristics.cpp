@@ -180,9 +180,10 @@ bool swigluSplitColumns(int64_t blockM) {
 
 bool splitFusesActivation(const LayerConfig &c, const Variant &v) {
   // Split / unfused layer time on one H200, EP1, side by side
-  // (bench/RESULTS.md 2026-12-01 18:20): BLOCK_M 64 variants 0.90-0.97x
-  // (V4-Flash 128-2048 tokens, V4-Pro 8-2048; 1.02x at V4-Flash 8 tokens,
-  // within the run-to-run spread), and with fast-math every size 0.88-0.96x.
+  // (bench/RESULTS.md 2026-12-01, "Division-free requantization"): BLOCK_M
+  // 64 variants 0.90-0.97x (V4-Flash 128-2048 tokens, V4-Pro 8-2048; 1.02x
+  // at V4-Flash 8 tokens, within the run-to-run spread), and with fast-math
+  // every size 0.88-1.00x.
   // Without fast-math the BLOCK_M 128 variant lost (V4-Flash 8192 tokens
   // 1.02x, V4-Pro 1.09x): its two math warpgroups run SiLU's IEEE divisions
   // (64 per thread and pair) while the tensor cores wait, where
