@@ -88,10 +88,10 @@ struct SwiGLURequant {
   /// set, each warpgroup releases arrivals[mBlock] += 1 (gpu scope) once its
   /// tile's activation and scales are in global memory, so that a consumer
   /// in another CTA (the fused kernel's L2 loads) can acquire-wait for
-  /// (N / 256) x (blockM / 64) arrivals per m-block (one per pair and
-  /// warpgroup). Half-built: no kernel waits on these arrivals yet (the
-  /// fused kernel will), so the ordering of the TMA (async-proxy) stores
-  /// before the release has been checked in the PTX only, not on a GPU.
+  /// (N / 256) x 2 arrivals per m-block (one per pair and math warpgroup).
+  /// The TMA (async-proxy) stores are completed and fenced
+  /// (fence.proxy.async.global) before the release. The fused GEMM kernel's
+  /// L2 loads wait on them (docs/FusedSchedule.md).
   mlir::Value arrivals;
   /// With split columns (KernelPlan::splitN): the two warpgroups' per-row
   /// amax exchange (f32 [64], 2 slots) and the named barrier of both.
