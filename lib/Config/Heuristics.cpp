@@ -84,7 +84,11 @@ int64_t defaultL1BlockN(int64_t requantBlock) {
 
 int64_t defaultL2BlockN(const LayerConfig &c, MathMode mode) {
   // Each warpgroup runs m64n128 (64 accumulator + 64 promotion registers per
-  // thread), the widest tile that fits the 224-register budget.
+  // thread), the widest tile that fits the 224-register budget. The stage
+  // kernels also build BLOCK_N 256 (two column blocks per warpgroup, the
+  // grouped GEMM's 1.01-1.23x tile) as an override (l1-block-n / l2-block-n:
+  // lit and ptxas only; it has not run in a layer on the GPU yet, so it is
+  // not the default).
   if (mode == MathMode::CooperativeN)
     return c.hidden % 256 == 0 ? 256 : 128;
   return 128;

@@ -374,7 +374,7 @@ const VariantRule kVariantRules[] = {
      }},
     // The unfused and split schedules' GEMMs are the generated grouped GEMM.
     {"stage-kernels-gemm-tile", kStageKernels,
-     [](const LayerConfig &, const Plan &p, size_t i, Report &r) {
+     [](const LayerConfig &c, const Plan &p, size_t i, Report &r) {
        const Variant &v = p.variants[i];
        bool ok = (v.blockM == 128 && v.mathMode == MathMode::CooperativeM) ||
                  (v.blockM == 64 && v.mathMode == MathMode::Single);
@@ -384,13 +384,26 @@ const VariantRule kVariantRules[] = {
                     "two warpgroups (cooperative-m) or BLOCK_M 64 on one "
                     "(single); got BLOCK_M ",
                     v.blockM, " ", toString(v.mathMode)));
-       if (v.l1BlockN != 128 || v.l2BlockN != 128 || v.blockK != 128)
+       if (v.blockK != 128)
          r.fail(cat("the ", toString(p.schedule),
-                    " schedule's grouped GEMMs use BLOCK_N 128 and "
-                    "BLOCK_K 128 (one 128x128 weight-scale block per tile); "
-                    "got L1 BLOCK_N ",
-                    v.l1BlockN, ", L2 BLOCK_N ", v.l2BlockN, ", BLOCK_K ",
+                    " schedule's grouped GEMMs use BLOCK_K 128 (one "
+                    "128x128 weight-scale block per K step); got ",
                     v.blockK));
+       // BLOCK_N 256 is two 128-column blocks per warpgroup (sm_90a, the
+       // TMA-store and combine-scatter epilogues); the SwiGLU epilogue
+       // (split, fused-gemm L1) and the fused GEMM kernel's shared ring
+       // take 128.
+       bool l1Wide = p.schedule == Schedule::Unfused && c.chip == Chip::SM90a &&
+                     (2 * c.intermediate) % 256 == 0;
+       bool l2Wide = p.schedule != Schedule::FusedGemm &&
+                     c.chip == Chip::SM90a && c.hidden % 256 == 0;
+       if (!(v.l1BlockN == 128 || (v.l1BlockN == 256 && l1Wide)) ||
+           !(v.l2BlockN == 128 || (v.l2BlockN == 256 && l2Wide)))
+         r.fail(cat("the ", toString(p.schedule),
+                    " schedule's grouped GEMMs use BLOCK_N 128, or 256 on "
+                    "sm_90a for the unfused L1 GEMM and the unfused / split "
+                    "L2 GEMM (N a multiple of 256); got L1 BLOCK_N ",
+                    v.l1BlockN, ", L2 BLOCK_N ", v.l2BlockN));
        return true;
      }},
     {"stage-kernels-gemm-stages", kStageKernels,

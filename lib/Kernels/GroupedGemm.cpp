@@ -235,8 +235,8 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
       return requantStoreTile(tb, loc, epilogue, totals, splitN ? wg : 0,
                               g.swiglu, mBlock, tile, c.blockM, isStorer);
     TilePosition at{mBlock, tile, c.blockM, c.blockN};
-    if (c.combineScatter) // BLOCK_N 128: one column block
-      scatterTileToPeers(tb, loc, epilogue, totals.front(), g.scatter, at);
+    if (c.combineScatter)
+      scatterTileToPeers(tb, loc, epilogue, totals, g.scatter, at);
     else
       storeTileWithTma(tb, loc, epilogue, totals, g.d, at, isStorer,
                        cluster ? cluster->owned : Value());

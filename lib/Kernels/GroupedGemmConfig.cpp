@@ -29,16 +29,13 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
            str(c.blockN);
   if (c.blockN == 256) {
     // The two column blocks are two SM90 wgmma accumulators per warpgroup;
-    // the epilogues other than the TMA store handle one column block.
+    // the SwiGLU epilogue handles one column block per accumulator.
     if (c.chip != cfg::Chip::SM90a)
       return std::string("block-n 256 is built for sm_90a only, got chip '") +
              cfg::toString(c.chip) + "'";
     if (c.swiglu)
       return "block-n 256 does not support swiglu (its tile is already a pair "
              "of 128-column blocks, computed one after the other)";
-    if (c.combineScatter)
-      return "block-n 256 does not support combine-scatter (the scatter "
-             "stores one 128-column block per tile)";
   }
   if (c.n < c.blockN || c.n % c.blockN != 0)
     return "n must be a positive multiple of block-n " + str(c.blockN) +

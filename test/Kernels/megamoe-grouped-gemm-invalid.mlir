@@ -30,7 +30,6 @@
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=256 n=384" 2>&1 | FileCheck %s --check-prefix=BNN
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=256 chip=sm_100a" 2>&1 | FileCheck %s --check-prefix=BNCHIP
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=256 swiglu=true b-scale-interleave=8 static-m=4096 device-m-blocks=true" 2>&1 | FileCheck %s --check-prefix=BNSWIGLU
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=256 static-m=4096 combine-scatter=true combine-tokens=64 combine-topk=2 combine-ranks=2" 2>&1 | FileCheck %s --check-prefix=BNSCATTER
 // The f32 tile of BLOCK_N 256 (two 64 KiB column blocks in turn through one
 // 64 KiB tile) leaves room for 3 stages of 48.5 KiB, not 4.
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=256 out-type=f32 stages=4" 2>&1 | FileCheck %s --check-prefix=BNSMEM
@@ -68,5 +67,4 @@ module {}
 // BNN: error: megamoe-grouped-gemm: n must be a positive multiple of block-n 256, got 384
 // BNCHIP: error: megamoe-grouped-gemm: block-n 256 is built for sm_90a only, got chip 'sm_100a'
 // BNSWIGLU: error: megamoe-grouped-gemm: block-n 256 does not support swiglu (its tile is already a pair of 128-column blocks, computed one after the other)
-// BNSCATTER: error: megamoe-grouped-gemm: block-n 256 does not support combine-scatter (the scatter stores one 128-column block per tile)
 // BNSMEM: error: megamoe-grouped-gemm: 4 stages of 49664 B plus 67584 B need

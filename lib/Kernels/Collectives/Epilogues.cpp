@@ -60,16 +60,14 @@ void stageAndStore(OpBuilder &b, Location loc, const EpilogueTile &e,
 }
 } // namespace
 
-void megamoe::collectives::storeTileWithTma(OpBuilder &b, Location loc,
-                                            const EpilogueTile &e,
-                                            ValueRange totals, Value desc,
-                                            const TilePosition &at,
-                                            Value isStorer, Value owned) {
-  Value row = indexConst(b, loc, kWarpgroupRows * e.rowBlock);
-  Value zeroStage = indexConst(b, loc, 0);
-  // The pieces of the SMEM tile's width, each with its first column in the
-  // tile: the column blocks, each split in two when the SMEM tile is half a
-  // block wide (a register renumbering, no data movement).
+namespace {
+/// The pieces of the SMEM tile's width a warpgroup's tile goes through,
+/// each with its first column in the tile: the column blocks (`totals`),
+/// each split in two when the SMEM tile is half a block wide (a register
+/// renumbering, no data movement).
+SmallVector<std::pair<Value, int64_t>, 4>
+tilePieces(OpBuilder &b, Location loc, const EpilogueTile &e,
+           ValueRange totals, const TilePosition &at) {
   int64_t width = cast<ws::SmemType>(e.tile.getType()).getShape()[1];
   int64_t blockColumns = at.blockN / static_cast<int64_t>(totals.size());
   SmallVector<std::pair<Value, int64_t>, 4> pieces;
@@ -88,6 +86,19 @@ void megamoe::collectives::storeTileWithTma(OpBuilder &b, Location loc,
     pieces.push_back({Value(halves.getFirst()), first});
     pieces.push_back({Value(halves.getSecond()), first + width});
   }
+  return pieces;
+}
+} // namespace
+
+void megamoe::collectives::storeTileWithTma(OpBuilder &b, Location loc,
+                                            const EpilogueTile &e,
+                                            ValueRange totals, Value desc,
+                                            const TilePosition &at,
+                                            Value isStorer, Value owned) {
+  Value row = indexConst(b, loc, kWarpgroupRows * e.rowBlock);
+  Value zeroStage = indexConst(b, loc, 0);
+  SmallVector<std::pair<Value, int64_t>, 4> pieces =
+      tilePieces(b, loc, e, totals, at);
   // The pieces one after the other through the one SMEM tile: a second
   // slot would keep the stmatrix addresses of both live across the
   // mainloop, and a wider tile would cost a BLOCK_N 256 tile a stage.
@@ -130,22 +141,27 @@ struct ScatterTarget {
 };
 } // namespace
 
-/// Thread t of the warpgroup copies 16-byte chunk t % 16 of rows t / 16 + 8 p
-/// (p = 0..7). The sources are read before the barrier (they do not depend
-/// on the GEMM), and all SMEM reads are issued before the stores so that
-/// eight NVLink writes per thread are in flight. The leading barrier of the
-/// next tile keeps acc.store from overwriting rows still being read.
+/// Thread t of the warpgroup copies 16-byte chunk t % C of rows t / C + (128
+/// / C) p of each piece (C chunks per row of the SMEM tile: 16 for a
+/// 128-column tile, 8 for 64). The sources are read before the barrier
+/// (they do not depend on the GEMM), and all SMEM reads of a piece are
+/// issued before its stores so that a thread has 4-8 NVLink writes in
+/// flight. The leading barrier of the next piece or tile keeps acc.store
+/// from overwriting rows still being read.
 void megamoe::collectives::scatterTileToPeers(OpBuilder &b, Location loc,
                                               const EpilogueTile &e,
-                                              Value total,
+                                              ValueRange totals,
                                               const CombineScatter &c,
                                               const TilePosition &at) {
   constexpr int64_t kChunkBytes = 16, kThreads = 128;
-  const int64_t chunksPerRow = at.blockN * 2 / kChunkBytes;
+  SmallVector<std::pair<Value, int64_t>, 4> pieces =
+      tilePieces(b, loc, e, totals, at);
+  const int64_t width = cast<ws::SmemType>(e.tile.getType()).getShape()[1];
+  const int64_t chunksPerRow = width * 2 / kChunkBytes;
   const int64_t rowsPerPass = kThreads / chunksPerRow;
   const int64_t passes = kWarpgroupRows / rowsPerPass;
   assert(kThreads % chunksPerRow == 0 && kWarpgroupRows % rowsPerPass == 0 &&
-         "scatter needs BLOCK_N = 128");
+         "scatter needs a 64- or 128-column BF16 tile");
   Type i32 = b.getI32Type(), v4i32 = moe::vector16BytesType(b);
   Value zeroStage = indexConst(b, loc, 0);
 
@@ -204,26 +220,32 @@ void megamoe::collectives::scatterTileToPeers(OpBuilder &b, Location loc,
     targets.push_back({valid, dst});
   }
 
-  ws::BarrierSyncOp::create(b, loc, e.barrier);
-  ws::AccStoreOp::create(b, loc, total, e.tile, zeroStage,
-                         indexConst(b, loc, kWarpgroupRows * e.rowBlock));
-  // stmatrix and the reads below are both generic proxy: no fence.
-  ws::BarrierSyncOp::create(b, loc, e.barrier);
+  for (auto [piece, first] : pieces) {
+    ws::BarrierSyncOp::create(b, loc, e.barrier);
+    ws::AccStoreOp::create(b, loc, piece, e.tile, zeroStage,
+                           indexConst(b, loc, kWarpgroupRows * e.rowBlock));
+    // stmatrix and the reads below are both generic proxy: no fence.
+    ws::BarrierSyncOp::create(b, loc, e.barrier);
 
-  SmallVector<Value> data;
-  for (int64_t p = 0; p < passes; ++p) {
-    Value row = p ? arith::AddIOp::create(b, loc, tileRow,
-                                          i32Const(b, loc, p * rowsPerPass))
-                        .getResult()
-                  : tileRow;
-    data.push_back(
-        ws::TileLoadOp::create(b, loc, v4i32, e.tile, zeroStage, row, chunk));
-  }
-  for (int64_t p = 0; p < passes; ++p) {
-    auto ifValid = scf::IfOp::create(b, loc, targets[p].valid, false);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(ifValid.thenBlock());
-    moe::store(b, loc, data[p], targets[p].dst, kChunkBytes);
+    SmallVector<Value> data;
+    for (int64_t p = 0; p < passes; ++p) {
+      Value row = p ? arith::AddIOp::create(b, loc, tileRow,
+                                            i32Const(b, loc, p * rowsPerPass))
+                          .getResult()
+                    : tileRow;
+      data.push_back(
+          ws::TileLoadOp::create(b, loc, v4i32, e.tile, zeroStage, row, chunk));
+    }
+    for (int64_t p = 0; p < passes; ++p) {
+      auto ifValid = scf::IfOp::create(b, loc, targets[p].valid, false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifValid.thenBlock());
+      // The piece's columns follow the first piece's in the combine row.
+      Value dst = first ? moe::byteOffset(b, loc, targets[p].dst,
+                                          moe::i64Const(b, loc, first * 2))
+                        : targets[p].dst;
+      moe::store(b, loc, data[p], dst, kChunkBytes);
+    }
   }
 }
 

@@ -68,14 +68,15 @@ struct CombineScatter {
   int64_t ranks = 1, tokens = 1, topk = 1, n = 1;
 };
 
-/// Combine-scatter epilogue (BF16, BLOCK_N = 128): the accumulator into the
-/// warpgroup's rows of the tile, then each valid row's BLOCK_N columns
-/// straight into its source rank's combine[slot][token][n0 ...] with 16-byte
-/// stores (padding rows and out-of-range sources are skipped), so the NVLink
-/// traffic of the combine overlaps the GEMM. The tile's pool rows are its
-/// m-block's rows.
+/// Combine-scatter epilogue (BF16; the tile's column blocks `totals`, one
+/// or two of a BLOCK_N 256 tile, in pieces of the SMEM tile's width as the
+/// TMA-store epilogue): each piece into the warpgroup's rows of the tile,
+/// then each valid row's columns of the piece straight into its source
+/// rank's combine[slot][token][n0 ...] with 16-byte stores (padding rows and
+/// out-of-range sources are skipped), so the NVLink traffic of the combine
+/// overlaps the GEMM. The tile's pool rows are its m-block's rows.
 void scatterTileToPeers(mlir::OpBuilder &b, mlir::Location loc,
-                        const EpilogueTile &e, mlir::Value total,
+                        const EpilogueTile &e, mlir::ValueRange totals,
                         const CombineScatter &dst, const TilePosition &at);
 
 /// The SwiGLU + requantization epilogue's operands: every pool row's router
