@@ -7,9 +7,9 @@
 #
 #   scripts/bundle-split.sh DEST      (e.g. /work/main/.bundle-split)
 #
-# Layers (name:H:I:E:K:R:T[:block_m[:expand options]]; empty block_m = the
-# planner's choice; expand options, space-separated with ',' for ' ', go to
-# megamoe-expand):
+# Layers (name:H:I:E:K:R:T[:block_m[:expand options[:plan options]]]; empty
+# block_m = the planner's choice; expand and plan options, with ',' for ' ',
+# go to megamoe-expand and megamoe-plan, e.g. flash:4096:2048:256:6:1:8192:::l2-block-n=256):
 #   s_ep1       EP1, T = 64 (the planner's BLOCK_M 64 variant)
 #   s_ep1_bm128 EP1, T = 64, BLOCK_M 128 pinned (the other variant's kernels)
 #   s_r2, s_r4  2 and 4 ranks on one GPU (one-GPU multi-rank mode)
@@ -34,8 +34,8 @@ rm -rf "$dest"
 mkdir -p "$dest/layers" "$dest/python/megamoe/lib" "$dest/python/megamoe_testing" \
   "$dest/python/tests" "$dest/bench"
 for spec in $LAYERS; do
-  IFS=: read -r name h i e k r t bm expand <<<"$spec"
-  expand=${expand//,/ }
+  IFS=: read -r name h i e k r t bm expand planopts <<<"$spec"
+  expand=${expand//,/ }; planopts=${planopts//,/ }
   clamp=""; [[ $name == flash* || $name == pro* ]] && clamp=" clamp=10"
   [[ $name == *_fm ]] && clamp+=" fast-math=true"
   builds=${BUILDS:-unfused split}; [[ -n ${OLD_OPT:-} ]] && builds+=" split_old"
@@ -48,7 +48,7 @@ for spec in $LAYERS; do
     echo "bundle-split: $name $build (H=$h I=$i E=$e K=$k R=$r T=$t${bm:+ block-m=$bm}$clamp)"
     echo 'module {}' | "$bopt" \
       --megamoe-layer="hidden=$h intermediate=$i experts=$e topk=$k ranks=$r max-tokens=$t chip=sm_90a$clamp" \
-      --megamoe-plan="schedule=$schedule${bm:+ block-m=$bm}" --megamoe-expand="$expand" \
+      --megamoe-plan="schedule=$schedule${bm:+ block-m=$bm}${planopts:+ $planopts}" --megamoe-expand="$expand" \
       --megamoe-to-cubin="chip=sm_90a emit-dir=$dir" -o /dev/null
     rm -f "$dir"/*.h "$dir"/*.ptx
   done
