@@ -6,9 +6,38 @@
 
 #include <cuda.h>
 
+#include <array>
 #include <vector>
 
 namespace megamoe::rt {
+
+namespace {
+/// The launch of `spec` on `grid`: its block and dynamic SMEM, and with a
+/// manifest cluster the cluster-dimension attribute, kept in `cluster`
+/// (which must outlive the config).
+CUlaunchConfig launchConfig(const KernelSpec &spec,
+                            const std::array<uint32_t, 3> &grid,
+                            CUstream stream, CUlaunchAttribute &cluster) {
+  CUlaunchConfig config = {};
+  config.gridDimX = grid[0];
+  config.gridDimY = grid[1];
+  config.gridDimZ = grid[2];
+  config.blockDimX = spec.block[0];
+  config.blockDimY = spec.block[1];
+  config.blockDimZ = spec.block[2];
+  config.sharedMemBytes = spec.dynamicSmemBytes;
+  config.hStream = stream;
+  if (spec.cluster[0] * spec.cluster[1] * spec.cluster[2] > 1) {
+    cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    cluster.value.clusterDim.x = spec.cluster[0];
+    cluster.value.clusterDim.y = spec.cluster[1];
+    cluster.value.clusterDim.z = spec.cluster[2];
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+  }
+  return config;
+}
+} // namespace
 
 struct Module::Impl {
   CUmodule module = nullptr;
@@ -102,21 +131,10 @@ void Module::load(const void *cubin, size_t size) {
       // with a bare CUDA error: say why once, at load.
       int active = 0;
       if (ctas <= 8) {
-        CUlaunchConfig config = {};
-        config.gridDimX = k.cluster[0];
-        config.gridDimY = k.cluster[1];
-        config.gridDimZ = k.cluster[2];
-        config.blockDimX = k.block[0];
-        config.blockDimY = k.block[1];
-        config.blockDimZ = k.block[2];
-        config.sharedMemBytes = k.dynamicSmemBytes;
+        // One cluster's grid: the question is whether one fits at all.
         CUlaunchAttribute attr = {};
-        attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-        attr.value.clusterDim.x = k.cluster[0];
-        attr.value.clusterDim.y = k.cluster[1];
-        attr.value.clusterDim.z = k.cluster[2];
-        config.attrs = &attr;
-        config.numAttrs = 1;
+        CUlaunchConfig config = launchConfig(
+            k, {k.cluster[0], k.cluster[1], k.cluster[2]}, nullptr, attr);
         CUresult r = cuOccupancyMaxActiveClusters(&active, f, &config);
         if (r != CUDA_SUCCESS)
           active = 0;
@@ -168,24 +186,8 @@ void Module::launchPrepared(size_t index, const std::array<uint32_t, 3> &grid,
   require(index < impl_->functions.size(),
           "launch: kernel index " + std::to_string(index) + " out of range");
   const KernelSpec &spec = manifest_.kernels[index];
-  CUlaunchConfig config = {};
-  config.gridDimX = grid[0];
-  config.gridDimY = grid[1];
-  config.gridDimZ = grid[2];
-  config.blockDimX = spec.block[0];
-  config.blockDimY = spec.block[1];
-  config.blockDimZ = spec.block[2];
-  config.sharedMemBytes = spec.dynamicSmemBytes;
-  config.hStream = stream;
   CUlaunchAttribute attr = {};
-  if (spec.cluster[0] * spec.cluster[1] * spec.cluster[2] > 1) {
-    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    attr.value.clusterDim.x = spec.cluster[0];
-    attr.value.clusterDim.y = spec.cluster[1];
-    attr.value.clusterDim.z = spec.cluster[2];
-    config.attrs = &attr;
-    config.numAttrs = 1;
-  }
+  CUlaunchConfig config = launchConfig(spec, grid, stream, attr);
   CUresult r =
       cuLaunchKernelEx(&config, impl_->functions[index], params, nullptr);
   if (r != CUDA_SUCCESS)
