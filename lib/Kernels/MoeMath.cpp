@@ -21,6 +21,13 @@ Value i32Const(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, v, 32);
 }
 
+/// sf > 0 (ordered: false for NaN): where a requantization scale gives
+/// bytes, elsewhere every quantized value is 0.
+Value scaleIsPositive(OpBuilder &b, Location loc, Value sf) {
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sf,
+                               f32Const(b, loc, 0.0));
+}
+
 } // namespace
 
 Value megamoe::buildExpF32(OpBuilder &b, Location loc, Value x, bool fastMath) {
@@ -93,16 +100,14 @@ Value megamoe::buildQuantizeE4M3x4(OpBuilder &b, Location loc,
   Value high = e4m3Pair(values[2], values[3]);
   Value packed = arith::OrIOp::create(
       b, loc, low, arith::ShLIOp::create(b, loc, high, i32Const(b, loc, 16)));
-  Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sf,
-                                         f32Const(b, loc, 0.0));
+  Value positive = scaleIsPositive(b, loc, sf);
   return arith::SelectOp::create(b, loc, positive, packed, i32Const(b, loc, 0));
 }
 
 Value megamoe::buildRequantInput(OpBuilder &b, Location loc, Value v,
                                  Value sf) {
   Value q = arith::DivFOp::create(b, loc, v, sf);
-  Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sf,
-                                         f32Const(b, loc, 0.0));
+  Value positive = scaleIsPositive(b, loc, sf);
   return arith::SelectOp::create(b, loc, positive, q, f32Const(b, loc, 0.0));
 }
 
@@ -128,8 +133,7 @@ Value megamoe::buildRequantReciprocal(OpBuilder &b, Location loc, Value sf) {
 Value megamoe::buildRequantProduct(OpBuilder &b, Location loc, Value v,
                                    Value rcp, Value sf) {
   Value t = arith::MulFOp::create(b, loc, v, rcp);
-  Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sf,
-                                         f32Const(b, loc, 0.0));
+  Value positive = scaleIsPositive(b, loc, sf);
   return arith::SelectOp::create(b, loc, positive, t, f32Const(b, loc, 0.0));
 }
 
@@ -150,8 +154,7 @@ Value megamoe::buildRequantIsAmbiguous(OpBuilder &b, Location loc,
           arith::ConstantIntOp::create(b, loc, pair.getType(), 8)));
   Value apart = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, loByte,
                                       hiByte);
-  Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, sf,
-                                         f32Const(b, loc, 0.0));
+  Value positive = scaleIsPositive(b, loc, sf);
   Value rcpOverflows = arith::AndIOp::create(
       b, loc, positive,
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, rcp,
