@@ -373,19 +373,26 @@ def run_overflow(m):
                       " | ".join(msgs)))
 
 
+def _forward_until_trap(m, launching, waited):
+    """Launches forward on the ranks `launching` and synchronizes the streams of the ranks
+    `waited`; returns (the first CUDA error's text or None, seconds from launch)."""
+    inputs = [m.tokens(r, m.max_tokens, seed=r) for r in range(m.ranks)]
+    start = time.time()
+    m.forward(inputs, ranks=launching)
+    err = None
+    try:
+        for r in waited:
+            m.streams[r].synchronize()
+    except RuntimeError as e:
+        err = str(e)
+    return err, time.time() - start
+
+
 def run_never_arrives(m, timeout_s):
     # Rank R-1 never calls forward: every other rank's moe_layout waits at
     # the cross-rank barrier until its timeout, prints the counter it waited
     # for and traps (the CUDA context is lost: run this scenario alone).
-    inputs = [m.tokens(r, m.max_tokens, seed=r) for r in range(m.ranks)]
-    start = time.time()
-    m.forward(inputs, ranks=range(m.ranks - 1))
-    err = None
-    try:
-        m.streams[0].synchronize()
-    except RuntimeError as e:
-        err = str(e)
-    elapsed = time.time() - start
+    err, elapsed = _forward_until_trap(m, range(m.ranks - 1), [0])
     ok = err is not None and elapsed <= timeout_s
     # The device printf (the timeout line) is on stdout, before this line.
     return _result(ok, "never_arrives", "rank %d never arrives: the others' stream ended after "
@@ -397,16 +404,7 @@ def run_missing_arrival(m, timeout_s):
     # A layer compiled with megamoe-expand test-missing-arrivals=N (the
     # fused-gemm schedule): its L2 tiles wait for arrivals that never come,
     # so the wait must end in its timeout message and a trap, not a hang.
-    inputs = [m.tokens(r, m.max_tokens, seed=r) for r in range(m.ranks)]
-    start = time.time()
-    m.forward(inputs)
-    err = None
-    try:
-        for r in range(m.ranks):
-            m.streams[r].synchronize()
-    except RuntimeError as e:
-        err = str(e)
-    elapsed = time.time() - start
+    err, elapsed = _forward_until_trap(m, range(m.ranks), range(m.ranks))
     ok = err is not None and elapsed <= timeout_s
     return _result(ok, "missing_arrival", "the L2 arrival wait ended after %.1f s (limit %.0f s) "
                    "with: %s" % (elapsed, timeout_s, (err or "NO ERROR").splitlines()[0]))
