@@ -65,7 +65,8 @@ mk::GroupedGemmBinds layerGemmBinds(const mk::GroupedGemmConfig &g, bool l1) {
     binds.rowWeight = "region:l1_pool_weight";
     binds.out = "region:l2_pool";
     binds.outScales = "region:l2_pool_sf";
-    binds.arrivals = "region:l2_arrivals";
+    if (g.swigluArrivals) // the fused GEMM kernel's L2 waits on them
+      binds.arrivals = "region:l2_arrivals";
   } else if (l1) {
     binds.d = "region:l1_out";
   } else {
