@@ -24,6 +24,7 @@
 # starts with "missing" is compiled with fused-gemm only (its fault test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/bundle-common.sh
 dest=${1:?usage: $0 DEST}
 opt=${MEGAMOE_OPT:-$PWD/build/release/bin/megamoe-opt}
 rt=${MEGAMOE_RUNTIME_BUILD:-build/runtime}
@@ -43,22 +44,14 @@ for spec in $LAYERS; do
   for build in ${builds//-/_}; do
     schedule=${build%_old}; schedule=${schedule//_/-}
     bopt=$opt; [[ $build == *_old ]] && bopt=$OLD_OPT
-    dir=$dest/layers/$name/$build
-    mkdir -p "$dir"
     echo "bundle-split: $name $build (H=$h I=$i E=$e K=$k R=$r T=$t${bm:+ block-m=$bm}$clamp)"
-    echo 'module {}' | "$bopt" \
-      --megamoe-layer="hidden=$h intermediate=$i experts=$e topk=$k ranks=$r max-tokens=$t chip=sm_90a$clamp" \
-      --megamoe-plan="schedule=$schedule${bm:+ block-m=$bm}${planopts:+ $planopts}" --megamoe-expand="$expand" \
-      --megamoe-to-cubin="chip=sm_90a emit-dir=$dir" -o /dev/null
-    rm -f "$dir"/*.h "$dir"/*.ptx
+    compile_layer "$bopt" "$dest/layers/$name/$build" \
+      "hidden=$h intermediate=$i experts=$e topk=$k ranks=$r max-tokens=$t$clamp" \
+      "schedule=$schedule${bm:+ block-m=$bm}${planopts:+ $planopts}" "$expand"
   done
 done
 
-[[ -f $rt/build.ninja ]] || cmake -S runtime -B "$rt" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-ninja -C "$rt" megamoe_runtime >/dev/null
-cp "$rt"/lib/libmegamoe_runtime.so "$dest/python/megamoe/lib/"
-cp python/megamoe/*.py "$dest/python/megamoe/"
-cp python/megamoe_testing/*.py "$dest/python/megamoe_testing/"
+stage_runtime_and_python "$rt" "$dest"
 cp python/tests/conftest.py python/tests/test_layer.py python/tests/test_multirank.py "$dest/python/tests/"
 cp bench/compare_cubins.py "$dest/bench/"
 cp scripts/gpu-split.sh "$dest/"

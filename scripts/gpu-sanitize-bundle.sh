@@ -21,6 +21,7 @@
 # the runtime built standalone ($MEGAMOE_RUNTIME_BUILD, default build/runtime).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/bundle-common.sh
 dest=${1:?usage: $0 DEST}
 opt=${MEGAMOE_OPT:-$PWD/build/release/bin/megamoe-opt}
 rt=${MEGAMOE_RUNTIME_BUILD:-build/runtime}
@@ -35,21 +36,13 @@ rm -rf "$dest"
 mkdir -p "$dest/layers" "$dest/python/megamoe/lib" "$dest/python/megamoe_testing" "$dest/python/tests"
 for spec in $LAYERS; do
   IFS=: read -r name h i e k r t bm expand <<<"$spec"
-  dir=$dest/layers/$name
-  mkdir -p "$dir"
   echo "gpu-sanitize-bundle: $name (H=$h I=$i E=$e K=$k R=$r T=$t${bm:+ block-m=$bm}${expand:+ $expand})"
-  echo 'module {}' | "$opt" \
-    --megamoe-layer="hidden=$h intermediate=$i experts=$e topk=$k ranks=$r max-tokens=$t chip=sm_90a" \
-    --megamoe-plan="schedule=${SCHEDULE:-unfused}${bm:+ block-m=$bm}" --megamoe-expand="$expand" \
-    --megamoe-to-cubin="chip=sm_90a emit-dir=$dir" -o /dev/null
-  rm -f "$dir"/*.h "$dir"/*.ptx
+  compile_layer "$opt" "$dest/layers/$name" \
+    "hidden=$h intermediate=$i experts=$e topk=$k ranks=$r max-tokens=$t" \
+    "schedule=${SCHEDULE:-unfused}${bm:+ block-m=$bm}" "$expand"
 done
 
-[[ -f $rt/build.ninja ]] || cmake -S runtime -B "$rt" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-ninja -C "$rt" megamoe_runtime >/dev/null
-cp "$rt"/lib/libmegamoe_runtime.so "$dest/python/megamoe/lib/"
-cp python/megamoe/*.py "$dest/python/megamoe/"
-cp python/megamoe_testing/*.py "$dest/python/megamoe_testing/"
+stage_runtime_and_python "$rt" "$dest"
 cp python/tests/conftest.py python/tests/test_multirank.py "$dest/python/tests/"
 cp scripts/gpu-sanitize.sh "$dest/"
 echo "gpu-sanitize-bundle: $dest holds $(du -sm "$dest" | cut -f1) MiB"
