@@ -94,6 +94,31 @@ int64_t defaultL2BlockN(const LayerConfig &c, MathMode mode) {
   return 128;
 }
 
+int64_t stageL1BlockN(const LayerConfig &c, Schedule schedule) {
+  // The unfused L1 GEMM (f32 out, gate/up scales) in 128 x 256 tiles: the
+  // unfused layer with BLOCK_N 256 on both GEMMs against 128 on both, one
+  // H200, same call, interleaved (bench/RESULTS.md 2026-12-01, "BLOCK_N 256
+  // in the layer"): V4-Flash 512 / 2048 / 8192 tokens 1.001 / 0.996 / 0.972
+  // of the time, V4-Pro 0.926 / 0.925 / 0.970; y bitwise equal. The SwiGLU
+  // epilogue (split, fused-gemm) has no BLOCK_N 256 form.
+  if (schedule == Schedule::Unfused && c.chip == Chip::SM90a &&
+      (2 * c.intermediate) % 256 == 0)
+    return 256;
+  return 128;
+}
+
+int64_t stageL2BlockN(const LayerConfig &c, Schedule schedule) {
+  // The L2 GEMM (combine-scatter epilogue) in 128 x 256 tiles: the split
+  // layer with L2 BLOCK_N 256 against 128, same run as above: V4-Flash 512 /
+  // 2048 / 8192 tokens 0.981 / 0.984 / 0.978 of the time, V4-Pro 0.998 /
+  // 0.997 / 0.987; y bitwise equal. The fused-gemm kernel's L2 tiles share
+  // the L1 ring (128).
+  if (schedule != Schedule::FusedGemm && schedule != Schedule::Fused &&
+      c.chip == Chip::SM90a && c.hidden % 256 == 0)
+    return 256;
+  return 128;
+}
+
 int64_t defaultNumSMs(Chip chip) {
   // The persistent grid is one CTA per SM and synchronizes in software, so it
   // must never exceed the SMs that are resident (H200/H100 SXM: 132).

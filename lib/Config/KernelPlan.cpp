@@ -87,6 +87,7 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   plan.blockK = kGroupedGemmBlockK;
   plan.releaseLag = p.releaseLag;
   plan.clusterM = p.clusterM;
+  plan.scalePrefetch = p.scalePrefetch;
   // A SwiGLU tile spans two column blocks: its raster counts pairs.
   plan.rasterGroupN =
       gemmRasterGroupN(p.n, p.k, p.swiglu ? 2 * p.blockN : p.blockN);

@@ -27,7 +27,7 @@ int64_t Variant::l2WarpgroupN() const {
 
 // The unfused schedule (docs/UnfusedSchedule.md) runs one kernel per stage:
 // its GEMMs are the generated grouped GEMM (BLOCK_M 64 on one math
-// warpgroup or 128 on two, BLOCK_N 128, BLOCK_K 128), its pool has the
+// warpgroup or 128 on two, BLOCK_N 128 or 256, BLOCK_K 128), its pool has the
 // worst-case size (nothing implements the ring's flow control across
 // kernels) and the grouped GEMM picks its own stage count (stages 0 = as
 // many as fit). Its variants (one or two BLOCK_M buckets by token count)
@@ -58,8 +58,8 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
     v.blockM = blockM;
     v.mathMode = o.mathMode.value_or(v.blockM == 64 ? MathMode::Single
                                                     : MathMode::CooperativeM);
-    v.l1BlockN = o.l1BlockN.value_or(128);
-    v.l2BlockN = o.l2BlockN.value_or(128);
+    v.l1BlockN = o.l1BlockN.value_or(stageL1BlockN(c, plan.schedule));
+    v.l2BlockN = o.l2BlockN.value_or(stageL2BlockN(c, plan.schedule));
     v.blockK = o.blockK.value_or(128);
     v.stages = o.stages.value_or(0);
     v.expertsPerWave = c.localExperts();

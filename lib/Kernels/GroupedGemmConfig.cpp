@@ -117,10 +117,6 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
     if (c.chip != cfg::Chip::SM90a)
       return std::string("cluster-m 2 is built for sm_90a, got '") +
              cfg::toString(c.chip) + "'";
-    // The multicast halves one 128-row B box; a BLOCK_N 256 tile's two
-    // boxes would need a multicast each.
-    if (c.blockN != 128)
-      return "cluster-m 2 is built for block-n 128, got " + str(c.blockN);
   }
   if (c.stages < 0 || c.stages > cfg::kGroupedGemmMaxStages)
     return "stages must be in [1, " + str(cfg::kGroupedGemmMaxStages) +

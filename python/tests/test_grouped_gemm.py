@@ -129,16 +129,34 @@ CLUSTER_GROUPS = dict(GROUPS, **{
 })
 
 
+@pytest.mark.parametrize("block_n", [128, 256])
 @pytest.mark.parametrize("groups", list(CLUSTER_GROUPS))
 @pytest.mark.parametrize("shape", list(SHAPES))
-def test_grouped_gemm_cluster(shape, groups):
+def test_grouped_gemm_cluster(shape, groups, block_n):
+    """BLOCK_N 256 multicasts each of its two 128-row B column blocks in halves."""
     n, k = SHAPES[shape]
     seed = hash((shape, groups, "c2")) & 0xFFFF
-    got = run_case(CLUSTER_GROUPS[groups], n, k, 128, seed, cluster_m=2)
+    got = run_case(CLUSTER_GROUPS[groups], n, k, 128, seed, cluster_m=2, block_n=block_n)
     p = Problem(CLUSTER_GROUPS[groups], n, k, 128, seed=seed)
     plain = kernel(n, k, 128)(p.a, p.a_scales, p.b, p.b_scales, p.layout)
     torch.cuda.synchronize()
     assert torch.equal(got[p.valid], plain[p.valid]), "cluster-2 output differs from cluster 1"
+
+
+@pytest.mark.parametrize("block_n", [128, 256])
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_scale_prefetch_bitwise(shape, block_n):
+    """scale-prefetch reads the same weight scales one K block earlier: the same arithmetic,
+    so the output equals the plain kernel's bitwise (uneven groups: tiles of every length)."""
+    n, k = SHAPES[shape]
+    p = Problem(GROUPS["uneven"], n, k, 128, seed=5)
+    outs = []
+    for options in ({}, {"block_n": block_n, "scale_prefetch": True}):
+        out = torch.full((p.layout.m_total, n), float("nan"), dtype=torch.bfloat16, device="cuda")
+        kernel(n, k, 128, **options)(p.a, p.a_scales, p.b, p.b_scales, p.layout, out)
+        outs.append(out)
+    torch.cuda.synchronize()
+    assert torch.equal(outs[0][p.valid], outs[1][p.valid])
 
 
 def test_cluster_big_and_repeat():

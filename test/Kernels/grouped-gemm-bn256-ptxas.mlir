@@ -28,7 +28,7 @@
 // PTX: setmaxnreg.inc.sync.aligned.u32 232;
 // PTX: mbarrier.try_wait.parity
 // PTX: wgmma.fence.sync.aligned;
-// PTX-NEXT: mov.b32
+// PTX: mov.b32
 // PTX: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {[[ACC:%r[0-9]+, %r[0-9]+]],
 // PTX-COUNT-3: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {[[ACC]],
 // PTX: wgmma.wait_group.sync.aligned 0;

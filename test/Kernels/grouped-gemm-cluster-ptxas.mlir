@@ -15,6 +15,15 @@
 // RUN: rm -rf %t/bm64 && mkdir -p %t/bm64
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=7168 k=2048 max-m=32768 block-m=64 cluster-m=2" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/bm64" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t/bm64/grouped_gemm.ptx -o %t/bm64/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// BLOCK_N 256: each of the two 128-row B column blocks in 64-row halves, one
+// multicast per block (warps 2 and 3), 16 wgmma.
+// RUN: rm -rf %t/bn256 && mkdir -p %t/bn256
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256 cluster-m=2" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/bn256" -o /dev/null
+// RUN: grep -c "multicast::cluster" %t/bn256/grouped_gemm.ptx | FileCheck %s --check-prefix=MC256
+// RUN: grep -c "cp.async.bulk.tensor.2d.shared::cta.global" %t/bn256/grouped_gemm.ptx | FileCheck %s --check-prefix=LOCAL256
+// RUN: grep -c "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3" %t/bn256/grouped_gemm.ptx | FileCheck %s --check-prefix=COUNT256
+// RUN: %python -c "import json,sys; print(json.dumps(json.load(open(sys.argv[1])), sort_keys=True, separators=(',', ':')))" %t/bn256/grouped_gemm.json | FileCheck %s --check-prefix=JSON256
+// RUN: %ptxas -arch=sm_90a -v %t/bn256/grouped_gemm.ptx -o %t/bn256/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 
 // PTX: .entry grouped_gemm_fp8(
 // PTX: .explicitcluster
@@ -47,6 +56,13 @@
 // JSON: "cluster":[2,1,1]
 // JSON-SAME: "box":[128,64]{{.*}}"name":"b"
 // JSON-SAME: "CLUSTER_M":2
+
+// MC256: 2
+// LOCAL256: 6
+// COUNT256: 16
+// JSON256: "cluster":[2,1,1]
+// JSON256-SAME: "box":[128,64]{{.*}}"name":"b"
+// JSON256-SAME: "BLOCK_N":256
 
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 module {}

@@ -25,7 +25,6 @@
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="cluster-m=3" 2>&1 | FileCheck %s --check-prefix=CLUSTER
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="cluster-m=2 static-m=4096" 2>&1 | FileCheck %s --check-prefix=CLUSTERLAYER
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="cluster-m=2 chip=sm_100a" 2>&1 | FileCheck %s --check-prefix=CLUSTERCHIP
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="cluster-m=2 block-n=256" 2>&1 | FileCheck %s --check-prefix=CLUSTERBN
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=192" 2>&1 | FileCheck %s --check-prefix=BN
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=256 n=384" 2>&1 | FileCheck %s --check-prefix=BNN
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=256 chip=sm_100a" 2>&1 | FileCheck %s --check-prefix=BNCHIP
@@ -37,7 +36,6 @@
 // CLUSTER: error: megamoe-grouped-gemm: cluster-m must be 1 or 2 (CTAs per cluster), got 3
 // CLUSTERLAYER: error: megamoe-grouped-gemm: cluster-m 2 is built for the standalone grouped GEMM (TMA-store epilogue, static-m 0): not with static-m, combine-scatter or swiglu
 // CLUSTERCHIP: error: megamoe-grouped-gemm: cluster-m 2 is built for sm_90a, got 'sm_100a'
-// CLUSTERBN: error: megamoe-grouped-gemm: cluster-m 2 is built for block-n 128, got 256
 // K: error: megamoe-grouped-gemm: k must be a positive multiple of 128 (the scale block), got 100
 // N: error: megamoe-grouped-gemm: n must be a positive multiple of block-n 128, got 200
 // BM: error: megamoe-grouped-gemm: block-m must be 128 (two math warpgroups) or 64 (one), got 96

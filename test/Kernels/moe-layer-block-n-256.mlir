@@ -1,5 +1,5 @@
-// The layer's grouped GEMMs with BLOCK_N 256 (plan overrides l1-block-n /
-// l2-block-n; not the default: not measured in the layer yet): the unfused
+// The layer's grouped GEMMs with BLOCK_N 256 (the unfused defaults on sm_90a,
+// config::stageL1BlockN / stageL2BlockN; here given as overrides): the unfused
 // L1 GEMM (f32 out, gate/up scales) and the L2 GEMM, whose combine scatter
 // goes through a 64-column SMEM tile in four pieces per warpgroup (two
 // column blocks, each in two halves).
@@ -26,5 +26,5 @@
 // PTXAS: Compiling entry function 'moe_l1_gemm' for 'sm_90a'
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
 
-// SPLIT: the split schedule's grouped GEMMs use BLOCK_N 128, or 256 on sm_90a for the unfused L1 GEMM and the unfused / split L2 GEMM (N a multiple of 256); got L1 BLOCK_N 256, L2 BLOCK_N 128
+// SPLIT: the split schedule's grouped GEMMs use BLOCK_N 128, or 256 on sm_90a for the unfused L1 GEMM and the unfused / split L2 GEMM (N a multiple of 256); got L1 BLOCK_N 256, L2 BLOCK_N 256
 // FUSED: the fused-gemm schedule's grouped GEMMs use BLOCK_N 128, or 256 on sm_90a for the unfused L1 GEMM and the unfused / split L2 GEMM (N a multiple of 256); got L1 BLOCK_N 128, L2 BLOCK_N 256

@@ -228,7 +228,7 @@ TEST(LayerGemm, MapsTheLayerOntoTwoGroupedGemms) {
   EXPECT_EQ(l1.n, 4096); // 2 x I
   EXPECT_EQ(l1.k, 4096); // H
   EXPECT_EQ(l1.blockM, 64);
-  EXPECT_EQ(l1.blockN, 128);
+  EXPECT_EQ(l1.blockN, 256); // config::stageL1BlockN
   EXPECT_EQ(l1.stages, 0);
   EXPECT_EQ(l1.out, DType::F32);
   EXPECT_EQ(l1.bScaleInterleave, 8);
@@ -255,13 +255,17 @@ TEST(LayerGemm, SnapshotLayers) {
     int64_t l1Stages, l1Smem, l2Stages, l2Smem, l1Raster, l2Raster;
   };
   const Case cases[] = {
-      {v4Flash(1, 8), 64, 7, 208640, 8, 217088, 32, 32},
-      {v4Flash(1, 512), 64, 7, 208640, 8, 217088, 32, 32},
-      {v4Flash(1, 8192), 64, 7, 208640, 8, 217088, 32, 32},
-      {v4Flash(1, 8192), 128, 4, 200704, 5, 201216, 32, 32},
-      {v4Pro(1, 8), 64, 7, 208640, 8, 217088, 8, 56},
-      {v4Pro(1, 8192), 128, 4, 200704, 5, 201216, 8, 56},
-      {shape(512, 256, 8, 2, 2, 256), 128, 4, 200704, 5, 201216, 4, 4},
+      // BLOCK_N 256 (config::stageL1BlockN / stageL2BlockN): a 64 x 256
+      // stage is 40 KiB (4 of them with the L1's 32 KiB f32 output tile, 5
+      // with the L2's), a 128 x 256 one 48 KiB (3 with the L1's 64 KiB f32
+      // tile, 4 with the L2's); rasters count 256-column blocks.
+      {v4Flash(1, 8), 64, 4, 199680, 5, 216320, 16, 16},
+      {v4Flash(1, 512), 64, 4, 199680, 5, 216320, 16, 16},
+      {v4Flash(1, 8192), 64, 4, 199680, 5, 216320, 16, 16},
+      {v4Flash(1, 8192), 128, 3, 216576, 4, 217088, 16, 16},
+      {v4Pro(1, 8), 64, 4, 199680, 5, 216320, 8, 28},
+      {v4Pro(1, 8192), 128, 3, 216576, 4, 217088, 8, 28},
+      {shape(512, 256, 8, 2, 2, 256), 128, 3, 216576, 4, 217088, 2, 2},
   };
   for (const Case &k : cases) {
     Plan plan = unfusedPlan(k.config);

@@ -389,10 +389,44 @@ TEST(UnfusedPlan, OneGemmVariantAndTheWorstCasePool) {
   EXPECT_EQ(v.maxTokens, 128);
   EXPECT_EQ(v.blockM, 64);
   EXPECT_EQ(v.mathMode, MathMode::Single);
-  EXPECT_EQ(v.l1BlockN, 128);
-  EXPECT_EQ(v.l2BlockN, 128);
+  // 128 x 256 weight tiles on sm_90a (config::stageL1BlockN, stageL2BlockN).
+  EXPECT_EQ(v.l1BlockN, 256);
+  EXPECT_EQ(v.l2BlockN, 256);
   EXPECT_EQ(p.poolTokens, 2 * 128 * 6 + 128 * 63);
   EXPECT_TRUE(validatePlan(v4Flash(2, 128), p).empty());
+}
+
+TEST(UnfusedPlan, BlockNBySchedule) {
+  // BLOCK_N 256 where the schedule's epilogue builds it on sm_90a: the
+  // unfused L1 and L2, the split L2 (its L1 is the SwiGLU GEMM), not the
+  // fused-gemm kernel (one ring of 128-column tiles) nor on sm_100a; an
+  // override wins.
+  struct Case {
+    Schedule schedule;
+    Chip chip;
+    int64_t l1, l2;
+  };
+  const Case cases[] = {{Schedule::Unfused, Chip::SM90a, 256, 256},
+                        {Schedule::Split, Chip::SM90a, 128, 256},
+                        {Schedule::FusedGemm, Chip::SM90a, 128, 128},
+                        {Schedule::Unfused, Chip::SM100a, 128, 128}};
+  for (const Case &k : cases) {
+    LayerConfig c = v4Flash(1, 8192);
+    c.chip = k.chip;
+    PlanOverrides o;
+    o.schedule = k.schedule;
+    Plan p = planOk(c, o);
+    SCOPED_TRACE(toString(k.schedule));
+    for (const Variant &v : p.variants) {
+      EXPECT_EQ(v.l1BlockN, k.l1);
+      EXPECT_EQ(v.l2BlockN, k.l2);
+    }
+  }
+  PlanOverrides o = unfused();
+  o.l1BlockN = 128;
+  o.l2BlockN = 128;
+  for (const Variant &v : planOk(v4Flash(1, 8192), o).variants)
+    EXPECT_EQ(v.l1BlockN + v.l2BlockN, 256);
 }
 
 TEST(UnfusedPlan, BlockMFollowsTheExpectedRowsPerExpert) {

@@ -42,6 +42,12 @@ MathMode defaultMathMode(int64_t blockM, int64_t requantBlock);
 int64_t defaultL1BlockN(int64_t requantBlock);
 /// L2 BLOCK_N: output channels per tile.
 int64_t defaultL2BlockN(const LayerConfig &config, MathMode mode);
+/// The stage-kernel schedules' (unfused, split, fused-gemm) GEMM BLOCK_N:
+/// 256 where the schedule's epilogue and the chip build it (the unfused L1
+/// GEMM; the unfused and split L2 GEMM) and N allows, else 128 (measured
+/// reason in Heuristics.cpp). PlanRules.cpp checks the same conditions.
+int64_t stageL1BlockN(const LayerConfig &config, Schedule schedule);
+int64_t stageL2BlockN(const LayerConfig &config, Schedule schedule);
 
 /// SMs of the chip's reference part (H200/H100 SXM: 132; B200: 148).
 int64_t defaultNumSMs(Chip chip);

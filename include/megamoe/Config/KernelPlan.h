@@ -71,6 +71,9 @@ struct GemmProblem {
   /// and each loads half of the shared weight tile, multicast to both
   /// (docs/Collectives.md, "Cluster of 2").
   int64_t clusterM = 1;
+  /// Read each K block's weight scales one K block ahead (carried in
+  /// registers through the K loop) instead of just before its stage wait.
+  bool scalePrefetch = false;
 
   /// The largest M the kernel is launched with (staticM, or maxM).
   int64_t rowCapacity() const { return staticM > 0 ? staticM : maxM; }
@@ -101,6 +104,7 @@ struct KernelPlan {
   /// the epilogue's math, which is latency-bound on one).
   bool splitN = false;
   int64_t clusterM = 1; // CTAs per cluster (GemmProblem::clusterM)
+  bool scalePrefetch = false; // GemmProblem::scalePrefetch
   /// Columns of the TMA-store epilogue's SMEM output tile: one column block
   /// (128), or half of one for a BF16 BLOCK_N 256 tile (so that 4 stages
   /// fit); the epilogue stores the tile's columns through it in turn.

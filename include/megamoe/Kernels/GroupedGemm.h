@@ -61,8 +61,10 @@
 //
 // clusterM 2 (the standalone GEMM only, sm_90a): clusters of 2 CTAs compute
 // m-blocks (2g, 2g + 1) at the same n-block; when both belong to one expert
-// each loads one 64-row half of the B tile multicast to both
-// (docs/Collectives.md, "Cluster of 2"). Same results, bitwise.
+// each loads one 64-row half of each 128-row B column block multicast to
+// both (docs/Collectives.md, "Cluster of 2"). Same results, bitwise.
+// scalePrefetch: the math warps read K block k + 1's weight scales during K
+// block k (carried in registers). Same results, bitwise.
 // BLOCK_N 256 (sm_90a; not with swiglu or combine-scatter; the default of
 // megamoe-grouped-gemm where N allows, config::groupedGemmBlockN): each math
 // warpgroup computes its 64 x 256 as two column blocks of 128 per K block

@@ -55,6 +55,9 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
            "CTAs per cluster: 1, or 2 (two adjacent m-blocks of one expert "
            "share the weight tile, each CTA loading half of it with TMA "
            "multicast)">,
+    Option<"scalePrefetch", "scale-prefetch", "bool", "false",
+           "Math warps read the next K block's weight scales during the "
+           "current one (registers carried through the K loop)">,
     Option<"releaseLag", "release-lag", "int64_t", "1",
            "K blocks a math role keeps a stage after its MMA retired (0 or 1)">,
     Option<"chip", "chip", "std::string", [{"sm_90a"}], "Target chip (sm_90a, sm_100a)">,

@@ -50,15 +50,34 @@ int64_t layoutBits(unsigned swizzle) {
   }
 }
 
-/// The descriptor of a K-major swizzled tile starting at `addr`.
-Value buildDescriptor(OpBuilder &b, Location loc, Value addr,
+/// The low word of the descriptor of a K-major swizzled tile starting at
+/// `addr`: start address >> 4 and the leading byte offset, in 32 bits (a
+/// shared-memory offset fits in 18), so that stepping K is one 32-bit add
+/// and the high word stays a constant (as DeepGEMM's `desc.reg32_[0] =
+/// base_lo + offset`). With 64-bit descriptor arithmetic the math warps spent
+/// about 8 instructions per wgmma (64-bit shifts and adds, the constant high
+/// word re-materialized and moved to uniform registers each time).
+Value descriptorLow(OpBuilder &b, Location loc, Value addr) {
+  Value a = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), addr);
+  a = arith::AndIOp::create(b, loc, a, i32Const(b, loc, 0x3FFFF));
+  a = arith::ShRUIOp::create(b, loc, a, i32Const(b, loc, 4));
+  return arith::OrIOp::create(b, loc, a, i32Const(b, loc, 1 << 16));
+}
+
+/// The 64-bit descriptor from `low` (descriptorLow, plus any K step) and the
+/// constant high word of the swizzle (stride byte offset, layout), joined by
+/// `mov.b64 {lo, hi}`: as a zext + or, LLVM widens the low word's
+/// arithmetic back to 64 bits.
+Value buildDescriptor(OpBuilder &b, Location loc, Value low,
                       unsigned swizzle) {
-  Value a = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), addr);
-  a = arith::AndIOp::create(b, loc, a, i64Const(b, loc, 0x3FFFF));
-  a = arith::ShRUIOp::create(b, loc, a, i64Const(b, loc, 4));
-  uint64_t fixed = (uint64_t(1) << 16) | (uint64_t(8 * swizzle / 16) << 32) |
-                   (uint64_t(layoutBits(swizzle)) << 62);
-  return arith::OrIOp::create(b, loc, a, i64Const(b, loc, (int64_t)fixed));
+  uint32_t high = uint32_t(8 * swizzle / 16) |
+                  (uint32_t(layoutBits(swizzle)) << 30);
+  auto join = LLVM::InlineAsmOp::create(
+      b, loc, b.getI64Type(), ValueRange{low, i32Const(b, loc, high)},
+      "mov.b64 $0, {$1, $2};", "=l,r,n", /*has_side_effects=*/false,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr(), ArrayAttr());
+  return join.getResult(0);
 }
 
 /// Checks that a tile can be described as K-major with one swizzle atom
@@ -117,8 +136,8 @@ struct MmaSm90Lowering : OpConversionPattern<MmaSm90Op> {
         aRowBytes);
     Value bAddr =
         slotAddress(rewriter, loc, bType, adaptor.getB(), adaptor.getBStage());
-    Value descA = buildDescriptor(rewriter, loc, aAddr, aSw);
-    Value descB = buildDescriptor(rewriter, loc, bAddr, bSw);
+    Value lowA = descriptorLow(rewriter, loc, aAddr);
+    Value lowB = descriptorLow(rewriter, loc, bAddr);
     bool zeroInit = op.getDiscardAcc() ||
                     op.getAcc().getDefiningOp<AccZeroOp>() != nullptr;
 
@@ -128,9 +147,13 @@ struct MmaSm90Lowering : OpConversionPattern<MmaSm90Op> {
     Value acc = adaptor.getAcc();
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     for (int64_t j = 0; j < steps; ++j) {
-      Value step = i64Const(rewriter, loc, 2 * j);
-      Value da = j ? arith::AddIOp::create(rewriter, loc, descA, step) : descA;
-      Value db = j ? arith::AddIOp::create(rewriter, loc, descB, step) : descB;
+      Value step = i32Const(rewriter, loc, 2 * j);
+      Value da = buildDescriptor(
+          rewriter, loc,
+          j ? arith::AddIOp::create(rewriter, loc, lowA, step) : lowA, aSw);
+      Value db = buildDescriptor(
+          rewriter, loc,
+          j ? arith::AddIOp::create(rewriter, loc, lowB, step) : lowB, bSw);
       acc = NVVM::WgmmaMmaAsyncOp::create(
           rewriter, loc, structTy, acc, da, db, shape, *ab, *ab,
           NVVM::WGMMATypes::f32,

@@ -52,6 +52,7 @@ MainloopConfig MainloopConfig::fromPlan(const megamoe::config::KernelPlan &plan,
   m.columnBlocks = plan.blockN / 128;
   m.bBlocks = plan.splitN ? 2 : m.columnBlocks;
   m.clusterM = plan.clusterM;
+  m.scalePrefetch = plan.scalePrefetch;
   for (const megamoe::config::RolePlan &r : plan.roles)
     if (r.mma)
       m.consumerWarps += r.warpEnd - r.warpBegin;
@@ -153,29 +154,35 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
                                 IntegerAttr(), IntegerAttr());
           ws::ProducerCommitOp::create(ob, l, ring, stage, IntegerAttr());
         };
-        // In a cluster the B tile comes in clusterM boxes: shared by the
-        // cluster, this CTA's box multicast to all (warpspec.tma.load
+        // In a cluster each B column block comes in clusterM boxes: shared
+        // by the cluster, this CTA's box multicast to all (warpspec.tma.load
         // multicast picks the box by cluster rank); else all of them here.
-        auto loadClusterB = [&](OpBuilder &ob) {
+        auto loadClusterB = [&](OpBuilder &ob, Value buffer, Value bRow) {
           auto shared = scf::IfOp::create(ob, l, t.shareB, true);
           OpBuilder mb = shared.getThenBodyBuilder();
           ws::TmaLoadOp::create(
-              mb, l, t.bDesc, ValueRange{k0, t.bRow}, bTiles[0], stage, ring,
+              mb, l, t.bDesc, ValueRange{k0, bRow}, buffer, stage, ring,
               IntegerAttr(),
               mb.getI32IntegerAttr(static_cast<int32_t>(cfg.clusterM)));
           ws::ProducerCommitOp::create(mb, l, ring, stage, IntegerAttr());
           OpBuilder ob2 = shared.getElseBodyBuilder();
-          int64_t rows = cfg.blockN / cfg.clusterM;
+          int64_t rows = cfg.bBlockRows() / cfg.clusterM;
           for (int64_t i = 0; i < cfg.clusterM; ++i) {
-            Value row = arith::AddIOp::create(ob2, l, t.bRow,
+            Value row = arith::AddIOp::create(ob2, l, bRow,
                                               i32Const(ob2, l, i * rows));
             ws::TmaLoadOp::create(
-                ob2, l, t.bDesc, ValueRange{k0, row}, bTiles[0], stage, ring,
+                ob2, l, t.bDesc, ValueRange{k0, row}, buffer, stage, ring,
                 i ? ob2.getI64IntegerAttr(i * rows * cfg.blockK)
                   : IntegerAttr(),
                 IntegerAttr());
           }
           ws::ProducerCommitOp::create(ob2, l, ring, stage, IntegerAttr());
+        };
+        auto loadB = [&](OpBuilder &ob, Value buffer, Value bRow) {
+          if (cfg.clusterM > 1)
+            loadClusterB(ob, buffer, bRow);
+          else
+            loadAndCommit(ob, t.bDesc, ValueRange{k0, bRow}, buffer);
         };
         auto ifA = scf::IfOp::create(kb, l, isWarp(kb, 0), true);
         OpBuilder ab = ifA.getThenBodyBuilder();
@@ -187,14 +194,11 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
         OpBuilder es = ifS.getElseBodyBuilder();
         auto ifB = scf::IfOp::create(es, l, isWarp(es, 2), true);
         OpBuilder bb = ifB.getThenBodyBuilder();
-        if (cfg.clusterM > 1)
-          loadClusterB(bb);
-        else
-          loadAndCommit(bb, t.bDesc, ValueRange{k0, t.bRow}, bTiles[0]);
+        loadB(bb, bTiles[0], t.bRow);
         OpBuilder eb = ifB.getElseBodyBuilder();
         // Warp 3: the second column block's B tile, or only its arrival.
         if (phase.bBlocks == 2)
-          loadAndCommit(eb, t.bDesc, ValueRange{k0, t.bRow1}, bTiles[1]);
+          loadB(eb, bTiles[1], t.bRow1);
         else
           ws::ProducerCommitOp::create(eb, l, ring, stage, IntegerAttr());
         scf::YieldOp::create(kb, l);
@@ -217,26 +221,57 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
   // With release lag 0 the release right after the MMA keeps the fence.
   bool lag = cfg.releaseLag == 1;
   int64_t blocks = cfg.columnBlocks;
+  // Column block j's weight scales of K block `kBlock` are K / 128 entries
+  // after block j - 1's.
+  Value kLast = indexConst(b, loc, phase.kBlocks - 1);
+  auto loadScales = [&](OpBuilder &ob, Location l, Value kBlock) {
+    Value entry =
+        arith::AddIOp::create(ob, l, bScalesRow, indexToI32(ob, l, kBlock));
+    SmallVector<Value> all;
+    for (int64_t j = 0; j < blocks; ++j)
+      llvm::append_range(
+          all, loadWeightScales(
+                   ob, l, phase, bScales,
+                   j ? arith::AddIOp::create(ob, l, entry,
+                                             i32Const(ob, l, j * phase.kBlocks))
+                           .getResult()
+                     : entry));
+    return all;
+  };
+  int64_t perBlock = phase.bScalesPerTile;
+  auto splitScales = [&](ValueRange all) {
+    SmallVector<SmallVector<Value, 2>, 2> sb;
+    for (int64_t j = 0; j < blocks; ++j)
+      sb.emplace_back(all.slice(j * perBlock, perBlock));
+    return sb;
+  };
+  // Iteration values: the totals, the stage to release (lag 1), then with
+  // scalePrefetch this K block's weight scales (read one K block earlier).
   SmallVector<Value> inits(blocks, zero);
   if (lag)
     inits.push_back(indexConst(b, loc, 0));
+  int64_t scalesAt = inits.size();
+  if (cfg.scalePrefetch)
+    llvm::append_range(inits, loadScales(b, loc, indexConst(b, loc, 0)));
   auto kLoop = scf::ForOp::create(
       b, loc, indexConst(b, loc, 0), indexConst(b, loc, phase.kBlocks),
       indexConst(b, loc, 1), inits,
       [&](OpBuilder &kb, Location l, Value kBlock, ValueRange iter) {
-        // The weight scales are read before waiting so their latency hides
-        // behind the TMA wait; column block j's are K / 128 entries after
-        // block j - 1's.
-        Value entry =
-            arith::AddIOp::create(kb, l, bScalesRow, indexToI32(kb, l, kBlock));
-        SmallVector<SmallVector<Value, 2>, 2> sb;
-        for (int64_t j = 0; j < blocks; ++j)
-          sb.push_back(loadWeightScales(
-              kb, l, phase, bScales,
-              j ? arith::AddIOp::create(kb, l, entry,
-                                        i32Const(kb, l, j * phase.kBlocks))
-                      .getResult()
-                : entry));
+        // Without prefetch the weight scales are read before waiting so
+        // their latency hides behind the TMA wait (which a full stage does
+        // not have); with it, the next K block's are read here (the last
+        // K block reads its own again: in bounds, unused).
+        SmallVector<Value> current, upcoming;
+        if (cfg.scalePrefetch) {
+          current.assign(iter.begin() + scalesAt, iter.end());
+          Value next = arith::MinUIOp::create(
+              kb, l, arith::AddIOp::create(kb, l, kBlock, indexConst(kb, l, 1)),
+              kLast);
+          upcoming = loadScales(kb, l, next);
+        } else {
+          current = loadScales(kb, l, kBlock);
+        }
+        SmallVector<SmallVector<Value, 2>, 2> sb = splitScales(current);
         Value stage = ws::ConsumerWaitOp::create(kb, l, ring);
         // One column block after the other: each MMA's scratch accumulator
         // is promoted (and dead) before the next block's MMA starts.
@@ -247,16 +282,16 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
               aScales, iter[j], sb[j], scaleMap));
         if (!lag) {
           ws::ConsumerReleaseOp::create(kb, l, ring, stage);
-          scf::YieldOp::create(kb, l, next);
-          return;
+        } else {
+          Value notFirst = arith::CmpIOp::create(
+              kb, l, arith::CmpIPredicate::ugt, kBlock, indexConst(kb, l, 0));
+          auto releaseIf = scf::IfOp::create(kb, l, notFirst, false);
+          OpBuilder rb = releaseIf.getThenBodyBuilder();
+          ws::ConsumerReleaseOp::create(rb, l, ring, iter[blocks],
+                                        /*reads_retired=*/true);
+          next.push_back(stage);
         }
-        Value notFirst = arith::CmpIOp::create(
-            kb, l, arith::CmpIPredicate::ugt, kBlock, indexConst(kb, l, 0));
-        auto releaseIf = scf::IfOp::create(kb, l, notFirst, false);
-        OpBuilder rb = releaseIf.getThenBodyBuilder();
-        ws::ConsumerReleaseOp::create(rb, l, ring, iter[blocks],
-                                      /*reads_retired=*/true);
-        next.push_back(stage);
+        llvm::append_range(next, upcoming);
         scf::YieldOp::create(kb, l, next);
       });
   if (lag)

@@ -73,6 +73,10 @@ struct MainloopConfig {
   /// CTAs per cluster (KernelPlan::clusterM): 1, or 2 with a cluster ring
   /// and the B tile loaded in halves.
   int64_t clusterM = 1;
+  /// The consumer reads K block k + 1's weight scales during K block k
+  /// (KernelPlan::scalePrefetch), so their global-load latency is off the
+  /// promotion's path even when the stage is already full.
+  bool scalePrefetch = false;
 
   /// B rows of one column block (one B tile of the stage, one MMA's n).
   int64_t bBlockRows() const { return blockN / columnBlocks; }

@@ -45,11 +45,14 @@
 // CHECK: } else {
 // CHECK: nvvm.setmaxregister increase 232
 // CHECK: nvvm.mbarrier.try_wait.parity
-// SMEM descriptors: (addr & 0x3FFFF) >> 4 | LBO 1 << 16 | SBO (1024 >> 4) << 32
-// | 128B swizzle (1) << 62; each K step of 32 bytes adds 2.
-// CHECK: arith.constant 262143 : i64
-// CHECK: arith.constant 4611686293305360384 : i64
+// SMEM descriptors: low word (addr & 0x3FFFF) >> 4 | LBO 1 << 16 in 32 bits
+// (each K step of 32 bytes adds 2 to it), joined with the constant high word
+// SBO (1024 >> 4) | 128B swizzle (1) << 30 by mov.b64 {lo, hi}.
+// CHECK: llvm.ptrtoint {{.*}} : !llvm.ptr<3> to i32
+// CHECK-NEXT: arith.constant 262143 : i32
+// CHECK: arith.constant 65536 : i32
 // CHECK: nvvm.wgmma.fence.aligned
+// CHECK: llvm.inline_asm "mov.b64 $0, {$1, $2};", "=l,r,n" {{.*}} : (i32, i32) -> i64
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <zero>]
 // CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned

@@ -13,7 +13,7 @@ megamoe.layer @v4_flash_ep2_prefill config = #megamoe.config<hidden = 4096, inte
 // CHECK-NEXT: plan: schedule=unfused sms=132 kernels: route, layout, pull, L1 grouped GEMM, activation, L2 grouped GEMM + combine scatter, combine barrier, combine reduce
 // 2 x 128 x 6 slots + 128 x 63 padding rows.
 // CHECK-NEXT: pool: 9600 rows (worst case, never wraps)
-// CHECK-NEXT: variant tokens 0..128: grouped GEMMs BLOCK_M=64 L1 BLOCK_N=128 L2 BLOCK_N=128 BLOCK_K=128 stages=as many as fit math=single registers=40/232
+// CHECK-NEXT: variant tokens 0..128: grouped GEMMs BLOCK_M=64 L1 BLOCK_N=256 L2 BLOCK_N=256 BLOCK_K=128 stages=as many as fit math=single registers=40/232
 // No l2_out region (the L2 GEMM scatters into combine).
 // CHECK-NEXT: symmetric buffer: 225,897,984 B (215.43 MiB), workspace 1,280 B (0.00 MiB)
 // CHECK: // layer @v4_flash_ep2_prefill
@@ -24,7 +24,7 @@ megamoe.layer @v4_flash_ep2_prefill config = #megamoe.config<hidden = 4096, inte
 // CHECK-NEXT: variant tokens 1366..8192: grouped GEMMs BLOCK_M=128 {{.*}} math=cooperative-m
 
 // BM128: pool: 17792 rows (worst case, never wraps)
-// BM128-NEXT: variant tokens 0..128: grouped GEMMs BLOCK_M=128 L1 BLOCK_N=128 L2 BLOCK_N=128 BLOCK_K=128 stages=as many as fit math=cooperative-m registers=40/232
+// BM128-NEXT: variant tokens 0..128: grouped GEMMs BLOCK_M=128 L1 BLOCK_N=256 L2 BLOCK_N=256 BLOCK_K=128 stages=as many as fit math=cooperative-m registers=40/232
 // BM128-NEXT: symmetric buffer: 412,151,296 B (393.06 MiB), workspace 1,280 B (0.00 MiB)
 
 // JSON: unfused 9600 ['barriers', 'send_count', 'errors', 'x', 'x_sf', 'topk_idx', 'topk_weights', 'recv_count', 'src_token_index', 'pool_row_start', 'pool_block_expert', 'pool_info', 'l1_pool', 'l1_pool_sf', 'l1_pool_weight', 'pool_source', 'l1_out', 'l2_pool', 'l2_pool_sf', 'combine']

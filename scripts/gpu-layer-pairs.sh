@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# On the GPU machine: pairs of compiled layers timed side by side with
+# bench/compare_cubins.py (bitwise equal outputs, both against the FP32
+# oracle, times interleaved call by call), e.g. a schedule compiled by two
+# compilers or with two plans. Paths are relative to the folder it runs from.
+#   OUT=... PAIRS="label=old_dir,new_dir ..." [BENCH_TOKENS=...] \
+#     bash scripts/gpu-layer-pairs.sh BUNDLE      (BUNDLE: runtime + python)
+set -uo pipefail
+bundle=$(cd "${1:?usage: $0 BUNDLE}" && pwd)
+out=${OUT:-/tmp/gpu-layer-pairs}; mkdir -p "$out"
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+export PYTHONPATH=$bundle/python${PYTHONPATH:+:$PYTHONPATH}
+export MEGAMOE_RUNTIME_LIB=$bundle/python/megamoe/lib/libmegamoe_runtime.so
+for pair in ${PAIRS:?PAIRS is empty}; do
+  label=${pair%%=*}; dirs=${pair#*=}; old=${dirs%,*}; new=${dirs#*,}
+  work=$(mktemp -d); mkdir -p "$work/$label"
+  ln -sfn "$(cd "$old" && pwd)" "$work/$label/old"
+  ln -sfn "$(cd "$new" && pwd)" "$work/$label/new"
+  timeout ${BENCH_TIMEOUT:-200} python3 "$bundle/bench/compare_cubins.py" --layers "$work" \
+    --tokens ${BENCH_TOKENS:-1,8,128,512,2048,8192} --iters ${BENCH_ITERS:-10} > "$out/pair-$label.log" 2>&1
+  echo "== $label (old = $old, new = $new): rc=$?"
+  grep -E "^\|" "$out/pair-$label.log" | tail -12
+  rm -rf "$work"
+done
