@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 experts=8 n=4096 k=7168 maxm=32768 bm=128 bn=128 stages=0 lag=1 out="" opt=build/release/bin/megamoe-opt
-otype=bf16 il=0 dev=false sm=0 cm=1 pf=false
+otype=bf16 il=0 dev=false sm=0 cm=1 pf=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --experts) experts=$2; shift 2 ;;
@@ -30,7 +30,7 @@ while [[ $# -gt 0 ]]; do
     --device-m-blocks) dev=true; shift ;;
     --static-m) sm=$2; shift 2 ;;
     --cluster-m) cm=$2; shift 2 ;;
-    --scale-prefetch) pf=true; shift ;;
+    --scale-prefetch) pf=1; shift ;;
     *) echo "unknown argument '$1' (see the header of $0)" >&2; exit 2 ;;
   esac
 done
@@ -42,7 +42,7 @@ suffix=""
 [[ $dev == true ]] && suffix+="_dev"
 [[ $sm != 0 ]] && suffix+="_s$sm"
 [[ $cm != 1 ]] && suffix+="_c$cm"
-[[ $pf == true ]] && suffix+="_pf"
+[[ $pf == 1 ]] && suffix+="_pf"
 out=${out:-build/grouped_gemm/gg_e${experts}_n${n}_k${k}_m${maxm}_bm${bm}${suffix}}
 mkdir -p "$out"
 echo 'module {}' | "$opt" \

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "megamoe/Config/Heuristics.h"
+#include "megamoe/Config/KernelPlan.h"
 
 #include <algorithm>
 #include <cmath>
@@ -181,7 +182,7 @@ int64_t gemmRasterGroupN(int64_t n, int64_t k, int64_t blockN) {
 }
 
 int64_t groupedGemmBlockN(Chip chip, int64_t n, bool swiglu,
-                          bool combineScatter, int64_t clusterM) {
+                          bool combineScatter) {
   // A 128 x 256 tile moves A 16 KiB + B 32 KiB from L2 into SMEM per 8.4
   // MFLOP (25% less per FLOP than 128 x 128). Measured, one H200 run, two
   // passes, 8 experts x {4096, 512} rows, N x K = 4096x7168, 7168x2048,
@@ -189,11 +190,34 @@ int64_t groupedGemmBlockN(Chip chip, int64_t n, bool swiglu,
   // 128 at BLOCK_M 128 1.01-1.10x (pass 1) and 1.01-1.23x (pass 2), at
   // BLOCK_M 64 1.00-1.15x; outputs bitwise equal. (With 3 stages instead of
   // 4 it was 0.99-1.07x at BLOCK_M 128.)
-  // The cluster-of-2 kernel multicasts one 128-row B box (built for 128).
-  if (chip == Chip::SM90a && n % 256 == 0 && !swiglu && !combineScatter &&
-      clusterM == 1)
+  if (chip == Chip::SM90a && n % 256 == 0 && !swiglu && !combineScatter)
     return 256;
   return 128;
+}
+
+int64_t groupedGemmClusterM(const GemmProblem &p) {
+  // Two CTAs sharing each 128 x 256 weight tile by TMA multicast (16 + 16
+  // KiB from L2 per K block instead of 16 + 32), with scale prefetch, against
+  // the plain 128 x 256 kernel, two H200 runs (bench/RESULTS.md 2026-12-01,
+  // "Cluster of 2 and scale prefetch at BLOCK_N 256"): at 8 x 4096 rows
+  // 1.035-1.073x (run 1) and 1.040-1.089x (run 2) on all four (N, K); at
+  // 8 x 512 0.81-1.03x (run 1, one outlier row) and 1.00-1.05x (run 2);
+  // outputs bitwise equal. At BLOCK_N 128 the cluster measured 0.87-1.06x
+  // (not taken). The layer kernels have no cluster form (static-M grids,
+  // owner predicates in their epilogues: GroupedGemmConfig.cpp).
+  bool standalone = p.staticM == 0 && !p.swiglu && !p.combineScatter;
+  if (p.chip == Chip::SM90a && standalone && p.blockM == 128 &&
+      p.blockN == 256)
+    return 2;
+  return 1;
+}
+
+bool groupedGemmScalePrefetch(const GemmProblem &p) {
+  // Same runs: BLOCK_N 256 with prefetch against without, 0.89-1.02x at
+  // 8 x 512 and 0.99-1.02x at 8 x 4096 (cluster 1, run 1), and 0.99-1.12x
+  // with the cluster (run 2); at BLOCK_N 128 0.91-1.03x (mostly below 1):
+  // on for BLOCK_N 256 only. The carried scales cost 2 registers.
+  return p.blockN == 256;
 }
 
 bool swigluSplitColumns(int64_t blockM) {

@@ -53,7 +53,6 @@ struct GroupedGemmPass
     config.chip = *parsedChip;
     config.releaseLag = releaseLag;
     config.clusterM = clusterM;
-    config.scalePrefetch = scalePrefetch;
     config.out = *parsedOut;
     config.bScaleInterleave = bScaleInterleave;
     config.deviceMBlocks = deviceMBlocks;
@@ -64,11 +63,23 @@ struct GroupedGemmPass
     config.combineRanks = combineRanks;
     config.swiglu = swiglu;
     config.swigluArrivals = swigluArrivals;
-    if (blockN == 0) // the plan's choice
+    // The plan's choices, in this order (the cluster and the prefetch
+    // depend on the tile).
+    if (blockN == 0)
       config.blockN = cfg::groupedGemmBlockN(config.chip, config.n,
                                              config.swiglu,
-                                             config.combineScatter,
-                                             config.clusterM);
+                                             config.combineScatter);
+    if (clusterM == 0)
+      config.clusterM = cfg::groupedGemmClusterM(config);
+    if (scalePrefetch != -1 && scalePrefetch != 0 && scalePrefetch != 1) {
+      getOperation().emitError("megamoe-grouped-gemm: scale-prefetch must be "
+                               "0, 1 or -1 (the plan's choice), got ")
+          << scalePrefetch;
+      return signalPassFailure();
+    }
+    config.scalePrefetch = scalePrefetch == -1
+                               ? cfg::groupedGemmScalePrefetch(config)
+                               : scalePrefetch == 1;
     if (std::optional<std::string> error =
             ::megamoe::verifyGroupedGemmConfig(config)) {
       getOperation().emitError("megamoe-grouped-gemm: ") << *error;

@@ -4,7 +4,7 @@
 // ptxas resources (no spills, no stack).
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 cluster-m=2" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=128 cluster-m=2" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/grouped_gemm.ptx
 // RUN: grep -c "multicast::cluster" %t/grouped_gemm.ptx | FileCheck %s --check-prefix=MC
 // RUN: grep -c "cp.async.bulk.tensor.2d.shared::cta.global" %t/grouped_gemm.ptx | FileCheck %s --check-prefix=LOCAL
@@ -13,7 +13,7 @@
 // RUN: %python -c "import json,sys; print(json.dumps(json.load(open(sys.argv[1])), sort_keys=True, separators=(',', ':')))" %t/grouped_gemm.json | FileCheck %s --check-prefix=JSON
 // RUN: %ptxas -arch=sm_90a -v %t/grouped_gemm.ptx -o %t/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: rm -rf %t/bm64 && mkdir -p %t/bm64
-// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=7168 k=2048 max-m=32768 block-m=64 cluster-m=2" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/bm64" -o /dev/null
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=7168 k=2048 max-m=32768 block-m=64 block-n=128 cluster-m=2" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/bm64" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t/bm64/grouped_gemm.ptx -o %t/bm64/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // BLOCK_N 256: each of the two 128-row B column blocks in 64-row halves, one
 // multicast per block (warps 2 and 3), 16 wgmma.

@@ -1,14 +1,14 @@
-// scale-prefetch=true (GemmProblem::scalePrefetch): each math warpgroup reads
+// scale-prefetch=1 (GemmProblem::scalePrefetch): each math warpgroup reads
 // the first K block's weight scales before its K loop and, inside it, the
 // next K block's (clamped to the last, in bounds) before the stage wait; the
 // MMAs use the carried values. BLOCK_N 256: two column blocks, two scales
 // per K block (the second block's K / 128 = 56 entries later). Without the
 // option the loop carries no scales and reads its own K block's.
 // REQUIRES: ptxas
-// RUN: echo 'module {}' | megamoe-opt --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256 scale-prefetch=true" | FileCheck %s
-// RUN: echo 'module {}' | megamoe-opt --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256" | FileCheck %s --check-prefix=OFF
+// RUN: echo 'module {}' | megamoe-opt --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256 scale-prefetch=1" | FileCheck %s
+// RUN: echo 'module {}' | megamoe-opt --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256 scale-prefetch=0" | FileCheck %s --check-prefix=OFF
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: echo 'module {}' | megamoe-opt --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256 scale-prefetch=true" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
+// RUN: echo 'module {}' | megamoe-opt --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256 scale-prefetch=1" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t/grouped_gemm.ptx -o %t/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 
 // CHECK-LABEL: warpspec.role "math0"

@@ -3,8 +3,8 @@
 // per K block one wgmma m64n128 group per block into one scratch
 // accumulator, waited for and promoted with that block's weight scale
 // before the next block's, so 2 x 64 promoted + 64 scratch registers.
-// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256" | FileCheck %s --check-prefix=IR
-// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256" | megamoe-opt --pass-pipeline='builtin.module(gpu.module(warpspec-plan-smem,convert-warpspec-to-nvvm))' | FileCheck %s --check-prefix=LOWER
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256 cluster-m=1 scale-prefetch=0" | FileCheck %s --check-prefix=IR
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256 cluster-m=1 scale-prefetch=0" | megamoe-opt --pass-pipeline='builtin.module(gpu.module(warpspec-plan-smem,convert-warpspec-to-nvvm))' | FileCheck %s --check-prefix=LOWER
 // Without block-n the plan picks 256 where it is built (N a multiple of 256,
 // no swiglu / combine-scatter), else 128.
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168" | FileCheck %s --check-prefix=DEFAULT
@@ -69,6 +69,11 @@
 // LOWER: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c512_i32
 // LOWER: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32
 // LOWER: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32
+// The plan's default for the standalone GEMM at N 4096: 128 x 256 tiles in
+// clusters of 2 (config::groupedGemmClusterM) with the scale prefetch (the
+// loop carries the two column blocks' scales).
 // DEFAULT: BLOCK_N = 256 : i64
+// DEFAULT-SAME: CLUSTER_M = 2 : i64
+// DEFAULT: scf.for {{.*}} -> (!warpspec.acc<64x128xf32>, !warpspec.acc<64x128xf32>, index, f32, f32)
 // DEFAULT128: BLOCK_N = 128 : i64
 module {}

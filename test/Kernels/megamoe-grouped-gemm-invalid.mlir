@@ -33,6 +33,8 @@
 // 64 KiB tile) leaves room for 3 stages of 48.5 KiB, not 4.
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=256 out-type=f32 stages=4" 2>&1 | FileCheck %s --check-prefix=BNSMEM
 
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="scale-prefetch=2" 2>&1 | FileCheck %s --check-prefix=PF
+// PF: error: megamoe-grouped-gemm: scale-prefetch must be 0, 1 or -1 (the plan's choice), got 2
 // CLUSTER: error: megamoe-grouped-gemm: cluster-m must be 1 or 2 (CTAs per cluster), got 3
 // CLUSTERLAYER: error: megamoe-grouped-gemm: cluster-m 2 is built for the standalone grouped GEMM (TMA-store epilogue, static-m 0): not with static-m, combine-scatter or swiglu
 // CLUSTERCHIP: error: megamoe-grouped-gemm: cluster-m 2 is built for sm_90a, got 'sm_100a'

@@ -372,5 +372,24 @@ TEST(Heuristics, GroupedGemmBlockN) {
   EXPECT_EQ(groupedGemmBlockN(Chip::SM90a, 4096, true, false), 128);
   EXPECT_EQ(groupedGemmBlockN(Chip::SM90a, 4096, false, true), 128);
   EXPECT_EQ(groupedGemmBlockN(Chip::SM100a, 4096, false, false), 128);
-  EXPECT_EQ(groupedGemmBlockN(Chip::SM90a, 4096, false, false, 2), 128);
+}
+
+TEST(Heuristics, GroupedGemmClusterAndPrefetch) {
+  GemmProblem g;
+  g.blockN = 256;
+  EXPECT_EQ(groupedGemmClusterM(g), 2);
+  EXPECT_TRUE(groupedGemmScalePrefetch(g));
+  GemmProblem layer = g;
+  layer.staticM = 4096; // a layer GEMM: no cluster form
+  EXPECT_EQ(groupedGemmClusterM(layer), 1);
+  GemmProblem narrow = g;
+  narrow.blockN = 128;
+  EXPECT_EQ(groupedGemmClusterM(narrow), 1);
+  EXPECT_FALSE(groupedGemmScalePrefetch(narrow));
+  GemmProblem small = g;
+  small.blockM = 64;
+  EXPECT_EQ(groupedGemmClusterM(small), 1);
+  GemmProblem sm100 = g;
+  sm100.chip = Chip::SM100a;
+  EXPECT_EQ(groupedGemmClusterM(sm100), 1);
 }

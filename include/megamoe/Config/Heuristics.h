@@ -99,10 +99,19 @@ int64_t gemmRasterGroupN(int64_t n, int64_t k, int64_t blockN);
 
 /// The grouped GEMM's BLOCK_N when not given (megamoe-grouped-gemm's
 /// block-n=0): 256 where it is built (sm_90a, no SwiGLU or combine-scatter
-/// epilogue, N a multiple of 256, no cluster), else 128. The layer schedules set their
+/// epilogue, N a multiple of 256), else 128. The layer schedules set their
 /// own (Variant::l1BlockN / l2BlockN).
 int64_t groupedGemmBlockN(Chip chip, int64_t n, bool swiglu,
-                          bool combineScatter, int64_t clusterM = 1);
+                          bool combineScatter);
+struct GemmProblem; // KernelPlan.h
+
+/// The standalone grouped GEMM's cluster size when not given (cluster-m=0):
+/// 2 for a BLOCK_M 128 x BLOCK_N 256 TMA-store GEMM on sm_90a with M given
+/// at launch, else 1.
+int64_t groupedGemmClusterM(const GemmProblem &problem);
+/// Whether the math warps read the weight scales one K block ahead when not
+/// given (scale-prefetch=-1): for the BLOCK_N 256 tile, not for 128.
+bool groupedGemmScalePrefetch(const GemmProblem &problem);
 
 /// Whether a SwiGLU grouped GEMM (the split schedule's L1) of BLOCK_M rows
 /// gives its two math warpgroups one column block each (KernelPlan::splitN)

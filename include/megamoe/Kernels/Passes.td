@@ -51,13 +51,15 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
            "plan's choice (config::groupedGemmBlockN)">,
     Option<"stages", "stages", "int64_t", "0",
            "Pipeline stages (0: as many as fit in shared memory, at most 8)">,
-    Option<"clusterM", "cluster-m", "int64_t", "1",
+    Option<"clusterM", "cluster-m", "int64_t", "0",
            "CTAs per cluster: 1, or 2 (two adjacent m-blocks of one expert "
            "share the weight tile, each CTA loading half of it with TMA "
-           "multicast)">,
-    Option<"scalePrefetch", "scale-prefetch", "bool", "false",
-           "Math warps read the next K block's weight scales during the "
-           "current one (registers carried through the K loop)">,
+           "multicast); 0: the plan's choice (config::groupedGemmClusterM)">,
+    Option<"scalePrefetch", "scale-prefetch", "int64_t", "-1",
+           "1: math warps read the next K block's weight scales during the "
+           "current one (registers carried through the K loop); 0: each K "
+           "block's before its wait; -1: the plan's choice "
+           "(config::groupedGemmScalePrefetch)">,
     Option<"releaseLag", "release-lag", "int64_t", "1",
            "K blocks a math role keeps a stage after its MMA retired (0 or 1)">,
     Option<"chip", "chip", "std::string", [{"sm_90a"}], "Target chip (sm_90a, sm_100a)">,
