@@ -74,7 +74,7 @@ struct GroupedGemmPass
     if (scalePrefetch != -1 && scalePrefetch != 0 && scalePrefetch != 1) {
       getOperation().emitError("megamoe-grouped-gemm: scale-prefetch must be "
                                "0, 1 or -1 (the plan's choice), got ")
-          << scalePrefetch;
+          << static_cast<int64_t>(scalePrefetch);
       return signalPassFailure();
     }
     config.scalePrefetch = scalePrefetch == -1
