@@ -2,7 +2,8 @@
 .anchor/deepgemm/grouped_gemm_side_by_side.py): megamoe variants (BM128, BM64 and the
 cluster-2 BM128 cubins named by --variants, each its own column), DeepGEMM
 m_grouped_fp8_gemm_nt_contiguous, torch big GEMM. Same data for all; TFLOPS = 2*M*N*K/t;
-"bitwise" says whether every cluster variant's output equals the BM128 one on that row's data.
+"bitwise" says whether every cluster variant's output equals the BM128 one on that row's data,
+"== torch" whether every BM128-row output equals the per-expert torch._scaled_mm loop's bitwise.
 Also prints cuOccupancyMaxActiveClusters of each cluster cubin (ctypes, libcuda).
 """
 import argparse, ctypes, json, os, sys
@@ -58,9 +59,10 @@ def main():
     dg = load_deepgemm()
     E = 8
     names = [v[0] for v in variants]
-    print("| 8 x rows | N x K | BM128 | BM64 | " + " | ".join(names) + " | DeepGEMM | torch big | "
-          + " | ".join(f"{v} / best old" for v in names) + " | best old / DeepGEMM | bitwise |", flush=True)
-    print("|---|---|" + "---:|" * (4 + 2 * len(names) + 1) + "---|", flush=True)
+    print("| 8 x rows | N x K | BM128 | BM64 | " + " | ".join(names) + " | DeepGEMM | torch big | torch loop | "
+          + " | ".join(f"{v} / best old" for v in names) + " | best old / DeepGEMM | "
+          + " | ".join(f"{v} / DeepGEMM" for v in names) + " | bitwise | == torch |", flush=True)
+    print("|---|---|" + "---:|" * (5 + 3 * len(names) + 1) + "---|---|", flush=True)
     for shp in args.shapes.split(","):
         n, k = (int(v) for v in shp.split("x"))
         for rows in (int(r) for r in args.rows.split(",")):
@@ -71,6 +73,17 @@ def main():
             res = {}
             bb, bs = p.b[0].clone(), p.b_scales[0].clone()
             res["big"] = time_graph(lambda: scaled_mm_blockwise(p.a, p.a_scales, bb, bs), reps)
+            # The per-expert torch._scaled_mm loop: timed, and its outputs are
+            # what every megamoe output must equal bitwise ("== torch").
+            loop_out = [None] * E
+
+            def loop():
+                for e in range(E):
+                    r = slice(offs[e], offs[e] + rows)
+                    loop_out[e] = scaled_mm_blockwise(p.a[r], p.a_scales[:, r], p.b[e], p.b_scales[e])
+            loop()
+            want = torch.cat(loop_out)
+            res["loop"] = time_graph(loop, reps)
             outs = {}
             for name, bm, sfx in [("bm128", 128, ""), ("bm64", 64, "")] + [(v, 128, x) for v, x in variants]:
                 path = os.path.join(args.cubins, f"gg_e8_n{n}_k{k}_m32768_bm{bm}{sfx}", "grouped_gemm.json")
@@ -84,6 +97,8 @@ def main():
             same = "-"
             if "bm128" in outs and any(v in outs for v in names):
                 same = "yes" if all(torch.equal(outs[v], outs["bm128"]) for v in names if v in outs) else "NO"
+            # Every BLOCK_M 128 output (the data of `p`) against the torch loop.
+            eq_torch = "yes" if all(torch.equal(o[p.valid], want) for key, o in outs.items() if key != "bm64") else "NO"
             if dg is not None:
                 try:
                     m_total = p.layout.m_total
@@ -100,9 +115,10 @@ def main():
             old = max((tf[x] for x in ("bm128", "bm64") if x in tf), default=None)
             r1 = " | ".join(f"{tf[v] / old:.3f}" if old and v in tf else "-" for v in names)
             r2 = f"{old / tf['dg']:.3f}" if old and "dg" in tf else "-"
+            r3 = " | ".join(f"{tf[v] / tf['dg']:.3f}" if v in tf and "dg" in tf else "-" for v in names)
             print(f"| {rows} | {n} x {k} | {f('bm128')} | {f('bm64')} | "
-                  + " | ".join(f(v) for v in names) + f" | {f('dg')} | {f('big')} | {r1} | {r2} | {same} |",
-                  flush=True)
+                  + " | ".join(f(v) for v in names) + f" | {f('dg')} | {f('big')} | {f('loop')} | {r1} | {r2} | "
+                  + f"{r3} | {same} | {eq_torch} |", flush=True)
 
 
 if __name__ == "__main__":
