@@ -78,11 +78,23 @@ Value loadBlockExpert(OpBuilder &b, Location loc, const GemmPhase &g,
                      indexToI32(b, loc, mBlock));
 }
 
+/// The ring's mainloop; `otherK` is the inner size of a second GEMM on the
+/// same ring (the fused kernel's L2), 0 if none. The consumers' K loop is
+/// unrolled over the stages when every tile of both consumes a multiple of
+/// them (then each tile starts at stage 0).
 MainloopConfig mainloopConfig(MLIRContext *ctx, const GroupedGemmConfig &c,
-                              const config::KernelPlan &plan) {
+                              const config::KernelPlan &plan,
+                              int64_t otherK = 0) {
   MainloopConfig m = MainloopConfig::fromPlan(plan, c.k);
   if (c.bScaleInterleave)
     m.interleaveWeightScales(ctx, c.bScaleInterleave);
+  auto fits = [&](int64_t k) { return (k / plan.blockK) % plan.stages == 0; };
+  // Only sm_90a, one column block per warpgroup: unrolled, ptxas spills
+  // the BLOCK_N 256 math warps (320 bytes) and the sm_100a BLOCK_M 64
+  // kernels; rolled they need none.
+  m.unrollStages = plan.unrollStages && plan.chip == config::Chip::SM90a &&
+                   plan.stages > 1 && m.columnBlocks == 1 && fits(c.k) &&
+                   (otherK == 0 || fits(otherK));
   return m;
 }
 
@@ -447,7 +459,7 @@ void megamoe::buildFusedGemmKernel(OpBuilder &b, Location loc,
   second.waitsPerBlock = 2 * (l2.n / l2.blockN);
   second.timeoutCycles = binds.arrivalTimeoutCycles;
   GemmKernel k{plan, BlockScaledMainloop::create(
-                         b, loc, mainloopConfig(ctx, l1, plan))};
+                         b, loc, mainloopConfig(ctx, l1, plan, l2.k))};
   first.dTiles = allocateOutputTile(b, loc, l1, l1.blockN);
   if (plan.splitN)
     allocatePairExchange(b, loc, plan, first);

@@ -53,6 +53,7 @@ struct GroupedGemmPass
     config.chip = *parsedChip;
     config.releaseLag = releaseLag;
     config.clusterM = clusterM;
+    config.unrollStages = unrollStages;
     config.out = *parsedOut;
     config.bScaleInterleave = bScaleInterleave;
     config.deviceMBlocks = deviceMBlocks;

@@ -159,6 +159,21 @@ def test_scale_prefetch_bitwise(shape, block_n):
     assert torch.equal(outs[0][p.valid], outs[1][p.valid])
 
 
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_unrolled_k_loop_bitwise(shape):
+    """The K loop unrolled over the stages (the default at BLOCK_N 128) waits on the same
+    stages in the same order as the rolled one (unroll-stages=false): outputs bitwise equal."""
+    n, k = SHAPES[shape]
+    p = Problem(GROUPS["uneven"], n, k, 128, seed=9)
+    outs = []
+    for options in ({}, {"unroll": False}):
+        out = torch.full((p.layout.m_total, n), float("nan"), dtype=torch.bfloat16, device="cuda")
+        kernel(n, k, 128, **options)(p.a, p.a_scales, p.b, p.b_scales, p.layout, out)
+        outs.append(out)
+    torch.cuda.synchronize()
+    assert torch.equal(outs[0][p.valid], outs[1][p.valid])
+
+
 def test_cluster_big_and_repeat():
     """8 x 4096 rows (every pair shared, many waves), twice: bitwise equal to the plain kernel
     both times, and a count of 0 m-blocks computes nothing."""

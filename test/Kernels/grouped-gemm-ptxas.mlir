@@ -9,7 +9,7 @@
 // RUN: %python -c "import json,sys; print(json.dumps(json.load(open(sys.argv[1])), sort_keys=True, separators=(',', ':')))" %t/grouped_gemm.json | FileCheck %s --check-prefix=JSON
 // RUN: %ptxas -arch=sm_90a -v %t/grouped_gemm.ptx -o %t/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: rm -rf %t/bm64 && mkdir -p %t/bm64
-// RUN: megamoe-opt %s --megamoe-grouped-gemm="block-n=128 experts=8 n=7168 k=2048 max-m=32768 block-m=64" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/bm64" -o /dev/null
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="block-n=128 experts=8 n=7168 k=2048 max-m=32768 block-m=64 unroll-stages=false" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/bm64" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t/bm64/grouped_gemm.ptx -o %t/bm64/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: FileCheck %s --check-prefix=PTX64 --input-file=%t/bm64/grouped_gemm.ptx
 // RUN: grep -c "stmatrix.sync.aligned.m8n8.x4.shared.b16" %t/bm64/grouped_gemm.ptx | FileCheck %s --check-prefix=STM64

@@ -74,6 +74,9 @@ struct GemmProblem {
   /// Read each K block's weight scales one K block ahead (carried in
   /// registers through the K loop) instead of just before its stage wait.
   bool scalePrefetch = false;
+  /// Unroll the math warps' K loop over the pipeline stages where every
+  /// tile's K blocks are a multiple of them (constant stage addresses).
+  bool unrollStages = true;
 
   /// The largest M the kernel is launched with (staticM, or maxM).
   int64_t rowCapacity() const { return staticM > 0 ? staticM : maxM; }
@@ -105,6 +108,7 @@ struct KernelPlan {
   bool splitN = false;
   int64_t clusterM = 1; // CTAs per cluster (GemmProblem::clusterM)
   bool scalePrefetch = false; // GemmProblem::scalePrefetch
+  bool unrollStages = true;   // GemmProblem::unrollStages
   /// Columns of the TMA-store epilogue's SMEM output tile: one column block
   /// (128), or half of one for a BF16 BLOCK_N 256 tile (so that 4 stages
   /// fit); the epilogue stores the tile's columns through it in turn.

@@ -60,6 +60,9 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
            "current one (registers carried through the K loop); 0: each K "
            "block's before its wait; -1: the plan's choice "
            "(config::groupedGemmScalePrefetch)">,
+    Option<"unrollStages", "unroll-stages", "bool", "true",
+           "Unroll the math warps' K loop over the pipeline stages when the "
+           "K blocks are a multiple of them (constant stage addresses)">,
     Option<"releaseLag", "release-lag", "int64_t", "1",
            "K blocks a math role keeps a stage after its MMA retired (0 or 1)">,
     Option<"chip", "chip", "std::string", [{"sm_90a"}], "Target chip (sm_90a, sm_100a)">,

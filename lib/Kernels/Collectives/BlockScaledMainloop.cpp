@@ -253,46 +253,75 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
   int64_t scalesAt = inits.size();
   if (cfg.scalePrefetch)
     llvm::append_range(inits, loadScales(b, loc, indexConst(b, loc, 0)));
+  // One K block: `iter` holds the iteration values, `known` the stage when
+  // the loop is unrolled over the stages (MainloopConfig::unrollStages).
+  auto step = [&](OpBuilder &kb, Location l, Value kBlock, ValueRange iter,
+                  std::optional<int64_t> known) {
+    // Without prefetch the weight scales are read before waiting so their
+    // latency hides behind the TMA wait (which a full stage does not have);
+    // with it, the next K block's are read here (the last K block reads its
+    // own again: in bounds, unused).
+    SmallVector<Value> current, upcoming;
+    if (cfg.scalePrefetch) {
+      current.assign(iter.begin() + scalesAt, iter.end());
+      Value next = arith::MinUIOp::create(
+          kb, l, arith::AddIOp::create(kb, l, kBlock, indexConst(kb, l, 1)),
+          kLast);
+      upcoming = loadScales(kb, l, next);
+    } else {
+      current = loadScales(kb, l, kBlock);
+    }
+    SmallVector<SmallVector<Value, 2>, 2> sb = splitScales(current);
+    auto wait = ws::ConsumerWaitOp::create(kb, l, ring);
+    if (known)
+      wait.setKnownStage(*known);
+    Value stage = wait;
+    // One column block after the other: each MMA's scratch accumulator is
+    // promoted (and dead) before the next block's MMA starts.
+    SmallVector<Value> next;
+    for (int64_t j = 0; j < blocks; ++j)
+      next.push_back(ws::MmaBlockScaledOp::create(
+          kb, l, aTiles, stage, row, bTiles[blocks == 1 ? bBlock : j],
+          aScales, iter[j], sb[j], scaleMap));
+    if (!lag) {
+      ws::ConsumerReleaseOp::create(kb, l, ring, stage);
+    } else if (known && *known > 0) {
+      // Inside an unrolled group the previous K block exists.
+      ws::ConsumerReleaseOp::create(kb, l, ring, iter[blocks],
+                                    /*reads_retired=*/true);
+      next.push_back(stage);
+    } else {
+      Value notFirst = arith::CmpIOp::create(
+          kb, l, arith::CmpIPredicate::ugt, kBlock, indexConst(kb, l, 0));
+      auto releaseIf = scf::IfOp::create(kb, l, notFirst, false);
+      OpBuilder rb = releaseIf.getThenBodyBuilder();
+      ws::ConsumerReleaseOp::create(rb, l, ring, iter[blocks],
+                                    /*reads_retired=*/true);
+      next.push_back(stage);
+    }
+    llvm::append_range(next, upcoming);
+    return next;
+  };
+  // Unrolled over the stages, K block k of a group uses stage k: every tile
+  // (and skipped tile) of the ring consumes a multiple of the stage count,
+  // so the role's iterator is a multiple of it at each tile's start.
+  int64_t unroll = cfg.unrollStages ? cfg.stages : 1;
+  assert((unroll == 1 || phase.kBlocks % unroll == 0) &&
+         "unrollStages needs K blocks that are a multiple of the stages");
   auto kLoop = scf::ForOp::create(
       b, loc, indexConst(b, loc, 0), indexConst(b, loc, phase.kBlocks),
-      indexConst(b, loc, 1), inits,
+      indexConst(b, loc, unroll), inits,
       [&](OpBuilder &kb, Location l, Value kBlock, ValueRange iter) {
-        // Without prefetch the weight scales are read before waiting so
-        // their latency hides behind the TMA wait (which a full stage does
-        // not have); with it, the next K block's are read here (the last
-        // K block reads its own again: in bounds, unused).
-        SmallVector<Value> current, upcoming;
-        if (cfg.scalePrefetch) {
-          current.assign(iter.begin() + scalesAt, iter.end());
-          Value next = arith::MinUIOp::create(
-              kb, l, arith::AddIOp::create(kb, l, kBlock, indexConst(kb, l, 1)),
-              kLast);
-          upcoming = loadScales(kb, l, next);
-        } else {
-          current = loadScales(kb, l, kBlock);
+        SmallVector<Value> values(iter.begin(), iter.end());
+        for (int64_t j = 0; j < unroll; ++j) {
+          Value k = j ? arith::AddIOp::create(kb, l, kBlock,
+                                              indexConst(kb, l, j))
+                            .getResult()
+                      : kBlock;
+          values = step(kb, l, k, values,
+                        unroll > 1 ? std::optional<int64_t>(j) : std::nullopt);
         }
-        SmallVector<SmallVector<Value, 2>, 2> sb = splitScales(current);
-        Value stage = ws::ConsumerWaitOp::create(kb, l, ring);
-        // One column block after the other: each MMA's scratch accumulator
-        // is promoted (and dead) before the next block's MMA starts.
-        SmallVector<Value> next;
-        for (int64_t j = 0; j < blocks; ++j)
-          next.push_back(ws::MmaBlockScaledOp::create(
-              kb, l, aTiles, stage, row, bTiles[blocks == 1 ? bBlock : j],
-              aScales, iter[j], sb[j], scaleMap));
-        if (!lag) {
-          ws::ConsumerReleaseOp::create(kb, l, ring, stage);
-        } else {
-          Value notFirst = arith::CmpIOp::create(
-              kb, l, arith::CmpIPredicate::ugt, kBlock, indexConst(kb, l, 0));
-          auto releaseIf = scf::IfOp::create(kb, l, notFirst, false);
-          OpBuilder rb = releaseIf.getThenBodyBuilder();
-          ws::ConsumerReleaseOp::create(rb, l, ring, iter[blocks],
-                                        /*reads_retired=*/true);
-          next.push_back(stage);
-        }
-        llvm::append_range(next, upcoming);
-        scf::YieldOp::create(kb, l, next);
+        scf::YieldOp::create(kb, l, values);
       });
   if (lag)
     ws::ConsumerReleaseOp::create(b, loc, ring, kLoop.getResult(blocks),

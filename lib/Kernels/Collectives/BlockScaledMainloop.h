@@ -77,6 +77,12 @@ struct MainloopConfig {
   /// (KernelPlan::scalePrefetch), so their global-load latency is off the
   /// promotion's path even when the stage is already full.
   bool scalePrefetch = false;
+  /// The consumers' K loop is unrolled over the stages, K block j of each
+  /// group waiting with `known_stage j` (constant slot, barrier and
+  /// descriptor addresses). Only valid when every tile of every phase on the
+  /// ring consumes a multiple of `stages` K blocks (the kernel builder checks
+  /// it: unrollStagesFits).
+  bool unrollStages = false;
 
   /// B rows of one column block (one B tile of the stage, one MMA's n).
   int64_t bBlockRows() const { return blockN / columnBlocks; }

@@ -2086,3 +2086,16 @@ warpspec.kernel @k(%mb: i32) attributes {chip = "sm_90a", cluster = array<i32: 2
   }
   warpspec.return
 }
+
+// -----
+
+warpspec.kernel @known_stage_out_of_range() attributes {chip = "sm_90a", maxnreg = 168 : i32, threads = 128 : i32} {
+  %pipe = warpspec.pipeline.create "p" producer_arrivals 1 consumer_arrivals 4 : !warpspec.pipeline<2>
+  warpspec.roles {
+    warpspec.role "r" warps [0, 4) regs 128 {
+      // expected-error @+1 {{known_stage 2 is not a stage of the 2-stage pipeline (0 <= known_stage < 2)}}
+      %s = warpspec.consumer.wait %pipe known_stage 2 : !warpspec.pipeline<2>
+    }
+  }
+  warpspec.return
+}

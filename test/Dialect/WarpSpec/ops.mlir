@@ -75,6 +75,8 @@ warpspec.kernel @all_sm90(%da: !desc, %dsf: !sfdesc, %dout: !odesc,
       %zero = warpspec.acc.zero : !acc
       // CHECK: %[[CS:.*]] = warpspec.consumer.wait %[[P]] : !warpspec.pipeline<4>
       %cs = warpspec.consumer.wait %ab : !pipe
+      // CHECK: warpspec.consumer.wait %[[P]] known_stage 1 : !warpspec.pipeline<4>
+      %cs1 = warpspec.consumer.wait %ab known_stage 1 : !pipe
       // CHECK: warpspec.mma.sm90 %[[A]][%[[CS]], %{{.*}}], %{{.*}}[%[[CS]]], %{{.*}} : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.acc<64x128xf32>
       %p = warpspec.mma.sm90 %a[%cs, %row], %b[%cs], %zero : !tile, !tile, !acc
       // CHECK: warpspec.mma.wait 0, %{{.*}} : !warpspec.acc<64x128xf32>

@@ -468,7 +468,18 @@ LogicalResult PipelineCreateOp::verify() {
 
 LogicalResult ProducerAcquireOp::verify() { return verifyInsideRole(*this); }
 
-LogicalResult ConsumerWaitOp::verify() { return verifyInsideRole(*this); }
+LogicalResult ConsumerWaitOp::verify() {
+  if (failed(verifyInsideRole(*this)))
+    return failure();
+  if (std::optional<int64_t> j = getKnownStage()) {
+    int64_t stages = getPipeline().getType().getStages();
+    if (*j < 0 || *j >= stages)
+      return emitOpError("known_stage ")
+             << *j << " is not a stage of the " << stages
+             << "-stage pipeline (0 <= known_stage < " << stages << ")";
+  }
+  return success();
+}
 
 LogicalResult ConsumerReleaseOp::verify() {
   if (failed(verifyInsideRole(*this)))

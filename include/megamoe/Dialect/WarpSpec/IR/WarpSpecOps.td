@@ -419,13 +419,26 @@ def WarpSpec_ConsumerWaitOp : WarpSpec_Op<"consumer.wait"> {
     TMA copies completed on the barrier, are visible afterwards (also to the
     async proxy, e.g. wgmma). Returns the stage index.
 
+    `known_stage j`: the kernel asserts that the role's consumer iterator is
+    j modulo the stage count here (e.g. a K loop unrolled over the stages
+    whose every tile consumes a multiple of them), so the stage is the
+    constant j and every address derived from it (slot, barrier, wgmma
+    descriptor) folds; the phase still comes from the iterator. A wrong
+    assertion waits on the wrong barrier: only builders that prove it use it
+    (BlockScaledMainloop, MainloopConfig::unrollStages).
+
     ```mlir
     %s = warpspec.consumer.wait %ab : !warpspec.pipeline<4>
+    %s1 = warpspec.consumer.wait %ab known_stage 1 : !warpspec.pipeline<4>
     ```
   }];
-  let arguments = (ins WarpSpec_PipelineType:$pipeline);
+  let arguments = (ins WarpSpec_PipelineType:$pipeline,
+                       OptionalAttr<I64Attr>:$known_stage);
   let results = (outs Index:$stage);
-  let assemblyFormat = "$pipeline attr-dict `:` qualified(type($pipeline))";
+  let assemblyFormat = [{
+    $pipeline (`known_stage` $known_stage^)? attr-dict `:`
+    qualified(type($pipeline))
+  }];
   let hasVerifier = 1;
 }
 

@@ -1,0 +1,26 @@
+// The math warps' K loop unrolled over the pipeline stages (unroll-stages,
+// MainloopConfig::unrollStages): BLOCK_M 64 x 128 at K 7168 has 8 stages and
+// 56 K blocks, so the loop steps by 8 and K block j of each group waits with
+// `known_stage j` (the producer's loop is unchanged). Not where the K blocks
+// are no multiple of the stages (BLOCK_M 128: 6 stages), not at BLOCK_N 256
+// (ptxas spills when it is unrolled), not with unroll-stages=false.
+// REQUIRES: ptxas
+// RUN: echo 'module {}' | megamoe-opt --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=64 block-n=128" | FileCheck %s
+// RUN: echo 'module {}' | megamoe-opt --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=64 block-n=128 unroll-stages=false" | FileCheck %s --check-prefix=OFF
+// RUN: echo 'module {}' | megamoe-opt --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=128" | FileCheck %s --check-prefix=OFF
+// RUN: echo 'module {}' | megamoe-opt --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256 cluster-m=1 stages=4" | FileCheck %s --check-prefix=OFF
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: echo 'module {}' | megamoe-opt --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=64 block-n=128" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
+// RUN: %ptxas -arch=sm_90a -v %t/grouped_gemm.ptx -o %t/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+
+// CHECK-LABEL: warpspec.role "math0"
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c56 step %c8
+// CHECK: warpspec.consumer.wait %{{.*}} known_stage 0
+// CHECK: warpspec.consumer.wait %{{.*}} known_stage 1
+// CHECK: warpspec.consumer.wait %{{.*}} known_stage 7
+// CHECK-NOT: known_stage
+// CHECK: warpspec.return
+
+// OFF-NOT: known_stage
+
+// PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
