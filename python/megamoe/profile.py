@@ -144,9 +144,24 @@ def decode(data, manifest):
     return out
 
 
+def ran_kernels(profile):
+    """The kernels that have intervals, in the order of their first stamp
+    (a call runs one variant's schedule: the colors go to those)."""
+    first = {}
+    for iv in profile.intervals:
+        first[iv.kernel] = min(first.get(iv.kernel, iv.begin), iv.begin)
+    return sorted(first, key=first.get)
+
+
+def kernel_color(profile, kernel):
+    ran = ran_kernels(profile)
+    k = ran.index(kernel) if kernel in ran else len(ran)
+    return KERNEL_COLORS[k % len(KERNEL_COLORS)]
+
+
 def phase_color(profile, iv):
     if iv.phase == "cta":
-        return KERNEL_COLORS[profile.kernels.index(iv.kernel) % len(KERNEL_COLORS)]
+        return kernel_color(profile, iv.kernel)
     return PHASE_COLORS.get(iv.phase, (0, 0, 0))
 
 
@@ -160,7 +175,7 @@ def table(profile):
         by_kernel.setdefault(iv.kernel, []).append(iv)
     lines.append("%-24s %-6s %-12s %7s %11s %9s %6s" %
                  ("kernel", "role", "phase", "count", "total_us", "mean_us", "share"))
-    for name in profile.kernels:
+    for name in ran_kernels(profile):
         ivs = by_kernel.get(name, [])
         if not ivs:
             continue
@@ -181,9 +196,9 @@ def table(profile):
     lines.append("legend (PNG colors):")
     for phase, c in PHASE_COLORS.items():
         lines.append("  %-24s #%02x%02x%02x" % (phase, *c))
-    for k, name in enumerate(profile.kernels):
-        c = KERNEL_COLORS[k % len(KERNEL_COLORS)]
-        lines.append("  %-24s #%02x%02x%02x (cta)" % (name, *c))
+    for name in ran_kernels(profile):
+        if any(i.kernel == name and i.phase == "cta" for i in profile.intervals):
+            lines.append("  %-24s #%02x%02x%02x (cta)" % (name, *kernel_color(profile, name)))
     return "\n".join(lines)
 
 
@@ -218,10 +233,12 @@ def render_png(profile, path, width=1600, lane_px=3):
     for k in range(len(sms)):
         rows[k * sm_px + sm_px - 1][:] = bytes(SM_GAP * width)
     lane_index = {"cta": 0, "tma": 0, "math0": 1, "math1": 2}
+    colors = {k: bytes(kernel_color(profile, k)) for k in ran_kernels(profile)}
     for i in ivs:
         x0 = int((i.begin - t0) * scale)
         x1 = max(int((i.end - t0) * scale), x0 + 1)
-        color = bytes(phase_color(profile, i))
+        color = colors[i.kernel] if i.phase == "cta" else bytes(
+            PHASE_COLORS.get(i.phase, (0, 0, 0)))
         top = row_of_sm[i.sm] * sm_px + lane_index.get(i.role, 0) * lane_px
         fill = color * (x1 - x0)
         for y in range(top, top + lane_px):
