@@ -30,8 +30,15 @@
 // CHECK-SAME: %{{.*}}: !warpspec.global<i64> {megamoe.bind = "profile", megamoe.name = "profile"})
 // CHECK: warpspec.role "tma"
 // CHECK: warpspec.tile_loop
-// CHECK: warpspec.sequence.next "profile" : i32
-// CHECK: warpspec.timestamp : i64
+// The elected lane's slot n is written only when n < capacity (1024) and the
+// CTA has a slice (blockIdx.x < 160): records past them are dropped.
+// CHECK: %[[N:.*]] = warpspec.sequence.next "profile" : i32
+// CHECK-DAG: %[[MAXC:.*]] = arith.constant 160 : i32
+// CHECK-DAG: %[[LIMIT:.*]] = arith.constant 1024 : i32
+// CHECK-DAG: arith.cmpi ult, %{{.*}}, %[[MAXC]] : i32
+// CHECK-DAG: arith.cmpi ult, %[[N]], %[[LIMIT]] : i32
+// CHECK: scf.if
+// CHECK-NEXT: warpspec.timestamp : i64
 // CHECK: warpspec.sm_id : i32
 // CHECK: warpspec.global.store
 // CHECK: warpspec.role "math0"
