@@ -236,7 +236,8 @@ void Layer::forward(const ForwardArgs &args, CUstream stream) const {
       schedule_->variants[variantFor(args.numTokens)];
   // The profile holds the records of this call only (unused slots zero).
   if (profile_)
-    checkCu(cuMemsetD8Async((CUdeviceptr)profile_, 0, manifest_.profileBytes, stream),
+    checkCu(cuMemsetD8Async((CUdeviceptr)profile_, 0, manifest_.profileBytes,
+                            stream),
             "zeroing the phase-profile buffer");
   for (size_t launch : variant.launches) {
     Schedule::Kernel &k = schedule_->kernels[launch];
