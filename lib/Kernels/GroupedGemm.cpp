@@ -11,6 +11,7 @@
 #include "megamoe/Kernels/GroupedGemm.h"
 #include "Collectives/BlockScaledMainloop.h"
 #include "Collectives/Epilogues.h"
+#include "Collectives/PhaseProfile.h"
 #include "Collectives/TileScheduler.h"
 #include "GroupedGemmParams.h"
 #include "MoeKernelUtil.h"
@@ -61,6 +62,9 @@ struct GemmPhase {
   Value arrivals, waits;
   int64_t arrivalsPerBlock = 0, waitsPerBlock = 0;
   std::optional<int64_t> timeoutCycles;
+  /// The profile's phases of its tiles (L1 or L2).
+  ProfilePhase mainloopPhase = ProfilePhase::L1Mainloop;
+  ProfilePhase epiloguePhase = ProfilePhase::L1Epilogue;
 };
 
 /// The kernel-level values the roles share.
@@ -69,7 +73,21 @@ struct GemmKernel {
   BlockScaledMainloop mainloop;
   SmallVector<Value> epilogueBarriers; // one per math warpgroup
   SmallVector<GemmPhase *, 2> phases;  // walked in this order by every role
+  PhaseProfile profile;                // off unless built with the profile
 };
+
+/// The profile's tag of a tile: m-block x tiles per m-block + tile (only
+/// built when the profile is on).
+Value profileTag(OpBuilder &b, Location loc, const GemmKernel &k,
+                 const GemmPhase &g, Value mBlock, Value tile) {
+  if (!k.profile)
+    return Value();
+  return arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, mBlock,
+                            indexConst(b, loc, g.tiles.nBlocks)),
+      tile);
+}
 
 /// The expert that owns row block `mBlock` (block_expert[mBlock]).
 Value loadBlockExpert(OpBuilder &b, Location loc, const GemmPhase &g,
@@ -171,8 +189,10 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
     g.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile,
                                     const ClusterTile *at) {
       Value expert = loadBlockExpert(tb, loc, g, mBlock);
+      Value tag = profileTag(tb, loc, k, g, mBlock, tile);
       if (g.arrivals)
-        waitForArrivals(tb, loc, g, warp, mBlock);
+        k.profile.span(tb, loc, /*role=*/0, ProfilePhase::L2Wait, tag,
+                       [&] { waitForArrivals(tb, loc, g, warp, mBlock); });
       SmallVector<Value, 2> nBlocks = tileColumnBlocks(tb, loc, c, tile);
       // The cluster shares the weight tile when its m-blocks belong to one
       // expert (each expert's m-blocks are contiguous, so the first and the
@@ -190,13 +210,15 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
         t.shareB = shareB;
         return t;
       };
-      if (g.splitN) { // both column blocks in each stage
-        TileOperands t = operands(nBlocks[0]);
-        t.bRow1 = operands(nBlocks[1]).bRow;
-        return k.mainloop.produceTile(tb, loc, warp, t, g.phase);
-      }
-      for (Value nBlock : nBlocks)
-        k.mainloop.produceTile(tb, loc, warp, operands(nBlock), g.phase);
+      k.profile.span(tb, loc, /*role=*/0, g.mainloopPhase, tag, [&] {
+        if (g.splitN) { // both column blocks in each stage
+          TileOperands t = operands(nBlocks[0]);
+          t.bRow1 = operands(nBlocks[1]).bRow;
+          return k.mainloop.produceTile(tb, loc, warp, t, g.phase);
+        }
+        for (Value nBlock : nBlocks)
+          k.mainloop.produceTile(tb, loc, warp, operands(nBlock), g.phase);
+      });
     });
   }
 }
@@ -230,6 +252,11 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
         nBlocks = splitN ? SmallVector<Value, 2>{pairColumnBlock(tb, loc,
                                                                  tile, wg)}
                          : tileColumnBlocks(tb, loc, c, tile);
+    // The profile's mainloop: from the first wait to the last MMA (with
+    // swiglu at BLOCK_M 128 it holds the first block's SwiGLU).
+    int64_t role = 1 + wg;
+    Value tag = profileTag(tb, loc, k, g, mBlock, tile);
+    k.profile.stamp(tb, loc, role, g.mainloopPhase, /*end=*/false, tag);
     for (Value nBlock : nBlocks) {
       Value sfbRow = groupedWeightScalesRow(tb, loc, k.mainloop.config(),
                                             expert, nBlock, c.n, c.k);
@@ -243,15 +270,18 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
       else
         totals.append(t);
     }
-    if (c.swiglu)
-      return requantStoreTile(tb, loc, epilogue, totals, splitN ? wg : 0,
-                              g.swiglu, mBlock, tile, c.blockM, isStorer);
-    TilePosition at{mBlock, tile, c.blockM, c.blockN};
-    if (c.combineScatter)
-      scatterTileToPeers(tb, loc, epilogue, totals, g.scatter, at);
-    else
-      storeTileWithTma(tb, loc, epilogue, totals, g.d, at, isStorer,
-                       cluster ? cluster->owned : Value());
+    k.profile.stamp(tb, loc, role, g.mainloopPhase, /*end=*/true, tag);
+    k.profile.span(tb, loc, role, g.epiloguePhase, tag, [&] {
+      if (c.swiglu)
+        return requantStoreTile(tb, loc, epilogue, totals, splitN ? wg : 0,
+                                g.swiglu, mBlock, tile, c.blockM, isStorer);
+      TilePosition at{mBlock, tile, c.blockM, c.blockN};
+      if (c.combineScatter)
+        scatterTileToPeers(tb, loc, epilogue, totals, g.scatter, at);
+      else
+        storeTileWithTma(tb, loc, epilogue, totals, g.d, at, isStorer,
+                         cluster ? cluster->owned : Value());
+    });
   });
 }
 
@@ -399,6 +429,13 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   gemm.dTiles = allocateOutputTile(b, loc, c, plan.outTileColumns);
   if (plan.splitN)
     allocatePairExchange(b, loc, plan, gemm);
+  // A layer's L2 GEMM (the combine scatter) stamps L2 phases.
+  if (c.combineScatter) {
+    gemm.mainloopPhase = ProfilePhase::L2Mainloop;
+    gemm.epiloguePhase = ProfilePhase::L2Epilogue;
+  }
+  if (binds.profile)
+    k.profile = {kernel.find(kParamProfile), *binds.profile};
   k.phases.push_back(&gemm);
   buildRoles(b, loc, k);
   ws::ReturnOp::create(b, loc);
@@ -422,6 +459,9 @@ void megamoe::buildFusedGemmKernel(OpBuilder &b, Location loc,
   }
   params.push_back({kParamWaits, binds.waits,
                     moe::globalType(b.getI32Type())});
+  if (binds.profile)
+    params.push_back(
+        {kParamProfile, kProfileBind, moe::globalType(b.getI64Type())});
   BoundKernel kernel =
       createBoundKernel(b, loc, kernelName, params, plan.threads,
                         plan.entryRegisters, config::toString(l1.chip),
@@ -464,6 +504,10 @@ void megamoe::buildFusedGemmKernel(OpBuilder &b, Location loc,
   if (plan.splitN)
     allocatePairExchange(b, loc, plan, first);
   second.dTiles = allocateOutputTile(b, loc, l2, l2.blockN);
+  second.mainloopPhase = ProfilePhase::L2Mainloop;
+  second.epiloguePhase = ProfilePhase::L2Epilogue;
+  if (binds.profile)
+    k.profile = {kernel.find(kParamProfile), *binds.profile};
   k.phases = {&first, &second};
   buildRoles(b, loc, k);
   ws::ReturnOp::create(b, loc);

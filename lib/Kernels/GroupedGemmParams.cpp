@@ -91,6 +91,9 @@ SmallVector<KernelParam> gemm::kernelParams(Builder &b,
     if (c.swigluArrivals)
       params.push_back({kParamArrivals, binds.arrivals, global(i32)});
   }
+  if (binds.profile)
+    params.push_back(
+        {kParamProfile, kProfileBind, global(b.getI64Type())});
   return params;
 }
 

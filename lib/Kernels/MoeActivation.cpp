@@ -9,6 +9,7 @@
 // store (the warp's stores are one contiguous 128-byte line).
 //
 //===----------------------------------------------------------------------===//
+#include "Collectives/PhaseProfile.h"
 #include "MoeKernelUtil.h"
 #include "megamoe/Kernels/KernelBuilder.h"
 #include "megamoe/Kernels/MoeKernels.h"
@@ -74,9 +75,13 @@ void megamoe::buildMoeActivationKernel(OpBuilder &b, Location loc,
       regionParam(mc, "l2_pool_sf", f32),
   };
   OpBuilder::InsertionGuard guard(b);
+  addProfileParam(params, ctx, kActivationKernel);
   auto kernel = createBoundKernel(b, loc, ctx.kernelName(kActivationKernel),
                                   params, kThreads, kMaxRegisters,
                                   config::toString(c.chip), persistentGrid(b));
+  collectives::PhaseProfile profile =
+      kernelProfile(kernel, ctx, kActivationKernel);
+  profile.stampCta(b, loc, /*end=*/false);
   Value poolInfo = kernel.arg("pool_info"), l1Out = kernel.arg("l1_out"),
         rowWeight = kernel.arg("l1_pool_weight"),
         l2Pool = kernel.arg("l2_pool"), l2PoolSf = kernel.arg("l2_pool_sf");
@@ -191,5 +196,6 @@ void megamoe::buildMoeActivationKernel(OpBuilder &b, Location loc,
           store(b, loc, sf, rowPtr(b, loc, l2PoolSf, sfIndex, 4), 4);
         }
       });
+  profile.stampCta(b, loc, /*end=*/true);
   warpspec::ReturnOp::create(b, loc);
 }

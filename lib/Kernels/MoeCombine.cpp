@@ -7,6 +7,7 @@
 //  - reduce: y[t] = bf16_rn(sum of the valid slots' f32 values, slot order).
 //
 //===----------------------------------------------------------------------===//
+#include "Collectives/PhaseProfile.h"
 #include "MoeKernelUtil.h"
 #include "megamoe/Kernels/KernelBuilder.h"
 #include "megamoe/Kernels/MoeKernels.h"
@@ -43,10 +44,14 @@ void megamoe::buildMoeCombineBarrierKernel(OpBuilder &b, Location loc,
       valueParam(mc, "rank"),
   };
   OpBuilder::InsertionGuard guard(b);
+  addProfileParam(params, ctx, kCombineBarrierKernel);
   auto kernel =
       createBoundKernel(b, loc, ctx.kernelName(kCombineBarrierKernel), params,
                         /*threads=*/32, /*maxnreg=*/64,
                         config::toString(c.chip), singleCtaGrid(b));
+  collectives::PhaseProfile profile =
+      kernelProfile(kernel, ctx, kCombineBarrierKernel);
+  profile.stampCta(b, loc, /*end=*/false);
   Value barriers = kernel.arg("barriers"),
         peerOffsets = kernel.arg("peer_offsets"), rank = kernel.arg("rank");
   // The barrier is executed by one thread of the one CTA.
@@ -65,6 +70,7 @@ void megamoe::buildMoeCombineBarrierKernel(OpBuilder &b, Location loc,
                         ": barriers[1], before the combine reduce"),
         b.getI64IntegerAttr(ctx.barrierTimeoutCycles));
   }
+  profile.stampCta(b, loc, /*end=*/true);
   warpspec::ReturnOp::create(b, loc);
 }
 
@@ -95,9 +101,13 @@ void megamoe::buildMoeCombineReduceKernel(OpBuilder &b, Location loc,
       valueParam(mc, "num_tokens"),
   };
   OpBuilder::InsertionGuard guard(b);
+  addProfileParam(params, ctx, kCombineReduceKernel);
   auto kernel = createBoundKernel(b, loc, ctx.kernelName(kCombineReduceKernel),
                                   params, kThreads, kMaxRegisters,
                                   config::toString(c.chip), persistentGrid(b));
+  collectives::PhaseProfile profile =
+      kernelProfile(kernel, ctx, kCombineReduceKernel);
+  profile.stampCta(b, loc, /*end=*/false);
   Value topkIdx = kernel.arg("topk_idx"), combine = kernel.arg("combine"),
         y = kernel.arg("y");
   Value numTokens = clampCount(b, loc, kernel.arg("num_tokens"), tokens);
@@ -178,5 +188,6 @@ void megamoe::buildMoeCombineReduceKernel(OpBuilder &b, Location loc,
             b, loc, rowPtr(b, loc, y, token64, 2 * hidden), vectorBytes);
         store(b, loc, out, dst, kVectorBytes);
       });
+  profile.stampCta(b, loc, /*end=*/true);
   warpspec::ReturnOp::create(b, loc);
 }

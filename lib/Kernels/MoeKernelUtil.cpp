@@ -199,4 +199,21 @@ void systemFence(OpBuilder &b, Location loc) {
   ws::FenceOp::create(b, loc, ws::Scope::sys);
 }
 
+void addProfileParam(SmallVectorImpl<KernelParam> &params,
+                     const MoeKernelContext &ctx, StringRef base) {
+  if (ctx.profileSection(base))
+    params.push_back({kParamProfile, kProfileBind,
+                      globalType(IntegerType::get(
+                          params.front().type.getContext(), 64))});
+}
+
+collectives::PhaseProfile kernelProfile(const BoundKernel &kernel,
+                                        const MoeKernelContext &ctx,
+                                        StringRef base) {
+  std::optional<ProfileSection> section = ctx.profileSection(base);
+  if (!section)
+    return {};
+  return {kernel.arg(kParamProfile), *section};
+}
+
 } // namespace megamoe::moe

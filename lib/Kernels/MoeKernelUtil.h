@@ -12,6 +12,7 @@
 #ifndef MEGAMOE_LIB_KERNELS_MOEKERNELUTIL_H
 #define MEGAMOE_LIB_KERNELS_MOEKERNELUTIL_H
 
+#include "Collectives/PhaseProfile.h"
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 #include "megamoe/Kernels/KernelBuilder.h"
 #include "megamoe/Kernels/MoeKernels.h"
@@ -115,6 +116,15 @@ void ifThen(mlir::OpBuilder &b, mlir::Location loc, mlir::Value cond,
 /// fence.sc.sys: the thread's prior (remote) stores are visible to every
 /// GPU of the system before its later accesses.
 void systemFence(mlir::OpBuilder &b, mlir::Location loc);
+
+/// With the profile on for kernel `base` (ctx.profileSection): appends its
+/// `profile` parameter (bound to "profile", docs/Profile.md).
+void addProfileParam(llvm::SmallVectorImpl<KernelParam> &params,
+                     const MoeKernelContext &ctx, llvm::StringRef base);
+/// The profile writer of kernel `base` (off without the profile).
+collectives::PhaseProfile kernelProfile(const BoundKernel &kernel,
+                                        const MoeKernelContext &ctx,
+                                        llvm::StringRef base);
 
 } // namespace megamoe::moe
 

@@ -21,6 +21,7 @@
 // is counted in errors[1].
 //
 //===----------------------------------------------------------------------===//
+#include "Collectives/PhaseProfile.h"
 #include "MoeKernelUtil.h"
 
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
@@ -234,9 +235,13 @@ void megamoe::buildMoeLayoutKernel(OpBuilder &b, Location loc,
                                      peerOffsetsParam(mc),
                                      valueParam(mc, "rank")};
   OpBuilder::InsertionGuard guard(b);
+  addProfileParam(params, ctx, kLayoutKernel);
   BoundKernel kernel = createBoundKernel(
       b, loc, ctx.kernelName(kLayoutKernel), params, kThreads, kMaxRegisters,
       config::toString(c.chip), singleCtaGrid(b));
+  collectives::PhaseProfile profile =
+      kernelProfile(kernel, ctx, kLayoutKernel);
+  profile.stampCta(b, loc, /*end=*/false);
   const BoundKernel &args = kernel;
 
   // A rank outside [0, R) would address peers that do not exist: such a
@@ -266,5 +271,6 @@ void megamoe::buildMoeLayoutKernel(OpBuilder &b, Location loc,
     ifThen(rb, loc, isWarp0,
            [&](OpBuilder &wb) { layOutPool(wb, loc, s, args); });
   });
+  profile.stampCta(b, loc, /*end=*/true);
   ws::ReturnOp::create(b, loc);
 }

@@ -16,6 +16,7 @@
 // a padding row instead of an out-of-bounds access.
 //
 //===----------------------------------------------------------------------===//
+#include "Collectives/PhaseProfile.h"
 #include "MoeKernelUtil.h"
 
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
@@ -318,9 +319,13 @@ void megamoe::buildMoePullKernel(OpBuilder &b, Location loc,
                                      regionParam(mc, "topk_weights", f32),
                                      peerOffsetsParam(mc)};
   OpBuilder::InsertionGuard guard(b);
+  addProfileParam(params, ctx, kPullKernel);
   BoundKernel kernel = createBoundKernel(
       b, loc, ctx.kernelName(kPullKernel), params, kThreads, kMaxRegisters,
       config::toString(c.chip), persistentGrid(b));
+  collectives::PhaseProfile profile =
+      kernelProfile(kernel, ctx, kPullKernel);
+  profile.stampCta(b, loc, /*end=*/false);
   const BoundKernel &args = kernel;
 
   Value tid = threadIdX(b, loc);
@@ -338,5 +343,6 @@ void megamoe::buildMoePullKernel(OpBuilder &b, Location loc,
   forLoop(b, loc, first, rows, stride, [&](OpBuilder &lb, Value row) {
     pullRow(lb, loc, s, args, lane, row);
   });
+  profile.stampCta(b, loc, /*end=*/true);
   ws::ReturnOp::create(b, loc);
 }

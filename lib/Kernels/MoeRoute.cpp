@@ -8,6 +8,7 @@
 // per row, so results do not depend on it.
 //
 //===----------------------------------------------------------------------===//
+#include "Collectives/PhaseProfile.h"
 #include "MoeKernelUtil.h"
 
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
@@ -84,9 +85,13 @@ void megamoe::buildMoeRouteKernel(OpBuilder &b, Location loc,
                                      valueParam(mc, "rank"),
                                      valueParam(mc, "num_tokens")};
   OpBuilder::InsertionGuard guard(b);
+  addProfileParam(params, ctx, kRouteKernel);
   BoundKernel kernel = createBoundKernel(
       b, loc, ctx.kernelName(kRouteKernel), params, kThreads, kMaxRegisters,
       config::toString(c.chip), persistentGrid(b));
+  collectives::PhaseProfile profile =
+      kernelProfile(kernel, ctx, kRouteKernel);
+  profile.stampCta(b, loc, /*end=*/false);
   const BoundKernel &args = kernel;
 
   // A rank outside [0, R) would index src_token_index out of bounds: such a
@@ -135,5 +140,6 @@ void megamoe::buildMoeRouteKernel(OpBuilder &b, Location loc,
         arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::slt, first, slots);
     ifThen(rb, loc, handledSlot, [&](OpBuilder &fb) { systemFence(fb, loc); });
   });
+  profile.stampCta(b, loc, /*end=*/true);
   ws::ReturnOp::create(b, loc);
 }

@@ -123,6 +123,8 @@ def lib():
         "megamoe_manifest_layer_info": ([ctypes.c_char_p, ctypes.POINTER(LayerConfig),
                                          ctypes.POINTER(ctypes.c_uint64)], I),
         "megamoe_layer_check_errors": ([P, ctypes.POINTER(ctypes.c_uint32)], I),
+        "megamoe_layer_profile_bytes": ([P, ctypes.POINTER(ctypes.c_uint64)], I),
+        "megamoe_layer_read_profile": ([P, ctypes.c_void_p, ctypes.c_uint64], I),
         "megamoe_layer_variant": ([P, I64, ctypes.POINTER(I), ctypes.POINTER(I)], I),
         "megamoe_transform_l1_weights": ([P, P, P, P, I64, I64, I64, P], I),
         "megamoe_compile": ([ctypes.c_char_p] * 4 + [ctypes.c_char_p, SZ], I),

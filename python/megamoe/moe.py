@@ -64,6 +64,12 @@ class MegaMoEBuffer:
         the last check (raises if a call overflowed the token pool)."""
         return self.layer.check_errors()
 
+    def profile_buffer(self):
+        """SYNCHRONIZES; the phase profile of the last call (bytes; decode
+        with megamoe.profile.decode and this layer's manifest). Raises for a
+        layer compiled without megamoe-expand profile=true."""
+        return self.layer.read_profile()
+
     def close(self):
         """Destroys the layer, then the buffer (collective for NCCL buffers)."""
         _BUFFERS.pop(self.id, None)

@@ -295,6 +295,21 @@ class Layer:
         check(lib().megamoe_layer_check_errors(self._h, ctypes.byref(n)))
         return n.value
 
+    def profile_bytes(self):
+        """Size of the phase-profile buffer; 0 for a layer compiled without
+        the profile (docs/Profile.md)."""
+        n = ctypes.c_uint64()
+        check(lib().megamoe_layer_profile_bytes(self._h, ctypes.byref(n)))
+        return n.value
+
+    def read_profile(self):
+        """SYNCHRONIZES, then returns the phase-profile buffer of the last
+        forward as bytes (decode with megamoe.profile)."""
+        n = self.profile_bytes()
+        out = ctypes.create_string_buffer(n)
+        check(lib().megamoe_layer_read_profile(self._h, out, n))
+        return out.raw
+
     def close(self):
         if self._h:
             check(lib().megamoe_layer_destroy(self._h))

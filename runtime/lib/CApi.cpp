@@ -414,6 +414,29 @@ megamoe_status megamoe_layer_check_errors(megamoe_layer_t layer,
   });
 }
 
+megamoe_status megamoe_layer_profile_bytes(megamoe_layer_t layer,
+                                          uint64_t *bytes) {
+  return guard([&] {
+    notNull(layer, "layer");
+    notNull(bytes, "bytes");
+    *bytes = layer->impl->profileBytes();
+  });
+}
+
+megamoe_status megamoe_layer_read_profile(megamoe_layer_t layer, void *dst,
+                                          uint64_t bytes) {
+  return guard([&] {
+    notNull(layer, "layer");
+    notNull(dst, "dst");
+    if (bytes != layer->impl->profileBytes())
+      fail(ErrorKind::InvalidArgument,
+           "read_profile: bytes = " + std::to_string(bytes) +
+               ", the profile buffer has " +
+               std::to_string(layer->impl->profileBytes()));
+    layer->impl->readProfile(dst);
+  });
+}
+
 megamoe_status megamoe_compile(const char *layer_options,
                                const char *plan_options, const char *cache_dir,
                                const char *megamoe_opt, char *manifest_path,

@@ -32,7 +32,13 @@ struct Layer::Schedule {
 };
 
 Layer::Layer() = default;
-Layer::~Layer() = default;
+Layer::~Layer() {
+  // Not in symmetric memory: a plain allocation of this layer's device.
+  if (profile_) {
+    ScopedDevice scope(symm_->device());
+    cuMemFree((CUdeviceptr)profile_);
+  }
+}
 
 std::unique_ptr<Layer> Layer::create(const std::string &manifestPath,
                                      const LayerConfig *given,
@@ -99,6 +105,14 @@ void Layer::setUpSchedule(unsigned barrierTimeoutMs) {
   env.peerOffsets = (uint64_t)symm_->deviceOffsets();
   env.rank = symm_->rank();
   env.numSms = module_->numSms();
+  if (manifest_.profileBytes > 0) {
+    ScopedDevice scope(symm_->device());
+    CUdeviceptr p = 0;
+    checkCu(cuMemAlloc(&p, manifest_.profileBytes),
+            "allocating the phase-profile buffer");
+    profile_ = (uint64_t)p;
+    env.profileBase = profile_;
+  }
   schedule_ = std::make_unique<Schedule>();
   PlannedLayer plan = planLayer(manifest_, config_, env);
   schedule_->variants = std::move(plan.variants);
@@ -220,6 +234,11 @@ void Layer::forward(const ForwardArgs &args, CUstream stream) const {
   ScopedDevice scope(symm_->device());
   const PlannedVariant &variant =
       schedule_->variants[variantFor(args.numTokens)];
+  // The profile holds the records of this call only (unused slots zero).
+  if (profile_)
+    checkCu(cuMemsetD8Async((CUdeviceptr)profile_, 0, manifest_.profileBytes,
+                            stream),
+            "zeroing the phase-profile buffer");
   for (size_t launch : variant.launches) {
     Schedule::Kernel &k = schedule_->kernels[launch];
     for (size_t i = 0; i < k.params.size(); ++i) {
@@ -273,6 +292,17 @@ size_t Layer::variantFor(int64_t numTokens) const {
              std::to_string(config_.maxTokensPerRank) + "]");
   // The manifest's variants are the plan's, in order (parseManifest).
   return (size_t)(v - manifest_.plan->variants.data());
+}
+
+void Layer::readProfile(void *dst) const {
+  if (!profile_)
+    fail(ErrorKind::NotAvailable,
+         "read_profile: the layer was compiled without the phase profile "
+         "(megamoe-expand profile=true)");
+  ScopedDevice scope(symm_->device());
+  checkCu(cuCtxSynchronize(), "cuCtxSynchronize (read_profile)");
+  checkCu(cuMemcpyDtoH(dst, (CUdeviceptr)profile_, manifest_.profileBytes),
+          "reading the phase-profile buffer");
 }
 
 uint32_t Layer::takeErrorCount() const {

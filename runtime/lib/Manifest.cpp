@@ -220,6 +220,7 @@ void checkBindFitsKind(const ParamSpec &p, const std::string &where) {
     want = "a pointer or tma_descriptor parameter";
     break;
   case BindKind::PeerOffsets:
+  case BindKind::Profile:
     ok = p.kind == ParamKind::Pointer;
     want = "a pointer parameter";
     break;
@@ -258,6 +259,10 @@ void checkBindsAndSchedule(const Manifest &m) {
     const KernelSpec &k = m.kernels[i];
     for (size_t j = 0; j < k.params.size(); ++j) {
       const ParamSpec &p = k.params[j];
+      if (p.bind.kind == BindKind::Profile && m.profileBytes == 0)
+        bad("kernels[" + std::to_string(i) + "].params[" + std::to_string(j) +
+                "].bind",
+            "'profile' needs the manifest's \"profile\" with its bytes");
       if (p.bind.kind != BindKind::Region)
         continue;
       std::string w = "kernels[" + std::to_string(i) + "].params[" +
@@ -573,6 +578,8 @@ ParamBind parseBind(const std::string &text, const std::string &where) {
   b.name = colon == std::string::npos ? "" : text.substr(colon + 1);
   if (kind == "peer_offsets" && colon == std::string::npos) {
     b.kind = BindKind::PeerOffsets;
+  } else if (kind == "profile" && colon == std::string::npos) {
+    b.kind = BindKind::Profile;
   } else if (kind == "region" && !b.name.empty()) {
     b.kind = BindKind::Region;
   } else if (kind == "input" && colon != std::string::npos) {
@@ -584,7 +591,8 @@ ParamBind parseBind(const std::string &text, const std::string &where) {
   } else {
     fail(ErrorKind::Manifest,
          where + ": unknown bind '" + text +
-             "' (known: region:NAME, peer_offsets, input:NAME, value:NAME)");
+             "' (known: region:NAME, peer_offsets, input:NAME, value:NAME, "
+             "profile)");
   }
   return b;
 }
@@ -597,6 +605,8 @@ std::string bindString(const ParamBind &b) {
     return "region:" + b.name;
   case BindKind::PeerOffsets:
     return "peer_offsets";
+  case BindKind::Profile:
+    return "profile";
   case BindKind::Input:
     return "input:" + b.name;
   case BindKind::Value:
@@ -705,6 +715,13 @@ Manifest parseManifest(const std::string &jsonText,
   }
   if (j.contains("buffer_layout") && !j["buffer_layout"].is_null())
     m.bufferLayout = parseBufferLayout(j["buffer_layout"]);
+  if (j.contains("profile") && !j["profile"].is_null()) {
+    const json &p = j["profile"];
+    if (!p.is_object() || !p.contains("bytes") ||
+        !p["bytes"].is_number_unsigned() || p["bytes"].get<uint64_t>() == 0)
+      bad("profile", "expected an object with a positive integer \"bytes\"");
+    m.profileBytes = p["bytes"].get<uint64_t>();
+  }
   bool hasSchedule = j.contains("schedule") && !j["schedule"].is_null();
   bool hasVariants = j.contains("variants") && !j["variants"].is_null();
   if (hasSchedule && hasVariants)

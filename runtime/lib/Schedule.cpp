@@ -70,6 +70,11 @@ PlannedParam planParam(const Manifest &m, const KernelSpec &k,
   case BindKind::PeerOffsets:
     out.bits = env.peerOffsets;
     break;
+  case BindKind::Profile:
+    require(env.profileBase != 0,
+            who + ": the layer allocated no phase-profile buffer");
+    out.bits = env.profileBase;
+    break;
   case BindKind::Input:
     out.source = PlannedParam::Source::Input;
     out.input = inputOf(p.bind.name);

@@ -29,6 +29,9 @@ inline constexpr char kVariants[] = "megamoe.variants";
 inline constexpr char kPlan[] = "megamoe.plan_json";
 // The layer's activation and recipe (a dictionary), from megamoe-expand.
 inline constexpr char kLayer[] = "megamoe.layer";
+// The phase profile's layout (manifest "profile", docs/Profile.md), from
+// megamoe-expand profile=true only.
+inline constexpr char kProfile[] = "megamoe.profile";
 // On a kernel llvm.func: [x, y, z], each a positive integer or a dictionary
 // {ctas = "num_sms"} with an optional max = N (min(num_sms, N)).
 inline constexpr char kGrid[] = "megamoe.grid";

@@ -92,6 +92,7 @@
 #define MEGAMOE_KERNELS_GROUPEDGEMM_H
 
 #include "megamoe/Config/KernelPlan.h"
+#include "megamoe/Kernels/Profile.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -133,6 +134,9 @@ struct GroupedGemmBinds {
   std::string poolSource, combine, peerOffsets;
   /// With swiglu (instead of d).
   std::string rowWeight, out, outScales, arrivals;
+  /// With a value: the phase profile (docs/Profile.md), the kernel's section
+  /// of the buffer; a last parameter `profile` bound to "profile".
+  std::optional<ProfileSection> profile;
 };
 
 /// Appends `warpspec.kernel @kernelName` at the insertion point of `b` (inside
@@ -163,6 +167,9 @@ struct FusedGemmBinds {
   std::optional<int64_t> arrivalTimeoutCycles;
   /// Fault injection (tests): arrivals to wait for beyond those that come.
   int64_t missingArrivals = 0;
+  /// The phase profile's section (GroupedGemmBinds::profile; l1's and l2's
+  /// are not read).
+  std::optional<ProfileSection> profile;
 };
 
 /// Appends `warpspec.kernel @kernelName`: the fused GEMM kernel, one

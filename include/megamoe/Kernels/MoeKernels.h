@@ -15,10 +15,14 @@
 #include "megamoe/Config/BufferLayout.h"
 #include "megamoe/Config/LayerConfig.h"
 #include "megamoe/Config/Plan.h"
+#include "megamoe/Kernels/Profile.h"
+
+#include "llvm/ADT/StringMap.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
+#include <optional>
 #include <string>
 
 namespace megamoe {
@@ -39,10 +43,22 @@ struct MoeKernelContext {
   /// Appended to the kernel's name: `_bm<BLOCK_M>` for a kernel built once
   /// per plan variant, empty otherwise.
   std::string nameSuffix;
+  /// The phase profile (megamoe-expand profile=true, docs/Profile.md): each
+  /// kernel's section of the profile buffer by kernel name; null = off.
+  const llvm::StringMap<ProfileSection> *profile = nullptr;
 
   /// The name of the kernel `base` as built in this context.
   std::string kernelName(llvm::StringRef base) const {
     return (base + nameSuffix).str();
+  }
+  /// Kernel `base`'s profile section, or nullopt (profile off).
+  std::optional<ProfileSection> profileSection(llvm::StringRef base) const {
+    if (!profile)
+      return std::nullopt;
+    auto it = profile->find(kernelName(base));
+    if (it == profile->end())
+      return std::nullopt;
+    return it->second;
   }
 };
 

@@ -209,6 +209,8 @@ struct CollectManifestPass
         entry.set("variants", variants);
       if (Attribute layer = gpuModule->removeAttr(mf::kLayer))
         entry.set("layer", layer);
+      if (Attribute profile = gpuModule->removeAttr(mf::kProfile))
+        entry.set("profile", profile);
       // The layer's config, plan and buffer layout (planToJson's text): the
       // runtime reads the plan back instead of re-deriving any of it.
       if (Attribute plan = gpuModule->removeAttr(mf::kPlan))

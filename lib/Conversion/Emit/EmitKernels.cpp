@@ -39,6 +39,8 @@ llvm::Expected<std::string> manifestJson(StringRef name, DictionaryAttr entry) {
   m["kernels"] = mf::toJSON(entry.get("kernels"));
   if (Attribute layer = entry.get("layer"))
     m["layer"] = mf::toJSON(layer);
+  if (Attribute profile = entry.get("profile")) // docs/Profile.md
+    m["profile"] = mf::toJSON(profile);
   if (Attribute schedule = entry.get("schedule"))
     m["schedule"] = mf::toJSON(schedule);
   if (Attribute variants = entry.get("variants"))

@@ -95,6 +95,7 @@ struct ConvertWarpSpecToNVVMPass
     // Phase 1: every op but the kernel/role structure.
     {
       PipelineCounters counters;
+      SequenceCounters sequences;
       RewritePatternSet patterns(ctx);
       populateWarpSpecStructureLeafPatterns(converter, patterns);
       populateWarpSpecSmemPatterns(converter, patterns);
@@ -106,6 +107,7 @@ struct ConvertWarpSpecToNVVMPass
       populateWarpSpecTilePatterns(converter, patterns);
       populateWarpSpecGlobalMemoryPatterns(converter, patterns);
       populateWarpSpecElementMathPatterns(converter, patterns);
+      populateWarpSpecProfilePatterns(converter, patterns, sequences);
       ConversionTarget target(*ctx);
       target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect,
                              arith::ArithDialect>();

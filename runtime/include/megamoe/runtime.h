@@ -215,6 +215,16 @@ megamoe_status megamoe_layer_variant(megamoe_layer_t layer, int64_t num_tokens,
 megamoe_status megamoe_layer_check_errors(megamoe_layer_t layer,
                                           uint32_t *bad_expert_ids);
 
+/* The phase profile (docs/Profile.md): *bytes = the size of the layer's
+ * profile buffer, 0 for a layer compiled without it. forward zeroes the
+ * buffer on its stream before its first kernel. read_profile SYNCHRONIZES
+ * the device, then copies the buffer (`bytes` must equal its size) to the
+ * host memory `dst`; MEGAMOE_ERR_NOT_AVAILABLE without a profile. */
+megamoe_status megamoe_layer_profile_bytes(megamoe_layer_t layer,
+                                          uint64_t *bytes);
+megamoe_status megamoe_layer_read_profile(megamoe_layer_t layer, void *dst,
+                                          uint64_t bytes);
+
 /*--- the compiled-layer cache (CPU only) ----------------------------------*/
 /* Writes into `manifest_path` (`size` bytes) the manifest of the layer
  * compiled for `layer_options` (megamoe-opt's --megamoe-layer spelling:

@@ -427,3 +427,35 @@ TEST(Variants, PlanEachKernelOnceAndEachVariantsLaunchOrder) {
 }
 
 } // namespace
+
+// The phase profile (docs/Profile.md): a "profile" bind needs the manifest's
+// "profile" with its bytes, and gets the layer's profile buffer.
+TEST(Profile, BindGetsTheLayersProfileBuffer) {
+  EXPECT_EQ(parseBind("profile", "w").kind, BindKind::Profile);
+  EXPECT_EQ(bindString(parseBind("profile", "w")), "profile");
+  EXPECT_RT_ERROR(parseBind("profile:x", "p"), ErrorKind::Manifest,
+                  "unknown bind 'profile:x'");
+  const std::string bind = R"("kind": "pointer", "bind": "peer_offsets")";
+  const std::string profiled = R"("kind": "pointer", "bind": "profile")";
+  EXPECT_RT_ERROR(parseManifest(edited(bind, profiled)), ErrorKind::Manifest,
+                  "'profile' needs the manifest's \"profile\" with its bytes");
+  auto withProfile = [&](const std::string &value) {
+    std::string s = edited(bind, profiled);
+    size_t at = s.find("\"schedule\"");
+    return s.insert(at, "\"profile\": " + value + ",\n  ");
+  };
+  EXPECT_RT_ERROR(parseManifest(withProfile(R"({"bytes": 0})")),
+                  ErrorKind::Manifest,
+                  "profile: expected an object with a positive integer");
+  Manifest m = parseManifest(withProfile(R"({"bytes": 4096, "phases": []})"));
+  EXPECT_EQ(m.profileBytes, 4096u);
+  EXPECT_EQ(parseManifest(kLayer).profileBytes, 0u);
+  // The layer allocates the buffer; without it the schedule cannot bind.
+  EXPECT_RT_ERROR(planSchedule(m, config(), env()), ErrorKind::InvalidArgument,
+                  "the layer allocated no phase-profile buffer");
+  ScheduleEnv e = env();
+  e.profileBase = 0x7d0000000000;
+  std::vector<PlannedKernel> plan = planSchedule(m, config(), e);
+  EXPECT_EQ(plan[2].params[1].bits, e.profileBase);
+  EXPECT_EQ(plan[2].params[1].source, PlannedParam::Source::Fixed);
+}

@@ -2099,3 +2099,19 @@ warpspec.kernel @known_stage_out_of_range() attributes {chip = "sm_90a", maxnreg
   }
   warpspec.return
 }
+
+// -----
+
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  // expected-error @+1 {{'warpspec.sequence.next' op needs a non-empty key (the sequence it counts)}}
+  %n = warpspec.sequence.next "" : i32
+  warpspec.return
+}
+
+// -----
+
+func.func @outside() -> i32 {
+  // expected-error @+1 {{'warpspec.sequence.next' op must be inside a warpspec.kernel (the count lives in a register of the kernel's thread)}}
+  %n = warpspec.sequence.next "profile" : i32
+  return %n : i32
+}

@@ -344,3 +344,16 @@ func.func @acc_math(%h: !warpspec.acc<64x128xf32>, %p: !warpspec.global<f32>, %x
   %back = warpspec.acc_rows.load_shared %xbuf[%c1] : !warpspec.smem<64xf32, slots = 2, align = 16> -> !warpspec.acc_rows<64xf32>
   return %a : !warpspec.acc<64x64xf32>
 }
+
+// The phase profile's ops (WarpSpecProfileOps.td).
+// CHECK-LABEL: warpspec.kernel @profile_ops
+warpspec.kernel @profile_ops(%buf: !warpspec.global<i64>)
+    attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  // CHECK: %{{.*}} = warpspec.timestamp : i64
+  %t = warpspec.timestamp : i64
+  // CHECK: %{{.*}} = warpspec.sm_id : i32
+  %sm = warpspec.sm_id : i32
+  // CHECK: %{{.*}} = warpspec.sequence.next "profile" : i32
+  %n = warpspec.sequence.next "profile" : i32
+  warpspec.return
+}

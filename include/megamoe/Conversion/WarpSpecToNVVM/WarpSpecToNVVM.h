@@ -16,6 +16,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <map>
+#include <string>
 #include <tuple>
 
 namespace mlir::warpspec {
@@ -30,6 +31,12 @@ void populateWarpSpecTypeConversions(TypeConverter &converter);
 /// (pipeline, side, role).
 struct PipelineCounters {
   std::map<std::tuple<Operation *, bool, Operation *>, Value> counters;
+};
+
+/// State of the sequence.next pattern: one i32 count (an entry-block alloca,
+/// promoted to a register by SROA) per (key, enclosing role or kernel).
+struct SequenceCounters {
+  std::map<std::pair<std::string, Operation *>, Value> counters;
 };
 
 void populateWarpSpecStructureLeafPatterns(const TypeConverter &converter,
@@ -72,6 +79,12 @@ void populateWarpSpecGlobalMemoryPatterns(const TypeConverter &converter,
 /// (LowerElementMath.cpp).
 void populateWarpSpecElementMathPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns);
+
+/// The phase profile's ops: timestamp (%globaltimer), sm_id (%smid) and
+/// sequence.next (LowerProfile.cpp).
+void populateWarpSpecProfilePatterns(const TypeConverter &converter,
+                                     RewritePatternSet &patterns,
+                                     SequenceCounters &counters);
 
 /// Phase 2: warpspec.kernel -> llvm.func, warpspec.return -> llvm.return,
 /// warpspec.roles -> warp-index dispatch with setmaxnreg per warpgroup.

@@ -17,6 +17,7 @@
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 #include "megamoe/Kernels/GroupedGemm.h"
 #include "megamoe/Kernels/MoeKernels.h"
+#include "megamoe/Kernels/Profile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -102,6 +103,7 @@ void buildLayerFusedGemm(OpBuilder &b, Location loc,
   mk::FusedGemmBinds binds{layerGemmBinds(l1, true), layerGemmBinds(l2, false),
                            "region:l2_waits", ctx.barrierTimeoutCycles,
                            ctx.missingArrivals};
+  binds.profile = ctx.profileSection(mk::kFusedGemmKernel);
   mk::buildFusedGemmKernel(b, loc, ctx.kernelName(mk::kFusedGemmKernel), l1,
                            l2, binds);
 }
@@ -131,6 +133,7 @@ void buildLayerGemm(OpBuilder &b, Location loc, const mk::MoeKernelContext &ctx,
   StringRef name = g.swiglu ? mk::kL1SwiGLUKernel
                  : l1       ? mk::kL1GemmKernel
                             : mk::kL2GemmKernel;
+  binds.profile = ctx.profileSection(name);
   mk::buildGroupedGemmKernel(b, loc, ctx.kernelName(name), g, binds);
 }
 
@@ -215,6 +218,44 @@ DictionaryAttr layerDescription(Builder &b, const cfg::LayerConfig &c,
   return b.getDictionaryAttr(attrs);
 }
 
+/// Whether stage `name` is a GEMM kernel (its roles stamp per tile).
+bool isGemmStage(StringRef name) {
+  return name == mk::kL1GemmKernel || name == mk::kL1SwiGLUKernel ||
+         name == mk::kL2GemmKernel || name == mk::kFusedGemmKernel;
+}
+
+/// The manifest's "profile" (docs/Profile.md): the record format, the phase
+/// names and each kernel's section.
+DictionaryAttr profileDescription(Builder &b,
+                                  const llvm::StringMap<mk::ProfileSection> &s,
+                                  ArrayRef<std::string> order,
+                                  int64_t records) {
+  SmallVector<NamedAttribute> kernels;
+  for (const std::string &name : order) {
+    const mk::ProfileSection &k = s.find(name)->second;
+    SmallVector<StringRef> roles = {"cta"};
+    if (k.roles > 1)
+      roles = {"tma", "math0", "math1"};
+    kernels.push_back(b.getNamedAttr(
+        name, b.getDictionaryAttr(
+                  {b.getNamedAttr("first_record",
+                                  b.getI64IntegerAttr(k.firstRecord)),
+                   b.getNamedAttr("capacity", b.getI64IntegerAttr(k.capacity)),
+                   b.getNamedAttr("roles", b.getStrArrayAttr(roles))})));
+  }
+  SmallVector<StringRef> phases;
+  for (int i = 0; i < mk::kNumProfilePhases; ++i)
+    phases.push_back(mk::profilePhaseName(i));
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("record_bytes",
+                      b.getI64IntegerAttr(mk::kProfileRecordBytes)),
+       b.getNamedAttr("max_ctas", b.getI64IntegerAttr(mk::kProfileMaxCtas)),
+       b.getNamedAttr("bytes",
+                      b.getI64IntegerAttr(records * mk::kProfileRecordBytes)),
+       b.getNamedAttr("phases", b.getStrArrayAttr(phases)),
+       b.getNamedAttr("kernels", b.getDictionaryAttr(kernels))});
+}
+
 struct MegaMoEExpandPass
     : public mlir::megamoe::impl::MegaMoEExpandBase<MegaMoEExpandPass> {
   using MegaMoEExpandBase::MegaMoEExpandBase;
@@ -274,6 +315,38 @@ struct MegaMoEExpandPass
       return layer.emitError("megamoe-expand: test-missing-arrivals (")
              << int64_t(missingArrivals) << ") must be 0 or positive";
     ctx.missingArrivals = missingArrivals;
+    // The phase profile: one section per kernel that is built, in build
+    // order; a GEMM kernel's holds its producer and two math roles.
+    llvm::StringMap<mk::ProfileSection> profileSections;
+    SmallVector<std::string> profileOrder;
+    int64_t profileRecords = 0;
+    if (profile) {
+      if (profileCapacity < 1 || profileCapacity > 65536)
+        return layer.emitError("megamoe-expand: profile-capacity (")
+               << int64_t(profileCapacity) << ") must be in [1, 65536]";
+      bool several = plan.variants.size() > 1;
+      for (const cfg::Variant &v : plan.variants)
+        for (const Stage &s : stagesOf(v)) {
+          if (!wanted.empty() && !wanted.contains(s.name))
+            continue;
+          std::string name = std::string(s.name) +
+                             (s.perVariant && several
+                                  ? "_bm" + std::to_string(v.blockM)
+                                  : std::string());
+          if (profileSections.count(name))
+            continue;
+          mk::ProfileSection section;
+          section.firstRecord = profileRecords;
+          if (isGemmStage(s.name)) {
+            section.roles = 3;
+            section.capacity = profileCapacity;
+          }
+          profileRecords += section.records();
+          profileSections[name] = section;
+          profileOrder.push_back(name);
+        }
+      ctx.profile = &profileSections;
+    }
 
     MLIRContext *mctx = module.getContext();
     OpBuilder b(mctx);
@@ -294,6 +367,10 @@ struct MegaMoEExpandPass
     gpuModule->setAttr(mf::kLayer, layerDescription(b, config, plan));
     gpuModule->setAttr(mf::kPlan, b.getStringAttr(cfg::planToJson(
                                       config, plan, /*indent=*/-1)));
+    if (profile)
+      gpuModule->setAttr(mf::kProfile,
+                         profileDescription(b, profileSections, profileOrder,
+                                            profileRecords));
 
     // Errors of the builders are reported through the diagnostic engine.
     bool builderFailed = false;

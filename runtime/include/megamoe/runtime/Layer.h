@@ -95,6 +95,14 @@ public:
   /// also cleared): its output is wrong.
   uint32_t takeErrorCount() const;
 
+  /// The bytes of the phase-profile buffer (manifest "profile"; 0 without
+  /// it). forward() zeroes it on its stream before the first kernel, so it
+  /// holds the records of the last call (docs/Profile.md).
+  uint64_t profileBytes() const { return manifest_.profileBytes; }
+  /// Synchronizes, then copies the profile buffer to `dst` (profileBytes()
+  /// bytes). Throws Error(NotAvailable) without a profile.
+  void readProfile(void *dst) const;
+
   /// Whether forward() runs a schedule (false: not available yet).
   bool hasSchedule() const { return manifest_.hasLayerSchedule(); }
 
@@ -121,6 +129,8 @@ private:
   std::unique_ptr<Schedule> schedule_;
   /// The pool_row_start region (EPLB counts), null when the layout has none.
   const int32_t *poolRowStart_ = nullptr;
+  /// The phase-profile buffer (device memory of the layer), 0 without one.
+  uint64_t profile_ = 0;
 };
 
 /// Device version of the L1 transform on `stream` (no layer needed).

@@ -55,7 +55,9 @@ struct TmaSpec {
 ///   peer_offsets  the device table of R int64 peer offsets
 ///   input:NAME    a forward tensor (kBindInputs)
 ///   value:NAME    a per-layer or per-call integer (kBindValues)
-enum class BindKind { None, Region, PeerOffsets, Input, Value };
+///   profile       the layer's phase-profile buffer (manifest "profile",
+///                 docs/Profile.md), zeroed before every call
+enum class BindKind { None, Region, PeerOffsets, Input, Value, Profile };
 
 struct ParamBind {
   BindKind kind = BindKind::None;
@@ -151,6 +153,9 @@ struct Manifest {
   /// T) equal to the config's. Both present or both absent.
   std::optional<config::LayerConfig> config;
   std::optional<config::Plan> plan;
+  /// The bytes of the phase-profile buffer ("profile": {"bytes": N}; 0 =
+  /// no profile): the runtime allocates it for the "profile" binds.
+  uint64_t profileBytes = 0;
 
   const KernelSpec *findKernel(const std::string &name) const;
   /// Whether the manifest is a layer schedule ("schedule" or "variants").

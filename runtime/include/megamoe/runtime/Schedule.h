@@ -34,6 +34,7 @@ struct ScheduleEnv {
   uint64_t peerOffsets = 0; // device array of R int64 peer offsets
   int64_t rank = 0;
   int numSms = 0;
+  uint64_t profileBase = 0; // the phase-profile buffer (0 = none)
 };
 
 struct PlannedParam {

@@ -137,6 +137,13 @@ def MegaMoEExpand : Pass<"megamoe-expand", "::mlir::ModuleOp"> {
            "fault injection for the tests: the fused-gemm schedule's L2 "
            "tiles wait for this many more L1 arrivals than will come, so "
            "their wait must end in its timeout message (0 = off)">,
+    Option<"profile", "profile", "bool", "false",
+           "the phase profile (docs/Profile.md): every kernel stamps "
+           "%globaltimer at its phase boundaries into the buffer bound to "
+           "its extra `profile` parameter (off: the kernels are unchanged)">,
+    Option<"profileCapacity", "profile-capacity", "int64_t", "1024",
+           "records per (CTA, role) of a GEMM kernel's profile slice; "
+           "later records are dropped (1 to 65536)">,
   ];
   let dependentDialects = [
     "::mlir::warpspec::WarpSpecDialect", "::mlir::gpu::GPUDialect",

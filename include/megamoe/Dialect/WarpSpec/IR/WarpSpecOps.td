@@ -1033,4 +1033,10 @@ include "megamoe/Dialect/WarpSpec/IR/WarpSpecGlobalOps.td"
 
 include "megamoe/Dialect/WarpSpec/IR/WarpSpecElementOps.td"
 
+//===----------------------------------------------------------------------===//
+// The phase profile's clock, SM and sequence numbers (WarpSpecProfileOps.td)
+//===----------------------------------------------------------------------===//
+
+include "megamoe/Dialect/WarpSpec/IR/WarpSpecProfileOps.td"
+
 #endif // MEGAMOE_DIALECT_WARPSPEC_WARPSPECOPS_TD

@@ -1,0 +1,94 @@
+"""megamoe.profile on a synthetic buffer (no GPU): the decoder pairs begin and
+end records per (CTA, role), the table counts them, the PNG is well formed,
+and --check catches a slice whose time goes back.
+
+    python3 python/tests/test_profile.py      (prints the lines lit checks)
+"""
+import os
+import struct
+import sys
+import tempfile
+import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from megamoe import profile as mp  # noqa: E402
+
+PHASES = ["cta", "l1_mainloop", "l1_epilogue", "l2_wait", "l2_mainloop",
+          "l2_epilogue"]
+MAX_CTAS = 4
+CAP = 8
+
+
+def manifest():
+    gemm = {"first_record": 0, "capacity": CAP, "roles": ["tma", "math0", "math1"]}
+    route = {"first_record": MAX_CTAS * 3 * CAP, "capacity": 2, "roles": ["cta"]}
+    records = MAX_CTAS * 3 * CAP + MAX_CTAS * 2
+    return {"profile": {"record_bytes": 16, "max_ctas": MAX_CTAS,
+                        "bytes": records * 16, "phases": PHASES,
+                        "kernels": {"moe_l1_swiglu": gemm, "moe_route": route}}}
+
+
+def meta(tag, sm, role, phase, end):
+    return tag | (sm << 32) | (role << 48) | (((phase << 1) | end) << 56)
+
+
+def buffer(m, tiles=2, back_in_time=False):
+    p = m["profile"]
+    data = bytearray(p["bytes"])
+    def put(kernel, cta, role, n, t, word):
+        k = p["kernels"][kernel]
+        rec = k["first_record"] + (cta * len(k["roles"]) + role) * k["capacity"] + n
+        struct.pack_into("<QQ", data, rec * 16, t, word)
+    t = 1000
+    for cta in range(2):  # two CTAs of four have records
+        sm = 10 + cta
+        put("moe_route", cta, 0, 0, t, meta(cta, sm, 0, 0, 0))
+        put("moe_route", cta, 0, 1, t + 500, meta(cta, sm, 0, 0, 1))
+        for tile in range(tiles):
+            base = 2000 + tile * 1000
+            put("moe_l1_swiglu", cta, 0, 2 * tile, base, meta(tile, sm, 0, 1, 0))
+            put("moe_l1_swiglu", cta, 0, 2 * tile + 1, base + 600, meta(tile, sm, 0, 1, 1))
+            for wg in (1, 2):
+                n = 4 * tile
+                put("moe_l1_swiglu", cta, wg, n, base + 100, meta(tile, sm, wg, 1, 0))
+                put("moe_l1_swiglu", cta, wg, n + 1, base + 700, meta(tile, sm, wg, 1, 1))
+                put("moe_l1_swiglu", cta, wg, n + 2, base + 700, meta(tile, sm, wg, 2, 0))
+                end = base + (650 if back_in_time and cta == 1 and wg == 2 else 950)
+                put("moe_l1_swiglu", cta, wg, n + 3, end, meta(tile, sm, wg, 2, 1))
+    return bytes(data)
+
+
+def main():
+    m = manifest()
+    prof = mp.decode(buffer(m), m)
+    print("intervals:", len(prof.intervals), "problems:", len(prof.problems))
+    expected = {("moe_l1_swiglu", "tma", "l1_mainloop"): 4,
+                ("moe_l1_swiglu", "math0", "l1_mainloop"): 4,
+                ("moe_l1_swiglu", "math1", "l1_epilogue"): 4,
+                ("moe_route", "cta", "cta"): 2}
+    print("count mismatches:", mp.check_counts(prof, expected))
+    mean = [i.end - i.begin for i in prof.intervals
+            if i.role == "math0" and i.phase == "l1_epilogue"]
+    print("math0 epilogue ns:", sorted(set(mean)))
+    text = mp.table(prof)
+    print([l for l in text.splitlines() if "math1" in l and "epilogue" in l][0].split())
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "t.png")
+        w, h = mp.render_png(prof, path, width=200)
+        png = open(path, "rb").read()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        width, height = struct.unpack(">II", png[16:24])
+        idat = png.index(b"IDAT")
+        n = struct.unpack(">I", png[idat - 4:idat])[0]
+        raw = zlib.decompress(png[idat + 4:idat + 4 + n])
+        print("png:", width, height, len(raw) == height * (1 + 3 * width))
+        # The blue of the producer's L1 mainloop at its first tile, SM 10.
+        row = raw[1:1 + 3 * width]
+        x = int((2000 + 300 - 1000) * (width - 1) / (3950 - 1000))
+        print("pixel:", tuple(row[3 * x:3 * x + 3]) == mp.PHASE_COLORS["l1_mainloop"])
+    bad = mp.decode(buffer(m, back_in_time=True), m)
+    print("back in time:", len(bad.problems), bad.problems[0].split(":")[1].strip())
+
+
+if __name__ == "__main__":
+    main()
