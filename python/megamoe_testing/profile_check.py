@@ -20,54 +20,11 @@ import torch
 
 from megamoe import profile as mp
 from megamoe_testing.multirank import MultiRankLayer, manifest_in
+from megamoe_testing.profile_counts import expected_counts  # noqa: F401
 
 
 def same(a, b):
     return a.shape == b.shape and torch.equal(a.view(torch.int16), b.view(torch.int16))
-
-
-def tiles_per_m_block(doc, kernel, variant):
-    """Tiles of one m-block in `kernel` (its base name) of the plan variant."""
-    cfg = doc["config"]
-    h, i = cfg["hidden"], cfg["intermediate"]
-    if kernel.startswith("moe_l1_swiglu"):
-        return 2 * i // variant["l1_block_n"] // 2
-    if kernel.startswith("moe_l1_gemm"):
-        return 2 * i // variant["l1_block_n"]
-    if kernel.startswith("moe_l2_gemm"):
-        return h // variant["l2_block_n"]
-    return None
-
-
-def expected_counts(prof, doc, schedule, variant, m_blocks, ctas_of):
-    """{(kernel, role, phase): n} and the problems of the roles' counts."""
-    problems = []
-    got = {}
-    for iv in prof.intervals:
-        key = (iv.kernel, iv.role, iv.phase)
-        got[key] = got.get(key, 0) + 1
-    for kernel in schedule:
-        tiles = tiles_per_m_block(doc, kernel, variant)
-        if tiles is None:  # a stage kernel: one CTA interval per CTA
-            n = got.get((kernel, "cta", "cta"), 0)
-            if n == 0 or n != ctas_of(kernel):
-                problems.append("%s: %d CTA intervals, %d CTAs recorded" %
-                                (kernel, n, ctas_of(kernel)))
-            continue
-        total = m_blocks * tiles
-        l2 = kernel.startswith("moe_l2")
-        main, epi = ("l2_mainloop", "l2_epilogue") if l2 else ("l1_mainloop", "l1_epilogue")
-        want = {(kernel, "tma", main): total, (kernel, "math0", main): total,
-                (kernel, "math0", epi): total}
-        m1 = got.get((kernel, "math1", main), 0)
-        if m1:  # math1 computes every tile or none
-            want[(kernel, "math1", main)] = total
-            want[(kernel, "math1", epi)] = total
-        for k, n in sorted(want.items()):
-            if got.get(k, 0) != n:
-                problems.append("%s %s %s: %d intervals, expected %d tiles" %
-                                (k + (got.get(k, 0), n)))
-    return problems
 
 
 def main(argv=None):

@@ -12,6 +12,7 @@ import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from megamoe import profile as mp  # noqa: E402
+from megamoe_testing.profile_counts import expected_counts  # noqa: E402
 
 PHASES = ["cta", "l1_mainloop", "l1_epilogue", "l2_wait", "l2_mainloop",
           "l2_epilogue"]
@@ -88,6 +89,33 @@ def main():
         print("pixel:", tuple(row[3 * x:3 * x + 3]) == mp.PHASE_COLORS["l1_mainloop"])
     bad = mp.decode(buffer(m, back_in_time=True), m)
     print("back in time:", len(bad.problems), bad.problems[0].split(":")[1].strip())
+    fused_counts()
+
+
+def fused_counts():
+    """The fused GEMM kernel's expected intervals (profile_counts): per m-block its L1 pairs
+    and its L2 tiles with their arrival waits; at BLOCK_M 64 math1 computes no L2 tile."""
+    class P:  # the decoded profile's interface: intervals with kernel, role, phase
+        intervals = []
+
+    class I:
+        def __init__(self, kernel, role, phase):
+            self.kernel, self.role, self.phase = kernel, role, phase
+    doc = {"config": {"hidden": 512, "intermediate": 256}}
+    variant = {"l1_block_n": 128, "l2_block_n": 128}
+    m_blocks, pairs, l2 = 3, 2, 4
+    k = "moe_fused_gemm"
+    add = lambda role, phase, n: P.intervals.extend(I(k, role, phase) for _ in range(n))  # noqa
+    for role in ("tma", "math0", "math1"):
+        add(role, "l1_mainloop", m_blocks * pairs)
+    for role in ("math0", "math1"):
+        add(role, "l1_epilogue", m_blocks * pairs)
+    for role, phase in (("tma", "l2_mainloop"), ("tma", "l2_wait"), ("math0", "l2_mainloop"),
+                        ("math0", "l2_epilogue")):
+        add(role, phase, m_blocks * l2)
+    print("fused:", expected_counts(P, doc, [k], variant, m_blocks, lambda _: 0))
+    P.intervals = [i for i in P.intervals if i.phase != "l2_wait"]
+    print("fused without waits:", expected_counts(P, doc, [k], variant, m_blocks, lambda _: 0))
 
 
 if __name__ == "__main__":
