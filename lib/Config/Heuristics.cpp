@@ -195,6 +195,21 @@ int64_t groupedGemmBlockN(Chip chip, int64_t n, bool swiglu,
   return 128;
 }
 
+int64_t unrolledStageCount(int64_t fit, int64_t kBlocks) {
+  // The 128 x 128 grouped GEMM with 4 stages and its K loop unrolled over
+  // them (constant stage addresses) against the 5 stages that fit, rolled,
+  // one H200 run, two passes in opposite column order (bench/RESULTS.md
+  // 2026-12-01, "K loop unrolled over the stages"): 1.10-1.18x (pass 1) and
+  // 1.07-1.17x (pass 2) at 8 x 4096 rows, 1.00-1.19x at 8 x 512, on the
+  // four benchmark (N, K); unrolled against rolled at the same 4 stages
+  // 1.02-1.13x. Giving up more than one stage, or going below 4, was not
+  // measured: then the loop stays rolled at `fit`.
+  for (int64_t s = fit; s >= std::max<int64_t>(4, fit - 1); --s)
+    if (kBlocks % s == 0)
+      return s;
+  return fit;
+}
+
 int64_t groupedGemmClusterM(const GemmProblem &p) {
   // Two CTAs sharing each 128 x 256 weight tile by TMA multicast (16 + 16
   // KiB from L2 per K block instead of 16 + 32), with scale prefetch, against

@@ -53,7 +53,8 @@ int64_t KernelPlan::tmemColumns() const {
 namespace {
 /// The most stages that fit beside the plan's fixed regions (or the
 /// problem's), then every per-stage region sized and the layout placed.
-void placeStages(KernelPlan &plan, int64_t requestedStages) {
+void placeStages(KernelPlan &plan, int64_t requestedStages,
+                 int64_t unrollKBlocks = 0) {
   ChipLimits limits = chipLimits(plan.chip);
   if (requestedStages > 0)
     plan.stages = requestedStages;
@@ -61,6 +62,8 @@ void placeStages(KernelPlan &plan, int64_t requestedStages) {
     plan.stages = std::clamp<int64_t>(
         (limits.smemPerBlock - plan.fixedBytes()) / plan.stageBytes(), 1,
         kGroupedGemmMaxStages);
+  if (requestedStages <= 0 && unrollKBlocks > 0)
+    plan.stages = unrolledStageCount(plan.stages, unrollKBlocks);
   for (SmemRegionPlan &r : plan.smem)
     if (r.perStage)
       r.slots = plan.stages;
@@ -128,7 +131,12 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   fixed("mbarriers", 1024, 8);
   fixed("alignment_slack", 1024, 1);
 
-  placeStages(plan, p.stages);
+  // The standalone TMA-store GEMM of one column block per warpgroup takes a
+  // stage count its K blocks are a multiple of, so that the math warps' K
+  // loop unrolls over the stages (BlockScaledMainloop, unrollStages).
+  bool unrollable = p.chip == Chip::SM90a && p.unrollStages && !p.swiglu &&
+                    !p.combineScatter && p.blockN == bBlockRows;
+  placeStages(plan, p.stages, unrollable ? p.k / plan.blockK : 0);
   return plan;
 }
 

@@ -4,7 +4,7 @@
 // ptxas resources (no spills, no stack).
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=128 cluster-m=2" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=128 cluster-m=2 unroll-stages=false" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/grouped_gemm.ptx
 // RUN: grep -c "multicast::cluster" %t/grouped_gemm.ptx | FileCheck %s --check-prefix=MC
 // RUN: grep -c "cp.async.bulk.tensor.2d.shared::cta.global" %t/grouped_gemm.ptx | FileCheck %s --check-prefix=LOCAL

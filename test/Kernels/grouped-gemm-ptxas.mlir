@@ -2,7 +2,7 @@
 // the instructions that matter, and ptxas resources (no spills, no stack).
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: megamoe-opt %s --megamoe-grouped-gemm="block-n=128 experts=8 n=4096 k=7168 max-m=32768 block-m=128" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="block-n=128 experts=8 n=4096 k=7168 max-m=32768 block-m=128 unroll-stages=false" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/grouped_gemm.ptx
 // RUN: grep -c "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3" %t/grouped_gemm.ptx | FileCheck %s --check-prefix=COUNT
 // RUN: grep -c "stmatrix.sync.aligned.m8n8.x4.shared.b16" %t/grouped_gemm.ptx | FileCheck %s --check-prefix=STM

@@ -2,12 +2,13 @@
 // MainloopConfig::unrollStages): BLOCK_M 64 x 128 at K 7168 has 8 stages and
 // 56 K blocks, so the loop steps by 8 and K block j of each group waits with
 // `known_stage j` (the producer's loop is unchanged). Not where the K blocks
-// are no multiple of the stages (BLOCK_M 128: 6 stages), not at BLOCK_N 256
+// are no multiple of the stages (stages=5 given), not at BLOCK_N 256
 // (ptxas spills when it is unrolled), not with unroll-stages=false.
 // REQUIRES: ptxas
 // RUN: echo 'module {}' | megamoe-opt --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=64 block-n=128" | FileCheck %s
 // RUN: echo 'module {}' | megamoe-opt --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=64 block-n=128 unroll-stages=false" | FileCheck %s --check-prefix=OFF
-// RUN: echo 'module {}' | megamoe-opt --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=128" | FileCheck %s --check-prefix=OFF
+// RUN: echo 'module {}' | megamoe-opt --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=128 stages=5" | FileCheck %s --check-prefix=OFF
+// RUN: echo 'module {}' | megamoe-opt --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=128" | FileCheck %s --check-prefix=BM128
 // RUN: echo 'module {}' | megamoe-opt --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256 cluster-m=1 stages=4" | FileCheck %s --check-prefix=OFF
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: echo 'module {}' | megamoe-opt --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=64 block-n=128" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
@@ -22,5 +23,14 @@
 // CHECK: warpspec.return
 
 // OFF-NOT: known_stage
+
+// BLOCK_M 128 x 128: 5 stages fit, the plan takes 4 (they divide the 56 K
+// blocks: config::unrolledStageCount) and unrolls both math warpgroups' loops.
+// BM128: STAGES = 4 : i64
+// BM128-LABEL: warpspec.role "math0"
+// BM128: scf.for %{{.*}} = %{{.*}} to %c56 step %c4
+// BM128: warpspec.consumer.wait %{{.*}} known_stage 3
+// BM128-LABEL: warpspec.role "math1"
+// BM128: scf.for %{{.*}} = %{{.*}} to %c56 step %c4
 
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

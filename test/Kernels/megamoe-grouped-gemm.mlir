@@ -1,9 +1,9 @@
 // The FP8 grouped GEMM built by megamoe-grouped-gemm: roles, pipeline, the
 // per-K-block MMA/promotion loop, the epilogue and the manifest annotations.
-// RUN: megamoe-opt %s --megamoe-grouped-gemm="block-n=128 experts=8 n=4096 k=7168 max-m=32768 block-m=128" | FileCheck %s --check-prefix=COOP
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="block-n=128 experts=8 n=4096 k=7168 max-m=32768 block-m=128 unroll-stages=false" | FileCheck %s --check-prefix=COOP
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="block-n=128 experts=4 n=2048 k=256 max-m=1024 block-m=64 stages=3" | FileCheck %s --check-prefix=SINGLE
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="block-n=128 block-m=64 release-lag=0 unroll-stages=false" | FileCheck %s --check-prefix=NOLAG
-// RUN: megamoe-opt %s --megamoe-grouped-gemm="block-n=128 experts=8 n=4096 k=7168 max-m=32768 block-m=128" | megamoe-opt --pass-pipeline='builtin.module(gpu.module(warpspec-plan-smem,convert-warpspec-to-nvvm))' | FileCheck %s --check-prefix=LOWER
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="block-n=128 experts=8 n=4096 k=7168 max-m=32768 block-m=128 unroll-stages=false" | megamoe-opt --pass-pipeline='builtin.module(gpu.module(warpspec-plan-smem,convert-warpspec-to-nvvm))' | FileCheck %s --check-prefix=LOWER
 
 // COOP: gpu.module @grouped_gemm [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">]
 // COOP-SAME: megamoe.runtime_symbols = ["M"]

@@ -39,14 +39,16 @@ struct Expected {
 
 TEST(KernelPlan, SnapshotShapes) {
   const Expected cases[] = {
-      // The four (N, K) of bench/RESULTS.md at BLOCK_M 128 and 64.
-      {4096, 7168, 128, DType::BF16, 5, 33280, 34816, 201216, 384, 168, 8},
+      // The four (N, K) of bench/RESULTS.md at BLOCK_M 128 and 64. At 128
+      // 5 stages fit; 4 divide the K blocks, so the K loop unrolls over them
+      // (config::unrolledStageCount).
+      {4096, 7168, 128, DType::BF16, 4, 33280, 34816, 167936, 384, 168, 8},
       {4096, 7168, 64, DType::BF16, 8, 24832, 18432, 217088, 256, 248, 8},
-      {7168, 2048, 128, DType::BF16, 5, 33280, 34816, 201216, 384, 168, 56},
+      {7168, 2048, 128, DType::BF16, 4, 33280, 34816, 167936, 384, 168, 56},
       {7168, 2048, 64, DType::BF16, 8, 24832, 18432, 217088, 256, 248, 56},
-      {4096, 4096, 128, DType::BF16, 5, 33280, 34816, 201216, 384, 168, 32},
+      {4096, 4096, 128, DType::BF16, 4, 33280, 34816, 167936, 384, 168, 32},
       {4096, 4096, 64, DType::BF16, 8, 24832, 18432, 217088, 256, 248, 32},
-      {4096, 2048, 128, DType::BF16, 5, 33280, 34816, 201216, 384, 168, 32},
+      {4096, 2048, 128, DType::BF16, 4, 33280, 34816, 167936, 384, 168, 32},
       {4096, 2048, 64, DType::BF16, 8, 24832, 18432, 217088, 256, 248, 32},
       // F32 out (the layer options case and the L1 GEMMs).
       {4096, 2048, 128, DType::F32, 4, 33280, 67584, 200704, 384, 168, 32},
@@ -97,12 +99,13 @@ TEST(KernelPlan, SmemRegionsAreLaidOutInOrder) {
   EXPECT_EQ(names, (std::vector<std::string>{"a_tiles", "b_tiles", "d_tiles",
                                              "a_scales", "mbarriers",
                                              "alignment_slack"}));
+  // 4 stages (5 fit; 4 divide the 56 K blocks: config::unrolledStageCount).
   EXPECT_EQ(p.smem[0].offset, 0);
-  EXPECT_EQ(p.smem[0].slots, 5);
-  EXPECT_EQ(p.smem[1].offset, 5 * 128 * 128);
-  EXPECT_EQ(p.smem[2].offset, 10 * 128 * 128);
-  EXPECT_EQ(p.smem[3].offset, 10 * 128 * 128 + 2 * 64 * 128 * 2);
-  EXPECT_EQ(p.smem[3].bytes(), 5 * 512);
+  EXPECT_EQ(p.smem[0].slots, 4);
+  EXPECT_EQ(p.smem[1].offset, 4 * 128 * 128);
+  EXPECT_EQ(p.smem[2].offset, 8 * 128 * 128);
+  EXPECT_EQ(p.smem[3].offset, 8 * 128 * 128 + 2 * 64 * 128 * 2);
+  EXPECT_EQ(p.smem[3].bytes(), 4 * 512);
 }
 
 TEST(KernelPlan, ExplicitStagesAreKept) {
@@ -372,6 +375,15 @@ TEST(Heuristics, GroupedGemmBlockN) {
   EXPECT_EQ(groupedGemmBlockN(Chip::SM90a, 4096, true, false), 128);
   EXPECT_EQ(groupedGemmBlockN(Chip::SM90a, 4096, false, true), 128);
   EXPECT_EQ(groupedGemmBlockN(Chip::SM100a, 4096, false, false), 128);
+}
+
+TEST(Heuristics, UnrolledStageCount) {
+  EXPECT_EQ(unrolledStageCount(5, 56), 4); // one stage given up
+  EXPECT_EQ(unrolledStageCount(8, 56), 8);
+  EXPECT_EQ(unrolledStageCount(6, 24), 6);
+  EXPECT_EQ(unrolledStageCount(7, 16), 7); // 4 would give up 3: rolled
+  EXPECT_EQ(unrolledStageCount(5, 18), 5); // no divisor in [4, 5]
+  EXPECT_EQ(unrolledStageCount(3, 16), 3); // below 4: rolled
 }
 
 TEST(Heuristics, GroupedGemmClusterAndPrefetch) {

@@ -216,8 +216,11 @@ TEST(GroupedGemmConfig, CombineScatterNeedsBf16AndAStaticPool) {
 }
 
 TEST(GroupedGemmConfig, FloatOutputTilesTakeOneStage) {
+  // As many stages as fit (the K loop rolled: no unrolledStageCount).
   megamoe::GroupedGemmConfig bf16;
+  bf16.unrollStages = false;
   megamoe::GroupedGemmConfig f32;
+  f32.unrollStages = false;
   f32.out = megamoe::config::DType::F32;
   EXPECT_EQ(f32.plan().fixedBytes() - bf16.plan().fixedBytes(),
             2 * 64 * 128 * 2);

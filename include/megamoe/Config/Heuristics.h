@@ -105,6 +105,11 @@ int64_t groupedGemmBlockN(Chip chip, int64_t n, bool swiglu,
                           bool combineScatter);
 struct GemmProblem; // KernelPlan.h
 
+/// The stage count for a K loop unrolled over the stages: `fit` (the most
+/// that fit) or `fit` - 1, whichever divides `kBlocks` (at least 4), else
+/// `fit` (the loop then stays rolled).
+int64_t unrolledStageCount(int64_t fit, int64_t kBlocks);
+
 /// The standalone grouped GEMM's cluster size when not given (cluster-m=0):
 /// 2 for a BLOCK_M 128 x BLOCK_N 256 TMA-store GEMM on sm_90a with M given
 /// at launch, else 1.
