@@ -8,9 +8,8 @@
 set -uo pipefail
 bundle=$(cd "${1:?usage: $0 BUNDLE}" && pwd)
 out=${OUT:-/tmp/gpu-layer-pairs}; mkdir -p "$out"
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export PYTHONPATH=$bundle/python${PYTHONPATH:+:$PYTHONPATH}
-export MEGAMOE_RUNTIME_LIB=$bundle/python/megamoe/lib/libmegamoe_runtime.so
+here=$bundle
+source "$here/gpu-env.sh"
 for pair in ${PAIRS:?PAIRS is empty}; do
   label=${pair%%=*}; dirs=${pair#*=}; old=${dirs%,*}; new=${dirs#*,}
   work=$(mktemp -d); mkdir -p "$work/$label"

@@ -11,9 +11,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-/tmp/gpu-profile}; mkdir -p "$out"
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export PYTHONPATH=$here/python${PYTHONPATH:+:$PYTHONPATH}
-export MEGAMOE_RUNTIME_LIB=$here/python/megamoe/lib/libmegamoe_runtime.so
+source "$here/gpu-env.sh"
 summary=()
 L=$here/layers
 timeout 90 python3 -m megamoe_testing.schedule_compare "$L/s_ep1/split" "$L/s_ep1p/split" \

@@ -8,9 +8,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-/tmp/gpu-split}; mkdir -p "$out"
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export PYTHONPATH=$here/python${PYTHONPATH:+:$PYTHONPATH}
-export MEGAMOE_RUNTIME_LIB=$here/python/megamoe/lib/libmegamoe_runtime.so
+source "$here/gpu-env.sh"
 summary=()
 # The candidates: every schedule compiled beside the unfused reference.
 cands=${CANDIDATES:-split fused_gemm}

@@ -21,10 +21,7 @@ import torch
 from megamoe import profile as mp
 from megamoe_testing.multirank import MultiRankLayer, manifest_in
 from megamoe_testing.profile_counts import expected_counts  # noqa: F401
-
-
-def same(a, b):
-    return a.shape == b.shape and torch.equal(a.view(torch.int16), b.view(torch.int16))
+from megamoe_testing.schedule_compare import same  # noqa: F401
 
 
 def main(argv=None):

@@ -26,4 +26,5 @@ stage_runtime_and_python() {
   cp "$rt"/lib/libmegamoe_runtime.so "$dest/python/megamoe/lib/"
   cp python/megamoe/*.py "$dest/python/megamoe/"
   cp python/megamoe_testing/*.py "$dest/python/megamoe_testing/"
+  cp scripts/lib/gpu-env.sh "$dest/"
 }
