@@ -109,7 +109,10 @@ MainloopConfig mainloopConfig(MLIRContext *ctx, const GroupedGemmConfig &c,
   auto fits = [&](int64_t k) { return (k / plan.blockK) % plan.stages == 0; };
   // Only sm_90a, one column block per warpgroup: unrolled, ptxas spills
   // the BLOCK_N 256 math warps (320 bytes) and the sm_100a BLOCK_M 64
-  // kernels; rolled they need none.
+  // kernels; rolled they need none. (The BLOCK_N 256 cause, read from the
+  // PTX: with constant stages every wgmma descriptor word is loop
+  // invariant, and LLVM hoists all 48 of them, 4 stages x 4 K steps x A,
+  // B0, B1, out of the loop beside 2 x 64 totals and 64 scratch.)
   m.unrollStages = plan.unrollStages && plan.chip == config::Chip::SM90a &&
                    plan.stages > 1 && m.columnBlocks == 1 && fits(c.k) &&
                    (otherK == 0 || fits(otherK));
