@@ -12,6 +12,7 @@
 # the runtime built standalone ($MEGAMOE_RUNTIME_BUILD, default build/runtime).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/bundle-common.sh
 dest=${DEST:-${1:?usage: DEST=dir $0 (or $0 DIR)}}
 opt=${MEGAMOE_OPT:-$PWD/build/release/bin/megamoe-opt}
 rt=${MEGAMOE_RUNTIME_BUILD:-$PWD/build/runtime}
@@ -21,12 +22,10 @@ ninja -C "$rt" megamoe_runtime megamoe-run-cubin megamoe-gpu-tests megamoe-runti
 
 rm -rf "$dest"
 mkdir -p "$dest"/{bin,data,layers,cubins,python/megamoe/lib,python/megamoe_testing,python/tests/data}
-cp "$rt"/lib/libmegamoe_runtime.so "$dest/python/megamoe/lib/"
+stage_runtime_and_python "$rt" "$dest"
 # The test programs find the library at $ORIGIN/../lib.
 mkdir -p "$dest/lib" && cp "$rt"/lib/libmegamoe_runtime.so "$dest/lib/"
 cp "$rt"/bin/{megamoe-run-cubin,megamoe-gpu-tests} "$rt"/megamoe-runtime-unittests "$dest/bin/"
-cp python/megamoe/*.py "$dest/python/megamoe/"
-cp python/megamoe_testing/*.py "$dest/python/megamoe_testing/"
 cp python/tests/{conftest,test_runtime,test_pytorch_api,test_layer,test_grouped_gemm,grouped_gemm_ref}.py \
   "$dest/python/tests/"
 cp python/tests/data/*.json "$dest/python/tests/data/"

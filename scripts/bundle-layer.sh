@@ -15,6 +15,7 @@
 # the runtime built standalone ($MEGAMOE_RUNTIME_BUILD, default build/runtime).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/bundle-common.sh
 dest=${1:?usage: $0 DEST}
 opt=${MEGAMOE_OPT:-$PWD/build/release/bin/megamoe-opt}
 rt=${MEGAMOE_RUNTIME_BUILD:-build/runtime}
@@ -69,11 +70,7 @@ python3 runtime/tools/extract_gpu_binary.py "$dest/data/hello.mlir" "$dest/data"
 rm "$dest/data/hello.mlir"
 cp runtime/tests/data/hello.manifest.json "$dest/data/"
 
-[[ -f $rt/build.ninja ]] || cmake -S runtime -B "$rt" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-ninja -C "$rt" megamoe_runtime >/dev/null
-cp "$rt"/lib/libmegamoe_runtime.so "$dest/python/megamoe/lib/"
-cp python/megamoe/*.py "$dest/python/megamoe/"
-cp python/megamoe_testing/*.py "$dest/python/megamoe_testing/"
+stage_runtime_and_python "$rt" "$dest"
 cp python/tests/conftest.py python/tests/test_layer.py python/tests/test_runtime.py "$dest/python/tests/"
 mkdir -p "$dest/python/tests/data" && cp python/tests/data/*.json "$dest/python/tests/data/"
 cp scripts/gpu-layer.sh scripts/gpu-layer-session.sh "$dest/"
