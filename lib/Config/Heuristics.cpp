@@ -228,10 +228,12 @@ int64_t groupedGemmClusterM(const GemmProblem &p) {
 }
 
 bool groupedGemmScalePrefetch(const GemmProblem &p) {
-  // Same runs: BLOCK_N 256 with prefetch against without, 0.89-1.02x at
-  // 8 x 512 and 0.99-1.02x at 8 x 4096 (cluster 1, run 1), and 0.99-1.12x
-  // with the cluster (run 2); at BLOCK_N 128 0.91-1.03x (mostly below 1):
-  // on for BLOCK_N 256 only. The carried scales cost 2 registers.
+  // Same runs: BLOCK_N 256 with prefetch against without, cluster 1: 0.99-
+  // 1.02x at 8 x 4096 and 0.89-1.02x at 8 x 512 (run 1); cluster 2: 1.00-
+  // 1.02x at 8 x 4096 and 0.88-1.02x at 8 x 512 (run 1), 0.98-1.12x (run
+  // 2). At BLOCK_N 128 0.91-1.03x (mostly below 1): on for BLOCK_N 256
+  // only, where the cluster-2 + prefetch pair was the best column at 8 x
+  // 4096 rows. The carried scales cost 2 registers.
   return p.blockN == 256;
 }
 
