@@ -40,7 +40,7 @@ ninja -C "$rt" megamoe_runtime >/dev/null
 mkdir -p "$dest/python/megamoe/lib"
 cp "$rt"/lib/libmegamoe_runtime.so "$dest/python/megamoe/lib/"
 cp python/megamoe/*.py "$dest/python/megamoe/"
-cp python/tests/test_grouped_gemm.py python/tests/grouped_gemm_ref.py "$dest/python/tests/"
+cp python/tests/test_grouped_gemm.py python/tests/grouped_gemm_ref.py python/tests/sass_check.py "$dest/python/tests/"
 cp bench/bench_grouped_gemm.py bench/grouped_gemm_bn_side_by_side.py "$dest/bench/"
 cp scripts/gpu-grouped-gemm.sh scripts/gpu-grouped-gemm-bn.sh "$dest/"
 du -sh "$dest"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from a bundle of scripts/bundle-grouped-gemm-cluster.sh,
 # started from the folder that holds .anchor/ (DeepGEMM) and the bundle:
-# DeepGEMM's build in the background, SASS check, a smoke test (timeout 90),
+# DeepGEMM's build in the background, the SASS check, a smoke test (timeout 90),
 # the grouped GEMM tests, then the side-by-side benchmark (BM128, BM64,
 # cluster-2 BM128, DeepGEMM, torch big GEMM). Logs in $OUT; summary last.
 set -uo pipefail
@@ -22,13 +22,14 @@ if [[ -d $root/.anchor/deepgemm && -z ${NO_DG:-} ]]; then
   dg_pid=$!
 fi
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv > "$out/gpu.txt" 2>&1
+# The SASS check of every cubin (python/tests/sass_check.py: QGMMA count of the
+# tile, no HGMMA, no LDL/STL), MULTICAST counts and the resources.
+python3 "$here/python/tests/sass_check.py" "$here"/cubins/*/ > "$out/sass_check.txt" 2>&1
+sass_rc=$?
 {
   for d in "$here"/cubins/*/; do
-    sass=$(cuobjdump -sass "$d/grouped_gemm.cubin" 2>&1)
-    printf '%s: QGMMA=%s HGMMA=%s LDL/STL=%s UTMALDG=%s MULTICAST=%s\n' "$(basename "$d")" \
-      "$(grep -c QGMMA <<<"$sass")" "$(grep -c HGMMA <<<"$sass")" \
-      "$(grep -cE '\b(LDL|STL)\b' <<<"$sass")" "$(grep -c UTMALDG <<<"$sass")" \
-      "$(grep -c 'UTMALDG.*MULTICAST' <<<"$sass")"
+    printf '%s: MULTICAST=%s\n' "$(basename "$d")" \
+      "$(cuobjdump -sass "$d/grouped_gemm.cubin" 2>&1 | grep -c 'UTMALDG.*MULTICAST')"
     python3 -c "import json; k=json.load(open('$d/grouped_gemm.json'))['kernels'][0]; print('  ', k.get('resources'), 'smem', k['dynamic_smem_bytes'], 'cluster', k.get('cluster'))"
   done
 } > "$out/sass.txt" 2>&1
@@ -54,7 +55,7 @@ if [[ $smoke_rc -eq 0 && -z ${NO_BENCH:-} ]]; then
   echo "$(el) bench rc=$?" >> "$out/steps.txt"
 fi
 echo "=== steps"; cat "$out/steps.txt"
-echo "=== SASS"; grep -E "n4096_k7168" "$out/sass.txt" | cut -c1-200
+echo "=== SASS check (rc=$sass_rc)"; grep -E "n4096_k7168" "$out/sass_check.txt" | cut -c1-200; grep FAIL "$out/sass_check.txt"
 echo "=== smoke"; tail -3 "$out/smoke.txt"
 echo "=== tests (rc=$test_rc)"; grep -E "passed|failed|Error|Timeout|assert" "$out/pytest.txt" 2>/dev/null | cut -c1-300 | tail -25
 echo "=== bench"; cat "$out/bench.txt" 2>/dev/null | tail -18

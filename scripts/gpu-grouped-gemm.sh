@@ -11,14 +11,13 @@ export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
 export PATH=$PATH:${CUDA_HOME:-/usr/local/cuda}/bin
 export MEGAMOE_GEMM_DIR=$here/cubins PYTHONPATH=$here/python
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv > "$out/gpu.txt" 2>&1
-# 1. SASS + resources of every variant.
+# 1. The SASS check of every variant (python/tests/sass_check.py: QGMMA count
+# of the tile, no HGMMA, no LDL/STL), then the resources.
+python3 "$here/python/tests/sass_check.py" "$here"/cubins/*/ > "$out/sass_check.txt" 2>&1
+sass_rc=$?
 {
   for d in "$here"/cubins/*/; do
-    c=$d/grouped_gemm.cubin
-    sass=$(cuobjdump -sass "$c" 2>&1)
-    printf '%s: QGMMA=%s HGMMA=%s LDL/STL=%s\n' "$(basename "$d")" \
-      "$(grep -c QGMMA <<<"$sass")" "$(grep -c HGMMA <<<"$sass")" "$(grep -cE '\b(LDL|STL)\b' <<<"$sass")"
-    python3 -c "import json,sys; k=json.load(open('$d/grouped_gemm.json'))['kernels'][0]; print('  ', k.get('resources'), 'smem', k['dynamic_smem_bytes'])"
+    python3 -c "import json,sys; k=json.load(open('$d/grouped_gemm.json'))['kernels'][0]; print('$(basename "$d")', k.get('resources'), 'smem', k['dynamic_smem_bytes'])"
   done
 } > "$out/sass_resources.txt" 2>&1
 cuobjdump -sass "$here/cubins/gg_e8_n4096_k7168_m32768_bm128/grouped_gemm.cubin" > "$out/sass_bm128_4096x7168.txt" 2>&1
@@ -39,6 +38,7 @@ fi
 if [[ $smoke_rc -eq 0 && -z ${NO_BENCH:-} ]]; then
   (cd "$here" && timeout ${BENCH_TIMEOUT:-200} python3 bench/bench_grouped_gemm.py --out "$out/bench.md") > "$out/bench.txt" 2>&1
 fi
-echo "=== SASS / resources"; cat "$out/sass_resources.txt"
+echo "=== SASS check (rc=$sass_rc)"; grep -c ": QGMMA=.* ok$" "$out/sass_check.txt" | sed 's/$/ cubins ok/'; grep FAIL "$out/sass_check.txt"
+echo "=== resources"; cat "$out/sass_resources.txt"
 echo "=== tests (rc=$test_rc)"; grep -E "rel err|passed|failed|Error|error|Timeout|assert" "$out/pytest.txt" | cut -c1-300 | tail -60
 echo "=== bench"; tail -20 "$out/bench.txt" 2>/dev/null

@@ -97,27 +97,35 @@ Value loadBlockExpert(OpBuilder &b, Location loc, const GemmPhase &g,
 }
 
 /// The ring's mainloop; `otherK` is the inner size of a second GEMM on the
-/// same ring (the fused kernel's L2), 0 if none. The consumers' K loop is
-/// unrolled over the stages when every tile of both consumes a multiple of
-/// them (then each tile starts at stage 0).
+/// same ring (the fused kernel's L2), 0 if none.
 MainloopConfig mainloopConfig(MLIRContext *ctx, const GroupedGemmConfig &c,
                               const config::KernelPlan &plan,
                               int64_t otherK = 0) {
   MainloopConfig m = MainloopConfig::fromPlan(plan, c.k);
   if (c.bScaleInterleave)
     m.interleaveWeightScales(ctx, c.bScaleInterleave);
-  auto fits = [&](int64_t k) { return (k / plan.blockK) % plan.stages == 0; };
+  m.unrollStages = megamoe::unrollsStages(plan, c.k, otherK);
+  return m;
+}
+} // namespace
+
+bool megamoe::unrollsStages(const config::KernelPlan &plan, int64_t k,
+                            int64_t otherK) {
+  // Every tile of both GEMMs must consume a multiple of the stages, so that
+  // each tile starts at stage 0.
+  auto fits = [&](int64_t kk) { return (kk / plan.blockK) % plan.stages == 0; };
   // Only sm_90a, one column block per warpgroup: unrolled, ptxas spills
   // the BLOCK_N 256 math warps (320 bytes) and the sm_100a BLOCK_M 64
   // kernels; rolled they need none. (The BLOCK_N 256 cause, read from the
   // PTX: with constant stages every wgmma descriptor word is loop
   // invariant, and LLVM hoists all 48 of them, 4 stages x 4 K steps x A,
   // B0, B1, out of the loop beside 2 x 64 totals and 64 scratch.)
-  m.unrollStages = plan.unrollStages && plan.chip == config::Chip::SM90a &&
-                   plan.stages > 1 && m.columnBlocks == 1 && fits(c.k) &&
-                   (otherK == 0 || fits(otherK));
-  return m;
+  return plan.unrollStages && plan.chip == config::Chip::SM90a &&
+         plan.stages > 1 && plan.blockN / 128 == 1 && fits(k) &&
+         (otherK == 0 || fits(otherK));
 }
+
+namespace {
 
 /// Column block `i` (0 or 1) of SwiGLU tile `tile`: 2 tile + i.
 Value pairColumnBlock(OpBuilder &b, Location loc, Value tile, int64_t i) {
@@ -546,14 +554,17 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
                            sym("B_SCALE_INTERLEAVE", c.bScaleInterleave),
                            sym("DEVICE_M_BLOCKS", c.deviceMBlocks ? 1 : 0),
                            sym("STATIC_M", c.staticM)}));
-  if (c.clusterM > 1) {
-    // Only for clusters (keeps the others' symbols unchanged).
-    NamedAttrList symbols(cast<DictionaryAttr>(
-        gpuModule->getAttr(::megamoe::manifest::kSymbols)));
+  // Only where they apply (keeps the others' symbols unchanged): the
+  // cluster, and the K loop unrolled over the stages (the SASS check of the
+  // GPU suite counts the wgmma per math role from it).
+  NamedAttrList symbols(
+      cast<DictionaryAttr>(gpuModule->getAttr(::megamoe::manifest::kSymbols)));
+  if (c.clusterM > 1)
     symbols.set("CLUSTER_M", b.getI64IntegerAttr(c.clusterM));
-    gpuModule->setAttr(::megamoe::manifest::kSymbols,
-                       symbols.getDictionary(ctx));
-  }
+  if (unrollsStages(c.plan(), c.k))
+    symbols.set("UNROLL_STAGES", b.getI64IntegerAttr(1));
+  gpuModule->setAttr(::megamoe::manifest::kSymbols,
+                     symbols.getDictionary(ctx));
   if (c.combineScatter) {
     // The combine buffer's shape: only for the scatter (keeps the others'
     // symbols unchanged).
