@@ -95,6 +95,19 @@ int64_t defaultL2BlockN(const LayerConfig &c, MathMode mode) {
   return 128;
 }
 
+Schedule fastestBuiltSchedule(const LayerConfig &c) {
+  // Measured on one H200 at EP1, V4-Flash and V4-Pro (bench/RESULTS.md
+  // 2026-12-01): split against unfused, interleaved call by call, 0.942 /
+  // 0.949 / 0.934 / 0.922 / 0.918 / 0.929 of the time at 1 / 8 / 128 / 512 /
+  // 2048 / 8192 tokens (V4-Flash) and 0.947 / 0.972 / 0.953 / 0.959 / 0.948
+  // / 0.970 (V4-Pro); fused-gemm against unfused 0.92-1.01 at 1-2048 and
+  // 1.09 / 1.13 at 8192 (fast math), and V4-Flash at 8192 host-timed split
+  // 4971 us against fused-gemm 5617 us. So split at every token count, for
+  // both BLOCK_M variants. No other chip has been measured: there the
+  // unfused schedule, the bitwise reference.
+  return c.chip == Chip::SM90a ? Schedule::Split : Schedule::Unfused;
+}
+
 int64_t stageL1BlockN(const LayerConfig &c, Schedule schedule) {
   // The unfused L1 GEMM (f32 out, gate/up scales) in 128 x 256 tiles: the
   // unfused layer with BLOCK_N 256 on both GEMMs against 128 on both, one

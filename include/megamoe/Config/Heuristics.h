@@ -42,6 +42,11 @@ MathMode defaultMathMode(int64_t blockM, int64_t requantBlock);
 int64_t defaultL1BlockN(int64_t requantBlock);
 /// L2 BLOCK_N: output channels per tile.
 int64_t defaultL2BlockN(const LayerConfig &config, MathMode mode);
+/// The schedule megamoe-plan's schedule=auto takes: of the schedules that
+/// megamoe-expand builds, the one measured fastest for the layer's chip at
+/// every token count (Heuristics.cpp has the numbers).
+Schedule fastestBuiltSchedule(const LayerConfig &config);
+
 /// The stage-kernel schedules' (unfused, split, fused-gemm) GEMM BLOCK_N:
 /// 256 where the schedule's epilogue and the chip build it (the unfused L1
 /// GEMM; the unfused and split L2 GEMM) and N allows, else 128 (measured

@@ -15,7 +15,7 @@
 // TOOBIG: for the --max-tokens option: '99999999999999999999' value invalid for long argument!
 // OVERFLOW: error: megamoe-layer: max tokens per rank (T = 4611686018427387903) x top-k (K = 2) x ranks (R = 1) must stay below 2^31: the kernel indexes token slots in i32
 // UNKNOWN: no-such-option
-// SCHEDULE: error: megamoe-plan: unknown schedule="nope"; expected fused, split or unfused
+// SCHEDULE: error: megamoe-plan: unknown schedule="nope"; expected fused, split, unfused, fused-gemm or auto
 // BLOCKM: error: megamoe-plan: no plan fits layer @layer
 // BLOCKM: override block-m (-9223372036854775808) must be between 1 and 4096
 // L1N: error: megamoe-plan: no plan fits layer @layer

@@ -26,7 +26,7 @@
 
 // SMS: note: number of SMs (200) must be between 1 and the 132 SMs of sm_90a: the persistent grid needs every CTA resident
 
-// SCHED: error: megamoe-plan: unknown schedule="pipelined"; expected fused, split or unfused
+// SCHED: error: megamoe-plan: unknown schedule="pipelined"; expected fused, split, unfused, fused-gemm or auto
 
 // MODE: error: megamoe-plan: unknown math-mode="pingpong"
 

@@ -5,6 +5,7 @@
 // PlanOverrides and reports the library's messages on the layer.
 //
 //===----------------------------------------------------------------------===//
+#include "megamoe/Config/Heuristics.h"
 #include "megamoe/Config/Plan.h"
 #include "megamoe/Dialect/MegaMoE/Transforms/Passes.h"
 
@@ -24,7 +25,7 @@ struct MegaMoEPlanPass
   using MegaMoEPlanBase::MegaMoEPlanBase;
 
   /// The overrides the options ask for, or failure (reported on `op`).
-  FailureOr<cfg::PlanOverrides> overrides(Operation *op) {
+  FailureOr<cfg::PlanOverrides> overrides(LayerOp op) {
     cfg::PlanOverrides o;
     auto set = [](std::optional<int64_t> &field, int64_t value) {
       if (value != 0)
@@ -41,12 +42,16 @@ struct MegaMoEPlanPass
     set(o.mathRegisters, mathRegisters);
     if (poolTokens >= 0)
       o.poolTokens = poolTokens;
-    if (!schedule.empty()) {
+    if (schedule == "auto") {
+      // The fastest schedule built for this layer's chip (measured).
+      o.schedule =
+          cfg::fastestBuiltSchedule(op.getConfig().getLayerConfig());
+    } else if (!schedule.empty()) {
       o.schedule = cfg::parseSchedule(schedule);
       if (!o.schedule)
         return op->emitError()
                << "megamoe-plan: unknown schedule=\"" << schedule
-               << "\"; expected fused, split or unfused";
+               << "\"; expected fused, split, unfused, fused-gemm or auto";
     }
     if (!mathMode.empty()) {
       o.mathMode = cfg::parseMathMode(mathMode);

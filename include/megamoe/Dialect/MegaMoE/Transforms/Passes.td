@@ -77,7 +77,9 @@ def MegaMoEPlan : Pass<"megamoe-plan", "::mlir::ModuleOp"> {
     Option<"poolTokens", "pool-tokens", "int64_t", "-1",
            "token-pool rows (-1 = heuristic ring, 0 = worst case)">,
     Option<"schedule", "schedule", "std::string", "\"\"",
-           "fused, split or unfused (empty = heuristic)">,
+           "fused, split, unfused, fused-gemm, or auto: the fastest built "
+           "schedule measured for the chip (config::fastestBuiltSchedule); "
+           "empty = fused (the one-kernel plan, not built yet)">,
     Option<"mathMode", "math-mode", "std::string", "\"\"",
            "cooperative-m, cooperative-n or single (empty = heuristic)">,
   ];
