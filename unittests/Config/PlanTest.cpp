@@ -396,6 +396,18 @@ TEST(UnfusedPlan, OneGemmVariantAndTheWorstCasePool) {
   EXPECT_TRUE(validatePlan(v4Flash(2, 128), p).empty());
 }
 
+TEST(UnfusedPlan, FastestBuiltSchedule) {
+  // megamoe-plan schedule=auto: split where it was measured fastest (sm_90a),
+  // the unfused reference elsewhere; both plan and build.
+  LayerConfig c = v4Flash(1, 8192);
+  EXPECT_EQ(fastestBuiltSchedule(c), Schedule::Split);
+  c.chip = Chip::SM100a;
+  EXPECT_EQ(fastestBuiltSchedule(c), Schedule::Unfused);
+  PlanOverrides o;
+  o.schedule = fastestBuiltSchedule(v4Flash(1, 8192));
+  EXPECT_EQ(planOk(v4Flash(1, 8192), o).schedule, Schedule::Split);
+}
+
 TEST(UnfusedPlan, BlockNBySchedule) {
   // BLOCK_N 256 where the schedule's epilogue builds it on sm_90a: the
   // unfused L1 and L2, the split L2 (its L1 is the SwiGLU GEMM), not the
