@@ -92,6 +92,7 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   plan.clusterM = p.clusterM;
   plan.scalePrefetch = p.scalePrefetch;
   plan.unrollStages = p.unrollStages;
+  plan.unrollWide = p.unrollWide;
   // A SwiGLU tile spans two column blocks: its raster counts pairs.
   plan.rasterGroupN =
       gemmRasterGroupN(p.n, p.k, p.swiglu ? 2 * p.blockN : p.blockN);

@@ -114,15 +114,16 @@ bool megamoe::unrollsStages(const config::KernelPlan &plan, int64_t k,
   // Every tile of both GEMMs must consume a multiple of the stages, so that
   // each tile starts at stage 0.
   auto fits = [&](int64_t kk) { return (kk / plan.blockK) % plan.stages == 0; };
-  // Only sm_90a, one column block per warpgroup: unrolled, ptxas spills
-  // the BLOCK_N 256 math warps (320 bytes) and the sm_100a BLOCK_M 64
-  // kernels; rolled they need none. (The BLOCK_N 256 cause, read from the
-  // PTX: with constant stages every wgmma descriptor word is loop
-  // invariant, and LLVM hoists all 48 of them, 4 stages x 4 K steps x A,
-  // B0, B1, out of the loop beside 2 x 64 totals and 64 scratch.)
+  // Only sm_90a (unrolled, the sm_100a BLOCK_M 64 kernels spill), and two
+  // column blocks per warpgroup (BLOCK_N 256) only with unrollWide: with
+  // constant stages every wgmma descriptor word is loop invariant and LLVM
+  // hoisted all 48 of them (4 stages x 4 K steps x A, B0, B1) beside the
+  // 2 x 64 totals and 64 scratch (320 bytes of spills); the mainloop then
+  // rematerializes the K steps (0 spills), not yet measured on the GPU.
+  int64_t columnBlocks = plan.blockN / 128;
   return plan.unrollStages && plan.chip == config::Chip::SM90a &&
-         plan.stages > 1 && plan.blockN / 128 == 1 && fits(k) &&
-         (otherK == 0 || fits(otherK));
+         plan.stages > 1 && (columnBlocks == 1 || plan.unrollWide) &&
+         fits(k) && (otherK == 0 || fits(otherK));
 }
 
 namespace {

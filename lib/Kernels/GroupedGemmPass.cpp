@@ -54,6 +54,7 @@ struct GroupedGemmPass
     config.releaseLag = releaseLag;
     config.clusterM = clusterM;
     config.unrollStages = unrollStages;
+    config.unrollWide = unrollWide;
     config.out = *parsedOut;
     config.bScaleInterleave = bScaleInterleave;
     config.deviceMBlocks = deviceMBlocks;

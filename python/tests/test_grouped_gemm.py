@@ -159,14 +159,17 @@ def test_scale_prefetch_bitwise(shape, block_n):
     assert torch.equal(outs[0][p.valid], outs[1][p.valid])
 
 
+@pytest.mark.parametrize("wide", [False, True])
 @pytest.mark.parametrize("shape", list(SHAPES))
-def test_unrolled_k_loop_bitwise(shape):
-    """The K loop unrolled over the stages (the default at BLOCK_N 128) waits on the same
-    stages in the same order as the rolled one (unroll-stages=false): outputs bitwise equal."""
+def test_unrolled_k_loop_bitwise(shape, wide):
+    """The K loop unrolled over the stages (the default at BLOCK_N 128; with unroll-wide at
+    BLOCK_N 256, its K-step descriptors rematerialized) waits on the same stages in the same
+    order as the rolled one: outputs bitwise equal."""
     n, k = SHAPES[shape]
     p = Problem(GROUPS["uneven"], n, k, 128, seed=9)
     outs = []
-    for options in ({}, {"unroll": False}):
+    pair = ({"block_n": 256}, {"block_n": 256, "unroll_wide": True}) if wide else ({}, {"unroll": False})
+    for options in pair:
         out = torch.full((p.layout.m_total, n), float("nan"), dtype=torch.bfloat16, device="cuda")
         kernel(n, k, 128, **options)(p.a, p.a_scales, p.b, p.b_scales, p.layout, out)
         outs.append(out)

@@ -77,6 +77,9 @@ struct GemmProblem {
   /// Unroll the math warps' K loop over the pipeline stages where every
   /// tile's K blocks are a multiple of them (constant stage addresses).
   bool unrollStages = true;
+  /// Also unroll the BLOCK_N 256 tile's loop (K-step descriptors
+  /// rematerialized; not measured yet, so off by default).
+  bool unrollWide = false;
 
   /// The largest M the kernel is launched with (staticM, or maxM).
   int64_t rowCapacity() const { return staticM > 0 ? staticM : maxM; }
@@ -109,6 +112,7 @@ struct KernelPlan {
   int64_t clusterM = 1; // CTAs per cluster (GemmProblem::clusterM)
   bool scalePrefetch = false; // GemmProblem::scalePrefetch
   bool unrollStages = true;   // GemmProblem::unrollStages
+  bool unrollWide = false;    // GemmProblem::unrollWide
   /// Columns of the TMA-store epilogue's SMEM output tile: one column block
   /// (128), or half of one for a BF16 BLOCK_N 256 tile (so that 4 stages
   /// fit); the epilogue stores the tile's columns through it in turn.

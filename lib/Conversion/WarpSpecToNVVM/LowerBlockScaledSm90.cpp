@@ -50,6 +50,7 @@ LogicalResult warpspec::expandBlockScaledMmaSm90(gpu::GPUModuleOp module) {
                                  op.getB(), op.getStage(), fresh);
     if (reuse)
       mma.setDiscardAcc(true);
+    mma.setRematerializeKSteps(op.getRematerializeKSteps());
     Value ready =
         MmaWaitOp::create(b, loc, 0u, ValueRange{mma.getResult()})
             .getResult(0);

@@ -148,6 +148,17 @@ struct MmaSm90Lowering : OpConversionPattern<MmaSm90Op> {
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     for (int64_t j = 0; j < steps; ++j) {
       Value step = i32Const(rewriter, loc, 2 * j);
+      // rematerialize_k_steps: the offset goes through an opaque zero (a
+      // volatile asm, one per K step), so the step's descriptor is computed
+      // here rather than hoisted with the others.
+      if (j && op.getRematerializeKSteps()) {
+        auto zero = LLVM::InlineAsmOp::create(
+            rewriter, loc, rewriter.getI32Type(), ValueRange{},
+            "mov.u32 $0, 0;", "=r", /*has_side_effects=*/true,
+            /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+            LLVM::AsmDialectAttr(), ArrayAttr());
+        step = arith::AddIOp::create(rewriter, loc, step, zero.getResult(0));
+      }
       Value da = buildDescriptor(
           rewriter, loc,
           j ? arith::AddIOp::create(rewriter, loc, lowA, step) : lowA, aSw);

@@ -278,11 +278,18 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
     Value stage = wait;
     // One column block after the other: each MMA's scratch accumulator is
     // promoted (and dead) before the next block's MMA starts.
+    // Unrolled with two column blocks, the hoisted descriptor words would
+    // not fit beside the totals: their K steps are added where they issue.
+    bool remat = known && blocks == 2;
     SmallVector<Value> next;
-    for (int64_t j = 0; j < blocks; ++j)
-      next.push_back(ws::MmaBlockScaledOp::create(
-          kb, l, aTiles, stage, row, bTiles[blocks == 1 ? bBlock : j],
-          aScales, iter[j], sb[j], scaleMap));
+    for (int64_t j = 0; j < blocks; ++j) {
+      auto mma = ws::MmaBlockScaledOp::create(
+          kb, l, aTiles, stage, row, bTiles[blocks == 1 ? bBlock : j], aScales,
+          iter[j], sb[j], scaleMap);
+      if (remat)
+        mma.setRematerializeKSteps(true);
+      next.push_back(mma);
+    }
     if (!lag) {
       ws::ConsumerReleaseOp::create(kb, l, ring, stage);
     } else if (known && *known > 0) {

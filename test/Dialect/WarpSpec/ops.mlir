@@ -93,6 +93,8 @@ warpspec.kernel @all_sm90(%da: !desc, %dsf: !sfdesc, %dout: !odesc,
       %tf = warpspec.acc.fence %t3 : !acc
       // CHECK: warpspec.mma.sm90 %[[A]][%[[CS]], %{{.*}}], %{{.*}}[%[[CS]]], %{{.*}} discard_acc : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
       %p2 = warpspec.mma.sm90 %a[%cs, %row], %b[%cs], %r discard_acc : !tile, !tile, !acc
+      // CHECK: warpspec.mma.sm90 {{.*}} discard_acc rematerialize_k_steps :
+      %p3 = warpspec.mma.sm90 %a[%cs, %row], %b[%cs], %r discard_acc rematerialize_k_steps : !tile, !tile, !acc
       // CHECK: warpspec.consumer.release %[[P]][%[[CS]]] : !warpspec.pipeline<4>
       warpspec.consumer.release %ab[%cs] : !pipe
       // CHECK: warpspec.consumer.release %[[P]][%[[CS]]] reads_retired : !warpspec.pipeline<4>
@@ -226,6 +228,8 @@ warpspec.kernel @tile_ops(%da: !desc, %dd: !panel, %mb: i32, %sb: f32)
         %t = warpspec.mma.block_scaled %a, %b stage %s row %c0 a_scales %sfa b_scales %sb into %z : !tile, !tile, !sfa, !acc
         // CHECK: warpspec.mma.block_scaled {{.*}} b_scales %{{.*}}, %{{.*}} b_scale_map #[[MAP]] into
         %t2 = warpspec.mma.block_scaled %a, %b stage %s row %c0 a_scales %sfa b_scales %sb, %sb b_scale_map affine_map<(c) -> ((c floordiv 8) mod 2)> into %t : !tile, !tile, !sfa, !acc
+        // CHECK: warpspec.mma.block_scaled {{.*}} b_scales %{{.*}} rematerialize_k_steps into
+        %t3 = warpspec.mma.block_scaled %a, %b stage %s row %c0 a_scales %sfa b_scales %sb rematerialize_k_steps into %t2 : !tile, !tile, !sfa, !acc
         warpspec.consumer.release %ring[%s] : !pipe
         warpspec.acc.store %t2 -> %d[%c0, %c0] : !acc, !dtile
         // CHECK: warpspec.tile.store %{{.*}}[%{{.*}}, %{{.*}}] rows 64 -> %{{.*}}[%{{.*}}, %{{.*}}] : !warpspec.smem<128x128xbf16, slots = 1, align = 1024, swizzle = 128>, !warpspec.tma_desc<64x64xbf16, swizzle = 128>

@@ -818,6 +818,13 @@ def WarpSpec_MmaSm90Op : WarpSpec_Op<"mma.sm90", [
     previous promotion has consumed, instead of in fresh ones (ptxas does
     not share the registers of two wgmma accumulators on its own).
 
+    With `rematerialize_k_steps` the descriptors of the K steps after the
+    first are the first's plus an offset added where the wgmma issues
+    (through an opaque zero), not values of their own: in a loop unrolled
+    over constant stages every descriptor word is loop invariant, and LLVM
+    would otherwise hoist all of them into registers (48 for a BLOCK_N 256
+    tile, which then spills).
+
     ```mlir
     %p = warpspec.mma.sm90 %a[%s, %row], %b[%s], %z
         : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>,
@@ -830,11 +837,12 @@ def WarpSpec_MmaSm90Op : WarpSpec_Op<"mma.sm90", [
                        WarpSpec_AccType:$acc,
                        DefaultValuedAttr<WarpSpec_MajorAttr, "::mlir::warpspec::Major::k">:$a_major,
                        DefaultValuedAttr<WarpSpec_MajorAttr, "::mlir::warpspec::Major::k">:$b_major,
-                       UnitAttr:$discard_acc);
+                       UnitAttr:$discard_acc, UnitAttr:$rematerialize_k_steps);
   let results = (outs WarpSpec_AccType:$result);
   let assemblyFormat = [{
     $a `[` $a_stage `,` $a_row `]` `,` $b `[` $b_stage `]` `,` $acc
     (`a_major` $a_major^)? (`b_major` $b_major^)? (`discard_acc` $discard_acc^)?
+    (`rematerialize_k_steps` $rematerialize_k_steps^)?
     attr-dict
     `:` qualified(type($a)) `,` qualified(type($b)) `,` qualified(type($acc))
   }];

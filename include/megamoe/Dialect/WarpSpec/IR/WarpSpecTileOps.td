@@ -140,6 +140,9 @@ def WarpSpec_MmaBlockScaledOp : WarpSpec_Op<"mma.block_scaled", [
     columns (the kernel verifier checks it), and the MMAs of one role share
     one accumulator width.
 
+    `rematerialize_k_steps` is passed to the SM90 wgmma it expands to
+    (warpspec.mma.sm90): for K loops unrolled over constant stages.
+
     ```mlir
     %t1 = warpspec.mma.block_scaled %a, %b stage %s row %row a_scales %sfa
         b_scales %sb into %t0
@@ -153,11 +156,13 @@ def WarpSpec_MmaBlockScaledOp : WarpSpec_Op<"mma.block_scaled", [
   let arguments = (ins WarpSpec_SmemType:$a, Index:$stage, Index:$row,
                        WarpSpec_SmemType:$b, WarpSpec_SmemType:$a_scales,
                        WarpSpec_AccType:$total, Variadic<F32>:$b_scales,
-                       OptionalAttr<AffineMapAttr>:$b_scale_map);
+                       OptionalAttr<AffineMapAttr>:$b_scale_map,
+                       UnitAttr:$rematerialize_k_steps);
   let results = (outs WarpSpec_AccType:$result);
   let assemblyFormat = [{
     $a `,` $b `stage` $stage `row` $row `a_scales` $a_scales
-    `b_scales` $b_scales (`b_scale_map` $b_scale_map^)? `into` $total attr-dict
+    `b_scales` $b_scales (`b_scale_map` $b_scale_map^)?
+    (`rematerialize_k_steps` $rematerialize_k_steps^)? `into` $total attr-dict
     `:` qualified(type($a)) `,` qualified(type($b)) `,`
     qualified(type($a_scales)) `,` qualified(type($total))
   }];
