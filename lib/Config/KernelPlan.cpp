@@ -50,6 +50,24 @@ int64_t KernelPlan::tmemColumns() const {
   return warpgroups * blockN;
 }
 
+bool KernelPlan::unrollEligible() const {
+  // Only sm_90a (unrolled, the sm_100a BLOCK_M 64 kernels spill), and two
+  // column blocks per warpgroup (BLOCK_N 256) only with unrollWide: with
+  // constant stages every wgmma descriptor word is loop invariant and LLVM
+  // hoisted all 48 of them (4 stages x 4 K steps x A, B0, B1) beside the
+  // 2 x 64 totals and 64 scratch (320 bytes of spills); the mainloop then
+  // rematerializes the K steps (0 spills), not yet measured on the GPU.
+  int64_t columnBlocks = blockN / 128;
+  return unrollStages && chip == Chip::SM90a &&
+         (columnBlocks == 1 || unrollWide);
+}
+
+bool KernelPlan::unrollsStages(int64_t k, int64_t otherK) const {
+  auto fits = [&](int64_t kk) { return (kk / blockK) % stages == 0; };
+  return unrollEligible() && stages > 1 && fits(k) &&
+         (otherK == 0 || fits(otherK));
+}
+
 namespace {
 /// The most stages that fit beside the plan's fixed regions (or the
 /// problem's), then every per-stage region sized and the layout placed.
@@ -135,8 +153,8 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   // The standalone TMA-store GEMM of one column block per warpgroup takes a
   // stage count its K blocks are a multiple of, so that the math warps' K
   // loop unrolls over the stages (BlockScaledMainloop, unrollStages).
-  bool unrollable = p.chip == Chip::SM90a && p.unrollStages && !p.swiglu &&
-                    !p.combineScatter && p.blockN == bBlockRows;
+  bool unrollable = plan.unrollEligible() && !p.swiglu && !p.combineScatter &&
+                    p.blockN == bBlockRows;
   placeStages(plan, p.stages, unrollable ? p.k / plan.blockK : 0);
   return plan;
 }

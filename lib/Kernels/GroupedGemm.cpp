@@ -104,29 +104,9 @@ MainloopConfig mainloopConfig(MLIRContext *ctx, const GroupedGemmConfig &c,
   MainloopConfig m = MainloopConfig::fromPlan(plan, c.k);
   if (c.bScaleInterleave)
     m.interleaveWeightScales(ctx, c.bScaleInterleave);
-  m.unrollStages = megamoe::unrollsStages(plan, c.k, otherK);
+  m.unrollStages = plan.unrollsStages(c.k, otherK);
   return m;
 }
-} // namespace
-
-bool megamoe::unrollsStages(const config::KernelPlan &plan, int64_t k,
-                            int64_t otherK) {
-  // Every tile of both GEMMs must consume a multiple of the stages, so that
-  // each tile starts at stage 0.
-  auto fits = [&](int64_t kk) { return (kk / plan.blockK) % plan.stages == 0; };
-  // Only sm_90a (unrolled, the sm_100a BLOCK_M 64 kernels spill), and two
-  // column blocks per warpgroup (BLOCK_N 256) only with unrollWide: with
-  // constant stages every wgmma descriptor word is loop invariant and LLVM
-  // hoisted all 48 of them (4 stages x 4 K steps x A, B0, B1) beside the
-  // 2 x 64 totals and 64 scratch (320 bytes of spills); the mainloop then
-  // rematerializes the K steps (0 spills), not yet measured on the GPU.
-  int64_t columnBlocks = plan.blockN / 128;
-  return plan.unrollStages && plan.chip == config::Chip::SM90a &&
-         plan.stages > 1 && (columnBlocks == 1 || plan.unrollWide) &&
-         fits(k) && (otherK == 0 || fits(otherK));
-}
-
-namespace {
 
 /// Column block `i` (0 or 1) of SwiGLU tile `tile`: 2 tile + i.
 Value pairColumnBlock(OpBuilder &b, Location loc, Value tile, int64_t i) {
@@ -562,7 +542,7 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
       cast<DictionaryAttr>(gpuModule->getAttr(::megamoe::manifest::kSymbols)));
   if (c.clusterM > 1)
     symbols.set("CLUSTER_M", b.getI64IntegerAttr(c.clusterM));
-  if (unrollsStages(c.plan(), c.k))
+  if (c.plan().unrollsStages(c.k))
     symbols.set("UNROLL_STAGES", b.getI64IntegerAttr(1));
   gpuModule->setAttr(::megamoe::manifest::kSymbols,
                      symbols.getDictionary(ctx));

@@ -130,6 +130,15 @@ struct KernelPlan {
   /// with tensor memory (sm_100a: one 64 x BLOCK_N f32 partial per MMA
   /// warpgroup, docs/SM100.md); 0 on a chip without TMEM.
   int64_t tmemColumns() const;
+  /// Whether the tile can run its math warps' K loop unrolled over the
+  /// stages at all: sm_90a, unrollStages, and one column block per
+  /// warpgroup (two only with unrollWide).
+  bool unrollEligible() const;
+  /// Whether it does for a GEMM of inner size `k` (and a second one of
+  /// `otherK` on the same ring, 0 if none): eligible, and every tile of both
+  /// consumes a multiple of the stages, so each starts at stage 0. The
+  /// mainloop builder and the manifest's UNROLL_STAGES symbol ask it.
+  bool unrollsStages(int64_t k, int64_t otherK = 0) const;
 };
 
 /// The plan of the grouped GEMM `problem` (whose shape must have passed

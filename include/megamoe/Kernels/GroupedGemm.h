@@ -184,14 +184,6 @@ void buildFusedGemmKernel(mlir::OpBuilder &b, mlir::Location loc,
                           const GroupedGemmConfig &l2,
                           const FusedGemmBinds &binds);
 
-/// Whether the math warps' K loop of a kernel with `plan` is unrolled over
-/// its stages (BlockScaledMainloop's unrollStages): sm_90a, one column block
-/// per warpgroup, and every tile of the GEMM of inner size `k` (and of a
-/// second one of `otherK` on the same ring, 0 if none) consuming a multiple
-/// of the stages. The builder and the manifest's UNROLL_STAGES symbol ask it.
-bool unrollsStages(const config::KernelPlan &plan, int64_t k,
-                   int64_t otherK = 0);
-
 /// Appends `gpu.module @grouped_gemm` with the kernel `@grouped_gemm_fp8` to
 /// `module`, and the symbols its manifest needs. The config must have passed
 /// verifyGroupedGemmConfig.

@@ -50,6 +50,17 @@ int64_t layoutBits(unsigned swizzle) {
   }
 }
 
+/// One inline-PTX instruction with one result; `sideEffects` keeps it in
+/// place (never hoisted, merged or dropped).
+Value inlinePtx(OpBuilder &b, Location loc, Type result, ValueRange operands,
+                StringRef text, StringRef constraints, bool sideEffects) {
+  return LLVM::InlineAsmOp::create(
+             b, loc, result, operands, text, constraints, sideEffects,
+             /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
 /// The low word of the descriptor of a K-major swizzled tile starting at
 /// `addr`: start address >> 4 and the leading byte offset, in 32 bits (a
 /// shared-memory offset fits in 18), so that stepping K is one 32-bit add
@@ -72,12 +83,9 @@ Value buildDescriptor(OpBuilder &b, Location loc, Value low,
                       unsigned swizzle) {
   uint32_t high = uint32_t(8 * swizzle / 16) |
                   (uint32_t(layoutBits(swizzle)) << 30);
-  auto join = LLVM::InlineAsmOp::create(
-      b, loc, b.getI64Type(), ValueRange{low, i32Const(b, loc, high)},
-      "mov.b64 $0, {$1, $2};", "=l,r,n", /*has_side_effects=*/false,
-      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr(), ArrayAttr());
-  return join.getResult(0);
+  return inlinePtx(b, loc, b.getI64Type(),
+                   ValueRange{low, i32Const(b, loc, high)},
+                   "mov.b64 $0, {$1, $2};", "=l,r,n", /*sideEffects=*/false);
 }
 
 /// Checks that a tile can be described as K-major with one swizzle atom
@@ -152,12 +160,9 @@ struct MmaSm90Lowering : OpConversionPattern<MmaSm90Op> {
       // volatile asm, one per K step), so the step's descriptor is computed
       // here rather than hoisted with the others.
       if (j && op.getRematerializeKSteps()) {
-        auto zero = LLVM::InlineAsmOp::create(
-            rewriter, loc, rewriter.getI32Type(), ValueRange{},
-            "mov.u32 $0, 0;", "=r", /*has_side_effects=*/true,
-            /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-            LLVM::AsmDialectAttr(), ArrayAttr());
-        step = arith::AddIOp::create(rewriter, loc, step, zero.getResult(0));
+        Value zero = inlinePtx(rewriter, loc, rewriter.getI32Type(), {},
+                               "mov.u32 $0, 0;", "=r", /*sideEffects=*/true);
+        step = arith::AddIOp::create(rewriter, loc, step, zero);
       }
       Value da = buildDescriptor(
           rewriter, loc,
@@ -272,13 +277,9 @@ struct AccFenceLowering : OpConversionPattern<AccFenceOp> {
     Value result = acc;
     for (int64_t i = 0, e = op.getAcc().getType().getN() / 2; i < e; ++i) {
       Value v = LLVM::ExtractValueOp::create(rewriter, loc, acc, i);
-      auto asmOp = LLVM::InlineAsmOp::create(
-          rewriter, loc, f32, ValueRange{v}, "", "=f,0",
-          /*has_side_effects=*/true, /*is_align_stack=*/false,
-          LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
-          ArrayAttr());
-      result = LLVM::InsertValueOp::create(rewriter, loc, result,
-                                           asmOp.getResult(0), i);
+      Value fenced = inlinePtx(rewriter, loc, f32, ValueRange{v}, "", "=f,0",
+                               /*sideEffects=*/true);
+      result = LLVM::InsertValueOp::create(rewriter, loc, result, fenced, i);
     }
     rewriter.replaceOp(op, result);
     return success();

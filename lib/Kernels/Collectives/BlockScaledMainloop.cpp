@@ -223,7 +223,6 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
   int64_t blocks = cfg.columnBlocks;
   // Column block j's weight scales of K block `kBlock` are K / 128 entries
   // after block j - 1's.
-  Value kLast = indexConst(b, loc, phase.kBlocks - 1);
   auto loadScales = [&](OpBuilder &ob, Location l, Value kBlock) {
     Value entry =
         arith::AddIOp::create(ob, l, bScalesRow, indexToI32(ob, l, kBlock));
@@ -266,7 +265,7 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
       current.assign(iter.begin() + scalesAt, iter.end());
       Value next = arith::MinUIOp::create(
           kb, l, arith::AddIOp::create(kb, l, kBlock, indexConst(kb, l, 1)),
-          kLast);
+          indexConst(kb, l, phase.kBlocks - 1));
       upcoming = loadScales(kb, l, next);
     } else {
       current = loadScales(kb, l, kBlock);
