@@ -71,6 +71,19 @@ def load_deepgemm():
         return None
 
 
+def deepgemm_call(dg, p, rows):
+    """A callable that runs DeepGEMM's contiguous grouped GEMM (`dg`, from load_deepgemm) on
+    Problem `p` (every expert `rows` rows) into an output of its own: the per-row expert ids,
+    the transposed activation scales."""
+    m_total, offs = p.layout.m_total, p.layout.offsets
+    gl = torch.empty(m_total, dtype=torch.int32, device="cuda")
+    for e in range(p.b.shape[0]):
+        gl[offs[e]: offs[e] + rows] = e
+    sfa = p.a_scales.t()
+    d = torch.empty(m_total, p.n, dtype=torch.bfloat16, device="cuda")
+    return lambda: dg((p.a, sfa), (p.b, p.b_scales), d, gl)
+
+
 def col(key):
     """Column name of a variant: bm128, or label:bm128 with --dirs."""
     return f"bm{key}" if isinstance(key, int) else f"{key[0]}:bm{key[1]}"

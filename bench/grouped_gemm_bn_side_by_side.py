@@ -16,7 +16,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_grouped_gemm import load_deepgemm, time_graph  # noqa: E402
+from bench_grouped_gemm import deepgemm_call, load_deepgemm, time_graph  # noqa: E402
 
 # (column, BLOCK_M, directory suffix); a variant whose directory is missing is skipped (the
 # 128x256p2 column: an experiment, 4 stages with a 32 KiB output tile stored in 2 passes,
@@ -71,15 +71,9 @@ def main():
                     same.append("yes" if torch.equal(outs[wide][v], outs[narrow][v]) else "NO")
             if dg is not None:
                 try:
-                    m_total = p.layout.m_total
-                    offs = p.layout.offsets
-                    gl = torch.empty(m_total, dtype=torch.int32, device="cuda")
-                    for e in range(E):
-                        gl[offs[e]: offs[e] + rows] = e
-                    sfa = p.a_scales.t()
-                    d = torch.empty(m_total, n, dtype=torch.bfloat16, device="cuda")
-                    dg((p.a, sfa), (p.b, p.b_scales), d, gl)
-                    res["dg"] = time_graph(lambda: dg((p.a, sfa), (p.b, p.b_scales), d, gl), reps)
+                    call = deepgemm_call(dg, p, rows)
+                    call()
+                    res["dg"] = time_graph(call, reps)
                 except Exception as exc:  # noqa
                     print(f"  deep_gemm failed at {n}x{k} rows {rows}: {str(exc)[:300]}", flush=True)
             tf = {key: flops / t / 1e12 for key, t in res.items() if t}

@@ -10,7 +10,7 @@ import argparse, ctypes, json, os, sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_grouped_gemm import load_deepgemm, time_graph  # noqa: E402
+from bench_grouped_gemm import deepgemm_call, load_deepgemm, time_graph  # noqa: E402
 
 
 def max_active_clusters(manifest):
@@ -101,13 +101,7 @@ def main():
             eq_torch = "yes" if all(torch.equal(o[p.valid], want) for key, o in outs.items() if key != "bm64") else "NO"
             if dg is not None:
                 try:
-                    m_total = p.layout.m_total
-                    gl = torch.empty(m_total, dtype=torch.int32, device="cuda")
-                    for e in range(E):
-                        gl[offs[e]: offs[e] + rows] = e
-                    sfa = p.a_scales.t()
-                    d = torch.empty(m_total, n, dtype=torch.bfloat16, device="cuda")
-                    res["dg"] = time_graph(lambda: dg((p.a, sfa), (p.b, p.b_scales), d, gl), reps)
+                    res["dg"] = time_graph(deepgemm_call(dg, p, rows), reps)
                 except Exception as exc:  # noqa
                     print(f"  deep_gemm failed at {n}x{k} rows {rows}: {str(exc)[:300]}", flush=True)
             tf = {key: flops / t / 1e12 for key, t in res.items() if t}

@@ -25,14 +25,8 @@ def main():
     E = 8
     p = Problem([args.rows] * E, args.n, args.k, 128, seed=args.rows + args.n + args.k)
     if args.deepgemm:
-        from bench_grouped_gemm import load_deepgemm
-        dg = load_deepgemm()
-        gl = torch.empty(p.layout.m_total, dtype=torch.int32, device="cuda")
-        for e in range(E):
-            gl[p.layout.offsets[e]: p.layout.offsets[e] + args.rows] = e
-        d = torch.empty(p.layout.m_total, args.n, dtype=torch.bfloat16, device="cuda")
-        sfa = p.a_scales.t()
-        call = lambda: dg((p.a, sfa), (p.b, p.b_scales), d, gl)  # noqa: E731
+        from bench_grouped_gemm import deepgemm_call, load_deepgemm
+        call = deepgemm_call(load_deepgemm(), p, args.rows)
     else:
         from megamoe.grouped_gemm import GroupedGemm
         gg = GroupedGemm(args.manifest)
