@@ -16,8 +16,8 @@ for nk in 4096x7168 7168x2048 4096x4096 4096x2048 6144x7168 7168x3072; do
   for v in "_c2:--cluster-m 2" "_bn256_c2:--block-n 256 --cluster-m 2" \
            "_pf:--scale-prefetch" "_bn256_pf:--block-n 256 --scale-prefetch" \
            "_bn256_c2_pf:--block-n 256 --cluster-m 2 --scale-prefetch" \
-           "_nu:--no-unroll" "_bn256_uw:--block-n 256 --unroll-wide" \
-           "_bn256_c2_pf_uw:--block-n 256 --cluster-m 2 --scale-prefetch --unroll-wide"; do
+           "_nu:--no-unroll" "_bn256_rw:--block-n 256 --rolled-wide" \
+           "_bn256_c2_pf_rw:--block-n 256 --cluster-m 2 --scale-prefetch --rolled-wide"; do
     d=$dest/cubins/gg_e8_n${nk%x*}_k${nk#*x}_m32768_bm128${v%%:*}
     # shellcheck disable=SC2086
     bash scripts/compile-grouped-gemm.sh --experts 8 --n "${nk%x*}" --k "${nk#*x}" \

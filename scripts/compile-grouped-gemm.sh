@@ -4,15 +4,15 @@
 #   scripts/compile-grouped-gemm.sh --experts 8 --n 4096 --k 7168 --max-m 32768 \
 #       --block-m 128 [--block-n 128] [--stages 0] [--release-lag 1] [--out DIR] [--opt PATH]
 #       [--out-type bf16|f32] [--b-scale-interleave 0|8] [--device-m-blocks] [--static-m M]
-#       [--cluster-m 1|2] [--scale-prefetch] [--no-unroll] [--unroll-wide]
+#       [--cluster-m 1|2] [--scale-prefetch] [--no-unroll] [--rolled-wide]
 # The files land in DIR (default build/grouped_gemm/gg_e<E>_n<N>_k<K>_m<M>_bm<BM><SUFFIX>,
-# SUFFIX naming the non-default options: _bn<BN>, _f32, _il8, _dev, _s<M>, _c2, _pf, _nu, _uw, as
+# SUFFIX naming the non-default options: _bn<BN>, _f32, _il8, _dev, _s<M>, _c2, _pf, _nu, _rw, as
 # python/tests/grouped_gemm_ref.py variant_suffix) as grouped_gemm.{cubin,ptx,json,h};
 # python/megamoe/grouped_gemm.py loads the JSON.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 experts=8 n=4096 k=7168 maxm=32768 bm=128 bn=128 stages=0 lag=1 out="" opt=build/release/bin/megamoe-opt
-otype=bf16 il=0 dev=false sm=0 cm=1 pf=0 ur=true uw=false
+otype=bf16 il=0 dev=false sm=0 cm=1 pf=0 ur=true uw=true
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --experts) experts=$2; shift 2 ;;
@@ -32,7 +32,7 @@ while [[ $# -gt 0 ]]; do
     --cluster-m) cm=$2; shift 2 ;;
     --scale-prefetch) pf=1; shift ;;
     --no-unroll) ur=false; shift ;;
-    --unroll-wide) uw=true; shift ;;
+    --rolled-wide) uw=false; shift ;;
     *) echo "unknown argument '$1' (see the header of $0)" >&2; exit 2 ;;
   esac
 done
@@ -46,7 +46,7 @@ suffix=""
 [[ $cm != 1 ]] && suffix+="_c$cm"
 [[ $pf == 1 ]] && suffix+="_pf"
 [[ $ur == false ]] && suffix+="_nu"
-[[ $uw == true ]] && suffix+="_uw"
+[[ $uw == false ]] && suffix+="_rw"
 out=${out:-build/grouped_gemm/gg_e${experts}_n${n}_k${k}_m${maxm}_bm${bm}${suffix}}
 mkdir -p "$out"
 echo 'module {}' | "$opt" \

@@ -56,7 +56,8 @@ bool KernelPlan::unrollEligible() const {
   // constant stages every wgmma descriptor word is loop invariant and LLVM
   // hoisted all 48 of them (4 stages x 4 K steps x A, B0, B1) beside the
   // 2 x 64 totals and 64 scratch (320 bytes of spills); the mainloop then
-  // rematerializes the K steps (0 spills), not yet measured on the GPU.
+  // rematerializes the K steps (0 spills; 1.01-1.09x faster than rolled,
+  // bench/RESULTS.md "unroll-wide on the GPU").
   int64_t columnBlocks = blockN / 128;
   return unrollStages && chip == Chip::SM90a &&
          (columnBlocks == 1 || unrollWide);
@@ -131,13 +132,11 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   stage("b_tiles", bBlockRows * plan.blockK, kTileAlignment);
   if (plan.splitN || p.blockN > bBlockRows)
     stage("b_tiles1", bBlockRows * plan.blockK, kTileAlignment);
-  // The output tile: 64 x one column block per math warpgroup; a BF16
-  // BLOCK_N 256 tile stores its 4 x 64 columns through half of that (16
-  // KiB instead of 32 leaves room for a 4th stage of 48.5 KiB: measured
-  // 1.01-1.09x over 3 stages, bench/RESULTS.md 2026-12-01). With SwiGLU the
-  // BLOCK_N e4m3 activation columns of a column-block pair.
-  plan.outTileColumns =
-      p.blockN > bBlockRows && p.outBytes() == 2 ? bBlockRows / 2 : bBlockRows;
+  // The output tile: 64 x one column block per math warpgroup (a BLOCK_N
+  // 256 tile goes through it in turn; with the exact barrier bytes below its
+  // 32 KiB leave room for 4 stages of 48.5 KiB). With SwiGLU the BLOCK_N
+  // e4m3 activation columns of a column-block pair.
+  plan.outTileColumns = bBlockRows;
   fixed("d_tiles",
         p.swiglu ? p.blockM * p.blockN
                  : mathWarpgroups * 64 * plan.outTileColumns * p.outBytes(),
@@ -145,10 +144,13 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   if (plan.splitN) // the two warpgroups' per-row amaxes
     fixed("row_exchange", 2 * 64 * 4, 16);
   stage("a_scales", alignUp(p.blockM * 4, 128), 128);
-  // 1 KiB reserved for the mbarriers (the ring's full/empty pairs take
-  // 16 B per stage) and 1 KiB of slack for aligning the tiles.
-  fixed("mbarriers", 1024, 8);
-  fixed("alignment_slack", 1024, 1);
+  // The ring's full/empty mbarriers and, on a chip with tensor memory, the
+  // TMEM state: the bytes warpspec-plan-smem lays out (no slack: the
+  // dynamic SMEM symbol is declared 1024-byte aligned, and the layout check
+  // of warpspec-plan-smem holds the builder to this reservation).
+  stage("ring_barriers", kRingBarrierBytesPerStage, kMbarrierBytes);
+  if (limits.tmemColumns > 0)
+    fixed("tmem_state", tmemStateBytes(mathWarpgroups), kMbarrierBytes);
 
   // The standalone TMA-store GEMM of one column block per warpgroup takes a
   // stage count its K blocks are a multiple of, so that the math warps' K

@@ -16,7 +16,6 @@ namespace megamoe::config {
 namespace {
 int64_t alignUp(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
 constexpr int64_t kTileAlignment = 1024;
-constexpr int64_t kMbarrierBytes = 8;
 } // namespace
 
 SharedMemoryUsage sharedMemoryUsage(const LayerConfig &c,
@@ -53,7 +52,7 @@ SharedMemoryUsage sharedMemoryUsage(const LayerConfig &c,
   int64_t scaleBlock =
       std::min(c.recipe.inputScaleBlock, c.recipe.requantBlock);
   u.stageScales = alignUp(v.blockM * (v.blockK / scaleBlock) * 4, 128);
-  u.stageBarriers = 2 * kMbarrierBytes; // full + empty
+  u.stageBarriers = kRingBarrierBytesPerStage; // full + empty
   u.perStage = u.stageA + u.stageB + u.stageScales + u.stageBarriers;
 
   // One pull barrier per dispatch warp; two combine-load barriers per math

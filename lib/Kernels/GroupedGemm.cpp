@@ -355,9 +355,11 @@ MainloopPhase phaseOf(MLIRContext *ctx, const GroupedGemmConfig &c,
 Value allocateOutputTile(OpBuilder &b, Location loc,
                          const GroupedGemmConfig &c, int64_t columns) {
   Type outType = c.outBytes() == 4 ? Type(b.getF32Type()) : b.getBF16Type();
-  return c.swiglu
-             ? SwiGLURequant::allocate(b, loc, c.blockM)
-             : EpilogueTile::allocate(b, loc, c.blockM, columns, outType);
+  if (c.swiglu)
+    return SwiGLURequant::allocate(b, loc, c.blockM);
+  if (c.combineScatter)
+    return EpilogueTile::allocate(b, loc, c.blockM, columns, outType);
+  return EpilogueTile::allocatePanels(b, loc, c.blockM, columns, outType);
 }
 
 /// The split-columns pair's amax exchange and barrier (swiglu with splitN).
@@ -416,7 +418,7 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   // Shared memory: the mainloop's ring (A, B, A scales) and the output tile.
   GemmKernel k{plan, BlockScaledMainloop::create(
                          b, loc, mainloopConfig(ctx, c, plan))};
-  // The output tile holds one column block or half of one (the epilogue
+  // The output tile holds one column block (the epilogue
   // stores a tile's columns through it in turn).
   gemm.dTiles = allocateOutputTile(b, loc, c, plan.outTileColumns);
   if (plan.splitN)

@@ -59,7 +59,8 @@
 
 // MC256: 2
 // LOCAL256: 6
-// COUNT256: 16
+// The K loop unrolled over the 4 stages (unroll-wide): 4 x 16.
+// COUNT256: 64
 // JSON256: "cluster":[2,1,1]
 // JSON256-SAME: "box":[128,64]{{.*}}"name":"b"
 // JSON256-SAME: "BLOCK_N":256

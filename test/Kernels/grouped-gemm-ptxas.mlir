@@ -30,7 +30,7 @@
 // PTX-DAG: ld.shared.b32
 // PTX-DAG: fma.rn.f32
 // PTX-DAG: mbarrier.arrive.shared.b64
-// PTX-DAG: cp.async.bulk.wait_group.read 0;
+// PTX-DAG: cp.async.bulk.wait_group.read 1;
 // PTX-DAG: bar.sync 1, 128;
 // PTX-DAG: cvt.rn.bf16x2.f32
 // PTX-DAG: stmatrix.sync.aligned.m8n8.x4.shared.b16

@@ -5,7 +5,7 @@
 // per K block (the second block's K / 128 = 56 entries later). Without the
 // option the loop carries no scales and reads its own K block's.
 // REQUIRES: ptxas
-// RUN: echo 'module {}' | megamoe-opt --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256 scale-prefetch=1" | FileCheck %s
+// RUN: echo 'module {}' | megamoe-opt --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256 scale-prefetch=1 unroll-wide=false" | FileCheck %s
 // RUN: echo 'module {}' | megamoe-opt --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256 scale-prefetch=0" | FileCheck %s --check-prefix=OFF
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: echo 'module {}' | megamoe-opt --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256 scale-prefetch=1" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
@@ -21,8 +21,8 @@
 // CHECK: %[[N0:.*]] = warpspec.global.load
 // CHECK: %[[N1:.*]] = warpspec.global.load
 // CHECK: warpspec.consumer.wait
-// CHECK: warpspec.mma.block_scaled {{.*}} b_scales %[[B0]] into
-// CHECK: warpspec.mma.block_scaled {{.*}} b_scales %[[B1]] into
+// CHECK: warpspec.mma.block_scaled {{.*}} b_scales %[[B0]] {{.*}}into
+// CHECK: warpspec.mma.block_scaled {{.*}} b_scales %[[B1]] {{.*}}into
 // CHECK: scf.yield {{.*}}, %[[N0]], %[[N1]] :
 
 // OFF-LABEL: warpspec.role "math0"

@@ -3,8 +3,8 @@
 // per K block one wgmma m64n128 group per block into one scratch
 // accumulator, waited for and promoted with that block's weight scale
 // before the next block's, so 2 x 64 promoted + 64 scratch registers.
-// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256 cluster-m=1 scale-prefetch=0" | FileCheck %s --check-prefix=IR
-// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256 cluster-m=1 scale-prefetch=0" | megamoe-opt --pass-pipeline='builtin.module(gpu.module(warpspec-plan-smem,convert-warpspec-to-nvvm))' | FileCheck %s --check-prefix=LOWER
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256 cluster-m=1 scale-prefetch=0 unroll-wide=false" | FileCheck %s --check-prefix=IR
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=256 cluster-m=1 scale-prefetch=0 unroll-wide=false" | megamoe-opt --pass-pipeline='builtin.module(gpu.module(warpspec-plan-smem,convert-warpspec-to-nvvm))' | FileCheck %s --check-prefix=LOWER
 // Without block-n the plan picks 256 where it is built (N a multiple of 256,
 // no swiglu / combine-scatter), else 128.
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168" | FileCheck %s --check-prefix=DEFAULT
@@ -19,9 +19,9 @@
 // IR-DAG: %[[B1:.*]] = warpspec.smem.alloc "b_tiles1" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
 // IR-DAG: %[[SA:.*]] = warpspec.smem.alloc "a_scales" : !warpspec.smem<128xf32, slots = 4, align = 128>
 // IR: %[[P:.*]] = warpspec.pipeline.create "ab" producer_arrivals 4 consumer_arrivals 8 buffers(%[[A]], %[[B0]], %[[B1]], %[[SA]] : {{.*}}) : !warpspec.pipeline<4>
-// The output tile holds half a column block (64 columns, one 128-byte
-// panel): the tile's 4 x 64 columns are stored through it in turn.
-// IR: %[[D:.*]] = warpspec.smem.alloc "d_tiles" : !warpspec.smem<128x64xbf16, slots = 1, align = 1024, swizzle = 128>
+// The output tile: two slots of one 128-byte panel (64 columns); the tile's
+// 4 x 64 columns go through them in turn.
+// IR: %[[D:.*]] = warpspec.smem.alloc "d_tiles" : !warpspec.smem<128x64xbf16, slots = 2, align = 1024, swizzle = 128>
 // IR: warpspec.role "tma" warps [0, 4) regs 40 {
 // 16 tiles of 256 columns, rasters of 8.
 // IR: warpspec.tile_loop (%{{.*}}, %{{.*}}) m_blocks(%{{.*}}) n_blocks 16 raster 8 {
@@ -46,19 +46,23 @@
 // IR: scf.yield %[[R0]], %[[R1]], %[[CS]]
 // IR: %[[Q0:.*]], %[[Q1:.*]] = warpspec.acc.deinterleave %[[T]]#0 period 64 : !warpspec.acc<64x128xf32> -> !warpspec.acc<64x64xf32>
 // IR: %[[Q2:.*]], %[[Q3:.*]] = warpspec.acc.deinterleave %[[T]]#1 period 64
-// IR: warpspec.tma.store.wait pending 0 read
-// IR: warpspec.acc.store %[[Q0]] -> %[[D]]
-// IR: warpspec.tile.store %[[D]][%{{.*}}, %{{.*}}] rows 64 -> %arg3[%{{.*}}, %{{.*}}]
-// IR: warpspec.tma.store.wait pending 0 read
-// IR: warpspec.acc.store %[[Q1]] -> %[[D]]
+// Piece j through slot j % 2: each wait leaves the other slot's store in
+// flight.
+// IR: warpspec.tma.store.wait pending 1 read
+// IR: warpspec.acc.store %[[Q0]] -> %[[D]][%[[S0:.*]], %{{.*}}]
+// IR: warpspec.tile.store %[[D]][%[[S0]], %{{.*}}] rows 64 -> %arg3[%{{.*}}, %{{.*}}]
+// IR: warpspec.tma.store.wait pending 1 read
+// IR: warpspec.acc.store %[[Q1]] -> %[[D]][%[[S1:.*]], %{{.*}}]
 // IR: arith.addi %{{.*}}, %c64_i32
-// IR: warpspec.tile.store %[[D]]
-// IR: warpspec.acc.store %[[Q2]] -> %[[D]]
+// IR: warpspec.tile.store %[[D]][%[[S1]]
+// IR: warpspec.tma.store.wait pending 1 read
+// IR: warpspec.acc.store %[[Q2]] -> %[[D]][%[[S0]]
 // IR: arith.addi %{{.*}}, %c128_i32
-// IR: warpspec.tile.store %[[D]]
-// IR: warpspec.acc.store %[[Q3]] -> %[[D]]
+// IR: warpspec.tile.store %[[D]][%[[S0]]
+// IR: warpspec.tma.store.wait pending 1 read
+// IR: warpspec.acc.store %[[Q3]] -> %[[D]][%[[S1]]
 // IR: arith.addi %{{.*}}, %c192_i32
-// IR: warpspec.tile.store %[[D]]
+// IR: warpspec.tile.store %[[D]][%[[S1]]
 // IR: warpspec.role "math1" warps [8, 12) regs 232 mma {
 
 // Lowered: the producer's commits expect A, its scales and the two B

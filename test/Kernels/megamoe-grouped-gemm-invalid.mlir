@@ -12,7 +12,7 @@
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 static-m=100" 2>&1 | FileCheck %s --check-prefix=STATIC
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 static-m=-128" 2>&1 | FileCheck %s --check-prefix=STATICNEG
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 static-m=4294967296" 2>&1 | FileCheck %s --check-prefix=STATICBIG
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 out-type=f32 stages=5" 2>&1 | FileCheck %s --check-prefix=SMEMF32
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 out-type=f32 stages=6" 2>&1 | FileCheck %s --check-prefix=SMEMF32
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="out-type=f32 static-m=4096 combine-scatter=true combine-tokens=64 combine-topk=2 combine-ranks=2" 2>&1 | FileCheck %s --check-prefix=SCATTERF32
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="combine-scatter=true combine-tokens=64 combine-topk=2 combine-ranks=2" 2>&1 | FileCheck %s --check-prefix=SCATTERM
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="static-m=4096 combine-scatter=true combine-topk=2 combine-ranks=2" 2>&1 | FileCheck %s --check-prefix=SCATTERSHAPE
@@ -42,7 +42,7 @@
 // N: error: megamoe-grouped-gemm: n must be a positive multiple of block-n 128, got 200
 // BM: error: megamoe-grouped-gemm: block-m must be 128 (two math warpgroups) or 64 (one), got 96
 // MAXM: error: megamoe-grouped-gemm: max-m must be a positive multiple of block-m 128, got 100
-// SMEM: error: megamoe-grouped-gemm: 8 stages of 33280 B plus 34816 B need 301056 B of shared memory, more than the 232448 B an sm_90a block can have
+// SMEM: error: megamoe-grouped-gemm: 8 stages of 33296 B plus 32768 B need 299136 B of shared memory, more than the 232448 B an sm_90a block can have
 // CHIP: error: megamoe-grouped-gemm: the grouped GEMM is built for sm_90a and sm_100a only; got chip 'sm_80'
 // E: error: megamoe-grouped-gemm: experts must be >= 1, got 0
 // LAG: error: megamoe-grouped-gemm: release-lag must be 0 or 1, got 2
@@ -51,8 +51,8 @@
 // STATIC: error: megamoe-grouped-gemm: static-m must be 0 (M given at launch) or a positive multiple of block-m 128, got 100
 // STATICNEG: error: megamoe-grouped-gemm: static-m must be 0 (M given at launch) or a positive multiple of block-m 128, got -128
 // STATICBIG: error: megamoe-grouped-gemm: experts * n and max-m (or static-m) must stay below 2^31 (TMA coordinates)
-// The FP32 output tiles (64 KiB) leave room for 4 stages, not 5.
-// SMEMF32: error: megamoe-grouped-gemm: 5 stages of 33280 B plus 67584 B need 233984 B of shared memory, more than the 232448 B an sm_90a block can have
+// The FP32 output tiles (64 KiB) leave room for 5 stages, not 6.
+// SMEMF32: error: megamoe-grouped-gemm: 6 stages of 33296 B plus 65536 B need 265312 B of shared memory, more than the 232448 B an sm_90a block can have
 // SCATTERF32: error: megamoe-grouped-gemm: combine-scatter needs out-type bf16 (the combine buffer holds bf16 rows), got 'f32'
 // SCATTERM: error: megamoe-grouped-gemm: combine-scatter needs static-m > 0 (pool_source has one entry per pool row of a compile-time pool)
 // SCATTERSHAPE: error: megamoe-grouped-gemm: combine-scatter needs combine-tokens, combine-topk and combine-ranks >= 1 (the combine buffer [topk, tokens, n] and the rank count), got 0, 2, 2
@@ -67,4 +67,4 @@ module {}
 // BNN: error: megamoe-grouped-gemm: n must be a positive multiple of block-n 256, got 384
 // BNCHIP: error: megamoe-grouped-gemm: block-n 256 is built for sm_90a only, got chip 'sm_100a'
 // BNSWIGLU: error: megamoe-grouped-gemm: block-n 256 does not support swiglu (its tile is already a pair of 128-column blocks, computed one after the other)
-// BNSMEM: error: megamoe-grouped-gemm: 4 stages of 49664 B plus 67584 B need
+// BNSMEM: error: megamoe-grouped-gemm: 4 stages of 49680 B plus 65536 B need

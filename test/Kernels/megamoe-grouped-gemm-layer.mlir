@@ -37,7 +37,7 @@
 // L1-NEXT: %[[LO:.*]] = arith.minsi %[[RAW]], %[[C32]] : i32
 // L1-NEXT: %[[C0:.*]] = arith.constant 0 : i32
 // L1-NEXT: %[[COUNT:.*]] = arith.maxsi %[[LO]], %[[C0]] : i32
-// L1: %[[D:.*]] = warpspec.smem.alloc "d_tiles" : !warpspec.smem<128x128xf32, slots = 1, align = 1024, swizzle = 128>
+// L1: %[[D:.*]] = warpspec.smem.alloc "d_tiles" : !warpspec.smem<128x32xf32, slots = 4, align = 1024, swizzle = 128>
 // L1: warpspec.role "tma"
 // L1: warpspec.tile_loop ({{.*}}) m_blocks(%[[COUNT]]) n_blocks 32
 // L1: warpspec.role "math0"
@@ -51,10 +51,9 @@
 // L1-NEXT: %[[UP:.*]] = vector.extract %[[PAIR]][1] : f32 from vector<2xf32>
 // Gate/up rows interleaved by 8: column c uses scale (c / 8) % 2.
 // L1: warpspec.mma.block_scaled {{.*}} b_scales %[[GATE]], %[[UP]] b_scale_map #map into
-// L1: warpspec.acc.store %{{.*}} -> %[[D]]
-// One tile.store of the warpgroup's 64 rows (four 32-column f32 panels:
-// STORES1 below counts their TMA stores).
-// L1: warpspec.tile.store %[[D]][{{.*}}] rows 64 -> %arg3
+// Four pieces of one 32-column f32 panel, each through its own slot
+// (STORES1 below counts their TMA stores).
+// L1-COUNT-4: warpspec.tile.store %[[D]][{{.*}}] rows 64 -> %arg3
 // L1: warpspec.role "math1"
 
 // PTX1: ld.global.b32

@@ -24,7 +24,8 @@
 // COOP-DAG: %[[B:.*]] = warpspec.smem.alloc "b_tiles" : !warpspec.smem<128x128xf8E4M3FN, slots = 5, align = 1024, swizzle = 128>
 // COOP-DAG: %[[SA:.*]] = warpspec.smem.alloc "a_scales" : !warpspec.smem<128xf32, slots = 5, align = 128>
 // COOP: %[[P:.*]] = warpspec.pipeline.create "ab" producer_arrivals 4 consumer_arrivals 8 buffers(%[[A]], %[[B]], %[[SA]] : {{.*}}) : !warpspec.pipeline<5>
-// COOP: %[[D:.*]] = warpspec.smem.alloc "d_tiles" : !warpspec.smem<128x128xbf16, slots = 1, align = 1024, swizzle = 128>
+// The output tile: two slots of one 128-byte panel (64 BF16 columns).
+// COOP: %[[D:.*]] = warpspec.smem.alloc "d_tiles" : !warpspec.smem<128x64xbf16, slots = 2, align = 1024, swizzle = 128>
 // COOP: warpspec.named_barrier 1 roles ["math0"]
 // COOP: warpspec.named_barrier 2 roles ["math1"]
 // COOP: warpspec.role "tma" warps [0, 4) regs 40 {
@@ -50,12 +51,21 @@
 // COOP-NEXT: warpspec.consumer.release %[[P]][%[[PREV]]] reads_retired
 // COOP: scf.yield %{{.*}}, %[[CS]]
 // COOP: warpspec.consumer.release %[[P]][%[[TOTAL]]#1] reads_retired
-// COOP: warpspec.tma.store.wait pending 0 read
+// The epilogue in panels: columns [0, 64) through slot 0, [64, 128) through
+// slot 1, each waiting only for the store that last read its slot (one
+// other group stays in flight).
+// COOP: %[[P0:.*]], %[[P1:.*]] = warpspec.acc.deinterleave %[[TOTAL]]#0 period 64
+// COOP: warpspec.tma.store.wait pending 1 read
 // COOP: warpspec.barrier.sync
-// COOP: warpspec.acc.store %[[TOTAL]]#0 -> %[[D]]
+// COOP: warpspec.acc.store %[[P0]] -> %[[D]][%[[S0:.*]], %{{.*}}]
 // COOP: warpspec.fence.async_shared
 // COOP: warpspec.barrier.sync
-// COOP: warpspec.tile.store %[[D]][%{{.*}}, %c0{{.*}}] rows 64 -> %arg3[%{{.*}}, %{{.*}}]
+// COOP: warpspec.tile.store %[[D]][%[[S0]], %c0{{.*}}] rows 64 -> %arg3[%[[N0:.*]], %{{.*}}]
+// COOP: warpspec.tma.store.wait pending 1 read
+// COOP: warpspec.barrier.sync
+// COOP: warpspec.acc.store %[[P1]] -> %[[D]][%[[S1:.*]], %{{.*}}]
+// COOP: %[[N1:.*]] = arith.addi %{{.*}}, %c64_i32
+// COOP: warpspec.tile.store %[[D]][%[[S1]], %c0{{.*}}] rows 64 -> %arg3[%[[N1]], %{{.*}}]
 // COOP: warpspec.tma.store.wait pending 0
 // COOP: warpspec.role "math1" warps [8, 12) regs 232 mma {
 // COOP: warpspec.mma.block_scaled %[[A]], %[[B]] stage %{{.*}} row %c64

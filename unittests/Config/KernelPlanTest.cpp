@@ -3,8 +3,9 @@
 // Pins the stages, shared memory, registers and raster groups of the grouped
 // GEMMs that scripts/ptx-snapshot.sh compiles (the values the builder used
 // before the plan moved to lib/Config: stage = BLOCK_M x 128 + 128 x 128 +
-// BLOCK_M x 4 rounded to 128; fixed = 64 x 128 x out bytes per math
-// warpgroup + 2048; stages = (232448 - fixed) / stage, at most 8).
+// BLOCK_M x 4 rounded to 128 + 16 bytes of full/empty mbarriers; fixed = 64
+// x 128 x out bytes per math warpgroup; stages = (232448 - fixed) / stage,
+// at most 8; the plan's bytes are the layout's, KernelPlanLayoutTest).
 //
 //===----------------------------------------------------------------------===//
 #include "Shapes.h"
@@ -42,17 +43,18 @@ TEST(KernelPlan, SnapshotShapes) {
       // The four (N, K) of bench/RESULTS.md at BLOCK_M 128 and 64. At 128
       // 5 stages fit; 4 divide the K blocks, so the K loop unrolls over them
       // (config::unrolledStageCount).
-      {4096, 7168, 128, DType::BF16, 4, 33280, 34816, 167936, 384, 168, 8},
-      {4096, 7168, 64, DType::BF16, 8, 24832, 18432, 217088, 256, 248, 8},
-      {7168, 2048, 128, DType::BF16, 4, 33280, 34816, 167936, 384, 168, 56},
-      {7168, 2048, 64, DType::BF16, 8, 24832, 18432, 217088, 256, 248, 56},
-      {4096, 4096, 128, DType::BF16, 4, 33280, 34816, 167936, 384, 168, 32},
-      {4096, 4096, 64, DType::BF16, 8, 24832, 18432, 217088, 256, 248, 32},
-      {4096, 2048, 128, DType::BF16, 4, 33280, 34816, 167936, 384, 168, 32},
-      {4096, 2048, 64, DType::BF16, 8, 24832, 18432, 217088, 256, 248, 32},
-      // F32 out (the layer options case and the L1 GEMMs).
-      {4096, 2048, 128, DType::F32, 4, 33280, 67584, 200704, 384, 168, 32},
-      {4096, 2048, 64, DType::F32, 7, 24832, 34816, 208640, 256, 248, 32},
+      {4096, 7168, 128, DType::BF16, 4, 33296, 32768, 165952, 384, 168, 8},
+      {4096, 7168, 64, DType::BF16, 8, 24848, 16384, 215168, 256, 248, 8},
+      {7168, 2048, 128, DType::BF16, 4, 33296, 32768, 165952, 384, 168, 56},
+      {7168, 2048, 64, DType::BF16, 8, 24848, 16384, 215168, 256, 248, 56},
+      {4096, 4096, 128, DType::BF16, 4, 33296, 32768, 165952, 384, 168, 32},
+      {4096, 4096, 64, DType::BF16, 8, 24848, 16384, 215168, 256, 248, 32},
+      {4096, 2048, 128, DType::BF16, 4, 33296, 32768, 165952, 384, 168, 32},
+      {4096, 2048, 64, DType::BF16, 8, 24848, 16384, 215168, 256, 248, 32},
+      // F32 out (the layer options case and the L1 GEMMs): at 128, 5 fit
+      // and 4 divide the 16 K blocks.
+      {4096, 2048, 128, DType::F32, 4, 33296, 65536, 198720, 384, 168, 32},
+      {4096, 2048, 64, DType::F32, 8, 24848, 32768, 231552, 256, 248, 32},
   };
   for (const Expected &e : cases) {
     KernelPlan p = planGroupedGemmKernel(gemm(e.n, e.k, e.blockM, e.out));
@@ -97,8 +99,7 @@ TEST(KernelPlan, SmemRegionsAreLaidOutInOrder) {
   for (const SmemRegionPlan &r : p.smem)
     names.push_back(r.name);
   EXPECT_EQ(names, (std::vector<std::string>{"a_tiles", "b_tiles", "d_tiles",
-                                             "a_scales", "mbarriers",
-                                             "alignment_slack"}));
+                                             "a_scales", "ring_barriers"}));
   // 4 stages (5 fit; 4 divide the 56 K blocks: config::unrolledStageCount).
   EXPECT_EQ(p.smem[0].offset, 0);
   EXPECT_EQ(p.smem[0].slots, 4);
@@ -106,6 +107,14 @@ TEST(KernelPlan, SmemRegionsAreLaidOutInOrder) {
   EXPECT_EQ(p.smem[2].offset, 8 * 128 * 128);
   EXPECT_EQ(p.smem[3].offset, 8 * 128 * 128 + 2 * 64 * 128 * 2);
   EXPECT_EQ(p.smem[3].bytes(), 4 * 512);
+  EXPECT_EQ(p.smem[4].offset, 8 * 128 * 128 + 2 * 64 * 128 * 2 + 4 * 512);
+  EXPECT_EQ(p.smem[4].bytes(), 4 * 16);
+  // sm_100a adds the TMEM state (address word + 2 commit mbarriers).
+  GemmProblem g = gemm(4096, 7168, 128);
+  g.chip = Chip::SM100a;
+  KernelPlan s = planGroupedGemmKernel(g);
+  EXPECT_EQ(s.smem.back().name, "tmem_state");
+  EXPECT_EQ(s.smem.back().bytes(), 8 + 2 * 8);
 }
 
 TEST(KernelPlan, ExplicitStagesAreKept) {
@@ -113,7 +122,7 @@ TEST(KernelPlan, ExplicitStagesAreKept) {
   g.stages = 3;
   KernelPlan p = planGroupedGemmKernel(g);
   EXPECT_EQ(p.stages, 3);
-  EXPECT_EQ(p.smemBytes, 34816 + 3 * 33280);
+  EXPECT_EQ(p.smemBytes, 32768 + 3 * 33296);
 }
 
 TEST(KernelPlan, TooManyStagesDoNotFit) {
@@ -121,7 +130,7 @@ TEST(KernelPlan, TooManyStagesDoNotFit) {
   g.stages = 8;
   std::vector<std::string> e = validateKernelPlan(planGroupedGemmKernel(g));
   ASSERT_EQ(e.size(), 1u);
-  EXPECT_EQ(e[0], "8 stages of 33280 B plus 34816 B need 301056 B of shared "
+  EXPECT_EQ(e[0], "8 stages of 33296 B plus 32768 B need 299136 B of shared "
                   "memory, more than the 232448 B an sm_90a block can have");
 }
 
@@ -260,15 +269,16 @@ TEST(LayerGemm, SnapshotLayers) {
   const Case cases[] = {
       // BLOCK_N 256 (config::stageL1BlockN / stageL2BlockN): a 64 x 256
       // stage is 40 KiB (4 of them with the L1's 32 KiB f32 output tile, 5
-      // with the L2's), a 128 x 256 one 48 KiB (3 with the L1's 64 KiB f32
-      // tile, 4 with the L2's); rasters count 256-column blocks.
-      {v4Flash(1, 8), 64, 4, 199680, 5, 216320, 16, 16},
-      {v4Flash(1, 512), 64, 4, 199680, 5, 216320, 16, 16},
-      {v4Flash(1, 8192), 64, 4, 199680, 5, 216320, 16, 16},
-      {v4Flash(1, 8192), 128, 3, 216576, 4, 217088, 16, 16},
-      {v4Pro(1, 8), 64, 4, 199680, 5, 216320, 8, 28},
-      {v4Pro(1, 8192), 128, 3, 216576, 4, 217088, 8, 28},
-      {shape(512, 256, 8, 2, 2, 256), 128, 3, 216576, 4, 217088, 2, 2},
+      // with the L2's 16 KiB), a 128 x 256 one 48.5 KiB (3 with the L1's 64
+      // KiB f32 tile, 4 with the L2's 32 KiB); rasters count 256-column
+      // blocks.
+      {v4Flash(1, 8), 64, 4, 197696, 5, 222544, 16, 16},
+      {v4Flash(1, 512), 64, 4, 197696, 5, 222544, 16, 16},
+      {v4Flash(1, 8192), 64, 4, 197696, 5, 222544, 16, 16},
+      {v4Flash(1, 8192), 128, 3, 214576, 4, 231488, 16, 16},
+      {v4Pro(1, 8), 64, 4, 197696, 5, 222544, 8, 28},
+      {v4Pro(1, 8192), 128, 3, 214576, 4, 231488, 8, 28},
+      {shape(512, 256, 8, 2, 2, 256), 128, 3, 214576, 4, 231488, 2, 2},
   };
   for (const Case &k : cases) {
     Plan plan = unfusedPlan(k.config);
@@ -354,10 +364,10 @@ TEST(KernelPlan, BlockN256) {
   g.blockN = 256;
   KernelPlan p = planGroupedGemmKernel(g);
   EXPECT_TRUE(validateKernelPlan(p).empty());
-  // Two B column blocks of 128 rows per stage; a BF16 output tile of half
-  // a column block leaves room for 4 stages of A 16 KiB + B 32 KiB.
-  EXPECT_EQ(p.stageBytes(), 128 * 128 + 2 * 128 * 128 + 512);
-  EXPECT_EQ(p.outTileColumns, 64);
+  // Two B column blocks of 128 rows per stage; a BF16 output tile of one
+  // column block leaves room for 4 stages of A 16 KiB + B 32 KiB.
+  EXPECT_EQ(p.stageBytes(), 128 * 128 + 2 * 128 * 128 + 512 + 16);
+  EXPECT_EQ(p.outTileColumns, 128);
   EXPECT_EQ(p.stages, 4);
   EXPECT_EQ(p.rasterGroupN, gemmRasterGroupN(4096, 7168, 256));
   // FP32 output: a whole column block (128 x 128 x 4 B), 3 stages.

@@ -78,8 +78,9 @@ struct GemmProblem {
   /// tile's K blocks are a multiple of them (constant stage addresses).
   bool unrollStages = true;
   /// Also unroll the BLOCK_N 256 tile's loop (K-step descriptors
-  /// rematerialized; not measured yet, so off by default).
-  bool unrollWide = false;
+  /// rematerialized): 1.01-1.09x at 8 x 4096 and 8 x 512 rows (bench/RESULTS.md,
+  /// 2026-12-01, "unroll-wide on the GPU").
+  bool unrollWide = true;
 
   /// The largest M the kernel is launched with (staticM, or maxM).
   int64_t rowCapacity() const { return staticM > 0 ? staticM : maxM; }
@@ -112,10 +113,10 @@ struct KernelPlan {
   int64_t clusterM = 1; // CTAs per cluster (GemmProblem::clusterM)
   bool scalePrefetch = false; // GemmProblem::scalePrefetch
   bool unrollStages = true;   // GemmProblem::unrollStages
-  bool unrollWide = false;    // GemmProblem::unrollWide
-  /// Columns of the TMA-store epilogue's SMEM output tile: one column block
-  /// (128), or half of one for a BF16 BLOCK_N 256 tile (so that 4 stages
-  /// fit); the epilogue stores the tile's columns through it in turn.
+  bool unrollWide = true;     // GemmProblem::unrollWide
+  /// Columns of the epilogue's SMEM output tile: one column block (128); a
+  /// BLOCK_N 256 tile's columns go through it in turn (the TMA-store
+  /// epilogue panel by panel, EpilogueTile::allocatePanels).
   int64_t outTileColumns = 128;
   std::vector<SmemRegionPlan> smem; // laid out by layoutSmem
   int64_t smemBytes = 0;            // their total

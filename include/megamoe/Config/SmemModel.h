@@ -39,6 +39,17 @@ struct SmemRegionPlan {
 int64_t layoutSmem(std::vector<SmemRegionPlan> &regions,
                    int64_t totalAlignment = 1);
 
+/// An mbarrier: 8 bytes, 8-byte aligned.
+constexpr int64_t kMbarrierBytes = 8;
+/// The mbarriers of one pipeline stage: its full and its empty barrier
+/// (warpspec.pipeline.create lays out 2 per stage).
+constexpr int64_t kRingBarrierBytesPerStage = 2 * kMbarrierBytes;
+/// The sm_100 TMEM state (warpspec-plan-smem's "tmem_state"): the TMEM base
+/// address word (8 bytes) and one commit mbarrier per MMA warpgroup.
+constexpr int64_t tmemStateBytes(int64_t mmaWarpgroups) {
+  return mmaWarpgroups ? 8 + kMbarrierBytes * mmaWarpgroups : 0;
+}
+
 } // namespace megamoe::config
 
 #endif // MEGAMOE_CONFIG_SMEMMODEL_H

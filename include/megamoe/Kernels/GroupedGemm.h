@@ -85,7 +85,9 @@
 //         accumulator, wait, release the stage, promote into the FP32 total
 //         with sa[row] * sb (CUDA cores). Epilogue: BF16 into its rows of the
 //         128B-swizzled SMEM tile (64-column panels, conflict-free stores),
-//         then one TMA store of 64 x 64 per panel.
+//         then one TMA store of 64 x 64 per panel, the panels a ring of
+//         slots (a panel's writes wait only for the store that last read
+//         its slot).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MEGAMOE_KERNELS_GROUPEDGEMM_H

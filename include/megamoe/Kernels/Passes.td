@@ -63,7 +63,7 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
     Option<"unrollStages", "unroll-stages", "bool", "true",
            "Unroll the math warps' K loop over the pipeline stages when the "
            "K blocks are a multiple of them (constant stage addresses)">,
-    Option<"unrollWide", "unroll-wide", "bool", "false",
+    Option<"unrollWide", "unroll-wide", "bool", "true",
            "With unroll-stages, also unroll the BLOCK_N 256 tile's K loop "
            "(its K-step descriptors rematerialized in the loop)">,
     Option<"releaseLag", "release-lag", "int64_t", "1",

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <cassert>
+#include <functional>
 
 using namespace mlir;
 using namespace megamoe::collectives;
@@ -27,6 +28,23 @@ using megamoe::moe::indexToI32;
 using megamoe::moe::i32Const;
 } // namespace
 
+int64_t megamoe::collectives::panelColumns(Type element) {
+  return kPanelBytes / (element.getIntOrFloatBitWidth() / 8);
+}
+
+Value EpilogueTile::allocatePanels(OpBuilder &b, Location loc, int64_t blockM,
+                                   int64_t columns, Type element) {
+  int64_t panel = panelColumns(element);
+  assert(columns % panel == 0 && "the tile is whole panels");
+  // Slot p is the bytes of panel p of the one-slot [blockM, columns] tile.
+  return ws::SmemAllocOp::create(
+      b, loc,
+      ws::SmemType::get(b.getContext(), {blockM, panel}, element,
+                        static_cast<unsigned>(columns / panel), 1024,
+                        kPanelBytes),
+      "d_tiles", IntegerAttr());
+}
+
 Value EpilogueTile::allocate(OpBuilder &b, Location loc, int64_t blockM,
                              int64_t blockN, Type element) {
   // 128B-swizzled (conflict-free acc.store), hence 1024-byte aligned.
@@ -38,16 +56,17 @@ Value EpilogueTile::allocate(OpBuilder &b, Location loc, int64_t blockM,
 }
 
 namespace {
-/// The SMEM-tile-then-TMA sequence of an epilogue: once the previous tile's
-/// TMA stores (issued where `isStorer`) have read the SMEM tile, the
-/// warpgroup writes it (`writeTile`, generic proxy), makes the writes
-/// visible to the async proxy, meets, and the storer issues `issueStores`.
+/// The SMEM-tile-then-TMA sequence of an epilogue: once the TMA stores
+/// (issued where `isStorer`) that read the SMEM to be written have done so
+/// (all but the `inFlight` most recent commit groups), the warpgroup writes
+/// it (`writeTile`, generic proxy), makes the writes visible to the async
+/// proxy, meets, and the storer issues `issueStores`.
 void stageAndStore(OpBuilder &b, Location loc, const EpilogueTile &e,
                    Value isStorer, function_ref<void(OpBuilder &)> writeTile,
                    function_ref<void(OpBuilder &)> issueStores,
-                   Value owned = {}) {
+                   Value owned = {}, unsigned inFlight = 0) {
   moe::ifThen(b, loc, isStorer, [&](OpBuilder &ib) {
-    ws::TmaStoreWaitOp::create(ib, loc, 0u, true);
+    ws::TmaStoreWaitOp::create(ib, loc, inFlight, true);
   });
   ws::BarrierSyncOp::create(b, loc, e.barrier);
   writeTile(b);
@@ -61,31 +80,35 @@ void stageAndStore(OpBuilder &b, Location loc, const EpilogueTile &e,
 } // namespace
 
 namespace {
-/// The pieces of the SMEM tile's width a warpgroup's tile goes through,
-/// each with its first column in the tile: the column blocks (`totals`),
-/// each split in two when the SMEM tile is half a block wide (a register
-/// renumbering, no data movement).
-SmallVector<std::pair<Value, int64_t>, 4>
+/// The pieces of the SMEM tile's slot width a warpgroup's tile goes
+/// through, in column order, each with its first column in the tile: the
+/// column blocks (`totals`), each halved until a piece is one slot wide (a
+/// register renumbering, no data movement).
+SmallVector<std::pair<Value, int64_t>, 8>
 tilePieces(OpBuilder &b, Location loc, const EpilogueTile &e,
            ValueRange totals, const TilePosition &at) {
   int64_t width = cast<ws::SmemType>(e.tile.getType()).getShape()[1];
   int64_t blockColumns = at.blockN / static_cast<int64_t>(totals.size());
-  SmallVector<std::pair<Value, int64_t>, 4> pieces;
-  for (auto [i, total] : llvm::enumerate(totals)) {
-    int64_t first = static_cast<int64_t>(i) * blockColumns;
-    if (width == blockColumns) {
-      pieces.push_back({Value(total), first});
-      continue;
+  assert(blockColumns % width == 0 &&
+         llvm::isPowerOf2_64(blockColumns / width) &&
+         "a column block is a power-of-two number of slots");
+  SmallVector<std::pair<Value, int64_t>, 8> pieces;
+  std::function<void(Value, int64_t)> split = [&](Value acc, int64_t first) {
+    auto type = cast<ws::AccType>(acc.getType());
+    if (type.getN() == width) {
+      pieces.push_back({acc, first});
+      return;
     }
-    assert(2 * width == blockColumns && "the tile is one or half a block");
-    auto acc = cast<ws::AccType>(total.getType());
-    auto half = ws::AccType::get(b.getContext(), acc.getM(), width,
-                                 acc.getElementType());
+    int64_t half = type.getN() / 2;
+    auto halfType = ws::AccType::get(b.getContext(), type.getM(), half,
+                                     type.getElementType());
     auto halves =
-        ws::AccDeinterleaveOp::create(b, loc, half, half, total, width);
-    pieces.push_back({Value(halves.getFirst()), first});
-    pieces.push_back({Value(halves.getSecond()), first + width});
-  }
+        ws::AccDeinterleaveOp::create(b, loc, halfType, halfType, acc, half);
+    split(halves.getFirst(), first);
+    split(halves.getSecond(), first + half);
+  };
+  for (auto [i, total] : llvm::enumerate(totals))
+    split(total, static_cast<int64_t>(i) * blockColumns);
   return pieces;
 }
 } // namespace
@@ -96,17 +119,26 @@ void megamoe::collectives::storeTileWithTma(OpBuilder &b, Location loc,
                                             const TilePosition &at,
                                             Value isStorer, Value owned) {
   Value row = indexConst(b, loc, kWarpgroupRows * e.rowBlock);
-  Value zeroStage = indexConst(b, loc, 0);
-  SmallVector<std::pair<Value, int64_t>, 4> pieces =
+  auto tileType = cast<ws::SmemType>(e.tile.getType());
+  const int64_t slots = tileType.getSlots();
+  SmallVector<std::pair<Value, int64_t>, 8> pieces =
       tilePieces(b, loc, e, totals, at);
-  // The pieces one after the other through the one SMEM tile: a second
-  // slot would keep the stmatrix addresses of both live across the
-  // mainloop, and a wider tile would cost a BLOCK_N 256 tile a stage.
-  for (auto [piece, first] : pieces)
+  assert(static_cast<int64_t>(pieces.size()) % slots == 0 &&
+         "every tile starts at slot 0");
+  // Piece j (one panel) goes through slot j % slots, so its writes wait
+  // only for the store of piece j - slots to have read that slot: the
+  // stores of the other slots' pieces stay in flight (slots - 1 commit
+  // groups) while the warpgroup converts and writes the next one.
+  SmallVector<Value, 4> slotIndex;
+  for (int64_t s = 0; s < slots; ++s)
+    slotIndex.push_back(indexConst(b, loc, s));
+  for (auto [j, entry] : llvm::enumerate(pieces)) {
+    auto [piece, first] = entry;
+    Value slot = slotIndex[j % slots];
     stageAndStore(
         b, loc, e, isStorer,
         [&, piece = piece](OpBuilder &wb) {
-          ws::AccStoreOp::create(wb, loc, piece, e.tile, zeroStage, row);
+          ws::AccStoreOp::create(wb, loc, piece, e.tile, slot, row);
         },
         [&, first = first](OpBuilder &sb) {
           Value m0 = indexToI32(
@@ -119,10 +151,11 @@ void megamoe::collectives::storeTileWithTma(OpBuilder &b, Location loc,
           Value n0 = moe::blockStart(sb, loc, at.nBlock, at.blockN);
           if (first)
             n0 = arith::AddIOp::create(sb, loc, n0, i32Const(sb, loc, first));
-          ws::TileStoreOp::create(sb, loc, e.tile, zeroStage, row,
-                                  kWarpgroupRows, desc, n0, m0);
+          ws::TileStoreOp::create(sb, loc, e.tile, slot, row, kWarpgroupRows,
+                                  desc, n0, m0);
         },
-        owned);
+        owned, static_cast<unsigned>(slots - 1));
+  }
 }
 
 void megamoe::collectives::drainTileStores(OpBuilder &b, Location loc,

@@ -27,11 +27,22 @@ struct EpilogueTile {
   /// the warpgroups split the columns (KernelPlan::splitN).
   int64_t rowBlock = 0;
 
-  /// Declares the [blockM, blockN] tile of `element` (bf16 or f32).
+  /// Declares the [blockM, blockN] tile of `element` (bf16 or f32), one
+  /// slot (the combine scatter reads it back row by row).
   static mlir::Value allocate(mlir::OpBuilder &b, mlir::Location loc,
                               int64_t blockM, int64_t blockN,
                               mlir::Type element);
+  /// Declares the TMA-store epilogue's [blockM, columns] tile as
+  /// columns / panelColumns(element) slots of one 128-byte swizzle panel
+  /// each (storeTileWithTma cycles through them).
+  static mlir::Value allocatePanels(mlir::OpBuilder &b, mlir::Location loc,
+                                    int64_t blockM, int64_t columns,
+                                    mlir::Type element);
 };
+
+/// Columns of `element` in one 128-byte swizzle panel of an SMEM tile (the
+/// box width of a TMA store of that tile).
+int64_t panelColumns(mlir::Type element);
 
 /// Where a tile sits in the output: its m-block and n-block (index) and
 /// the tile shape.
@@ -41,10 +52,11 @@ struct TilePosition {
 };
 
 /// TMA-store epilogue of the tile's column blocks (one, or two of a BLOCK_N
-/// 256 tile: `totals[i]` holds columns [i n, i n + n)), in pieces of the
-/// SMEM tile's width (a block, or half a block): per piece, waits for the
-/// previous store to have read the SMEM tile, writes the piece into the
-/// warpgroup's rows of the tile (converted to the tile's element type),
+/// 256 tile: `totals[i]` holds columns [i n, i n + n)), in pieces of one
+/// panel (the slot width of an EpilogueTile::allocatePanels tile), piece j
+/// through slot j % slots: per piece, waits for the store that last read
+/// that slot (the others' stay in flight), writes the piece into the
+/// warpgroup's rows of the slot (converted to the tile's element type),
 /// then one TMA store of those rows to `desc` at the piece's position,
 /// issued by the threads where `isStorer` (warp 0 of the warpgroup).
 /// With `owned` (i1) false the pieces are staged but not stored (a cluster

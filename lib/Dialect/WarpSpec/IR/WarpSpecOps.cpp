@@ -389,7 +389,8 @@ LogicalResult SmemSlotOp::verify() {
 //===----------------------------------------------------------------------===//
 
 int64_t PipelineCreateOp::getBarrierBytes() {
-  return 2 * 8 * static_cast<int64_t>(getType().getStages());
+  return ::megamoe::config::kRingBarrierBytesPerStage *
+         static_cast<int64_t>(getType().getStages());
 }
 
 namespace {

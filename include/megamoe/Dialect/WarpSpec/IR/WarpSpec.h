@@ -3,6 +3,7 @@
 #define MEGAMOE_DIALECT_WARPSPEC_IR_WARPSPEC_H
 
 #include "megamoe/Config/Chip.h"
+#include "megamoe/Config/SmemModel.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -70,7 +71,9 @@ struct TmemPartialsPlan {
   int64_t columns = 0;
   int64_t allocColumns = 0;
   /// Shared-memory bytes of the bookkeeping (0 without partials).
-  int64_t bytesOfState() const { return warpgroups ? 8 + 8 * warpgroups : 0; }
+  int64_t bytesOfState() const {
+    return ::megamoe::config::tmemStateBytes(warpgroups);
+  }
 };
 
 /// The TMEM plan of `kernel`: empty (no roles) unless the kernel names an
