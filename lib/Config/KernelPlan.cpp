@@ -134,9 +134,15 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
     stage("b_tiles1", bBlockRows * plan.blockK, kTileAlignment);
   // The output tile: 64 x one column block per math warpgroup (a BLOCK_N
   // 256 tile goes through it in turn; with the exact barrier bytes below its
-  // 32 KiB leave room for 4 stages of 48.5 KiB). With SwiGLU the BLOCK_N
-  // e4m3 activation columns of a column-block pair.
-  plan.outTileColumns = bBlockRows;
+  // 32 KiB leave room for 4 stages of 48.5 KiB). The combine scatter of a
+  // BLOCK_N 256 tile keeps half a block: its 4 pieces of 64 columns
+  // measured 1.011-1.030x faster layers than 2 pieces of 128 (V4-Flash and
+  // V4-Pro, split and unfused, 512-8192 tokens; bench/RESULTS.md
+  // 2026-12-01, "Epilogue panel ring"). With SwiGLU the BLOCK_N e4m3
+  // activation columns of a column-block pair.
+  plan.outTileColumns = p.combineScatter && p.blockN > bBlockRows
+                            ? bBlockRows / 2
+                            : bBlockRows;
   fixed("d_tiles",
         p.swiglu ? p.blockM * p.blockN
                  : mathWarpgroups * 64 * plan.outTileColumns * p.outBytes(),

@@ -114,9 +114,10 @@ struct KernelPlan {
   bool scalePrefetch = false; // GemmProblem::scalePrefetch
   bool unrollStages = true;   // GemmProblem::unrollStages
   bool unrollWide = true;     // GemmProblem::unrollWide
-  /// Columns of the epilogue's SMEM output tile: one column block (128); a
-  /// BLOCK_N 256 tile's columns go through it in turn (the TMA-store
-  /// epilogue panel by panel, EpilogueTile::allocatePanels).
+  /// Columns of the epilogue's SMEM output tile: one column block (128), or
+  /// half of one for a BLOCK_N 256 combine scatter; a tile's columns go
+  /// through it in turn (the TMA-store epilogue panel by panel,
+  /// EpilogueTile::allocatePanels).
   int64_t outTileColumns = 128;
   std::vector<SmemRegionPlan> smem; // laid out by layoutSmem
   int64_t smemBytes = 0;            // their total
