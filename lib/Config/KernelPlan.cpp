@@ -56,7 +56,7 @@ bool KernelPlan::unrollEligible() const {
   // constant stages every wgmma descriptor word is loop invariant and LLVM
   // hoisted all 48 of them (4 stages x 4 K steps x A, B0, B1) beside the
   // 2 x 64 totals and 64 scratch (320 bytes of spills); the mainloop then
-  // rematerializes the K steps (0 spills; 1.01-1.09x faster than rolled,
+  // rematerializes the K steps (0 spills; 1.06-1.18x faster than rolled,
   // bench/RESULTS.md "unroll-wide on the GPU").
   int64_t columnBlocks = blockN / 128;
   return unrollStages && chip == Chip::SM90a &&
