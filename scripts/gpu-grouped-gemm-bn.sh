@@ -23,8 +23,8 @@ cuobjdump -sass "$here/cubins/gg_e8_n4096_k7168_m32768_bm128_bn256/grouped_gemm.
   > "$out/sass_bm128_bn256_4096x7168.txt" 2>&1
 [[ -n $dg_pid ]] && wait "$dg_pid"
 { tail -5 /tmp/dg_run.log; tail -20 /tmp/dg_build_out/build.log; } > "$out/dg_build_tail.txt" 2>&1
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export DG_JIT_CACHE_DIR=/tmp/dg_anchor_jit CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
+source "$here/gpu-env.sh"
+export DG_JIT_CACHE_DIR=/tmp/dg_anchor_jit
 PYTHONPATH=$here/python:$here/python/tests:/tmp/dg_anchor timeout ${BENCH_TIMEOUT:-170} \
   python3 "$here/bench/grouped_gemm_bn_side_by_side.py" --cubins "$here/cubins" \
   > "$out/side_by_side.txt" 2>&1

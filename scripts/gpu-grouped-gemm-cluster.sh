@@ -9,10 +9,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(pwd)
 out=${OUT:-$here/gpu-out}
 mkdir -p "$out"
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
-export PATH=$PATH:${CUDA_HOME:-/usr/local/cuda}/bin
-export MEGAMOE_GEMM_DIR=$here/cubins PYTHONPATH=$here/python
+source "$here/gpu-env.sh"
+export MEGAMOE_GEMM_DIR=$here/cubins
 t0=$(date +%s)
 el() { echo "+$(( $(date +%s) - t0 ))s"; }
 dg_pid=

@@ -9,8 +9,8 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$here/gpu-out}/ncu
 mkdir -p "$out"
-export PATH=$PATH:${CUDA_HOME:-/usr/local/cuda}/bin
-export PYTHONPATH=$here/python:$here/python/tests:$here/bench:/tmp/dg_anchor DG_JIT_CACHE_DIR=/tmp/dg_anchor_jit
+source "$here/gpu-env.sh"
+export PYTHONPATH=$here/python/tests:$here/bench:/tmp/dg_anchor:$PYTHONPATH DG_JIT_CACHE_DIR=/tmp/dg_anchor_jit
 sections="--section SpeedOfLight --section WarpStateStats --section SourceCounters --section Occupancy"
 metrics="--metrics lts__t_bytes.sum.per_second,dram__bytes.sum.per_second,dram__bytes.sum,lts__t_bytes.sum,sm__inst_executed.sum,smsp__inst_executed_op_ldgsts.sum"
 prof() { # name, kernel regex, driver args

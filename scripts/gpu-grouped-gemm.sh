@@ -6,10 +6,8 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$here/gpu-out}
 mkdir -p "$out"
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
-export PATH=$PATH:${CUDA_HOME:-/usr/local/cuda}/bin
-export MEGAMOE_GEMM_DIR=$here/cubins PYTHONPATH=$here/python
+source "$here/gpu-env.sh"
+export MEGAMOE_GEMM_DIR=$here/cubins
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv > "$out/gpu.txt" 2>&1
 # 1. The SASS check of every variant (python/tests/sass_check.py: QGMMA count
 # of the tile, no HGMMA, no LDL/STL), then the resources.
