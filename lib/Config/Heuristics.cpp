@@ -231,7 +231,11 @@ int64_t groupedGemmClusterM(const GemmProblem &p) {
   // 1.035-1.073x (run 1) and 1.040-1.089x (run 2) on all four (N, K); at
   // 8 x 512 0.81-1.03x (run 1, one outlier row) and 1.00-1.05x (run 2);
   // outputs bitwise equal. At BLOCK_N 128 the cluster measured 0.87-1.06x
-  // (not taken). The layer kernels have no cluster form (static-M grids,
+  // (not taken), and with the K loops unrolled 0.91-0.97x of the plain
+  // unrolled 128 x 128 kernel (2026-12-01, "Runs 4 and 5"); with both
+  // unrolled, 128 x 256 cluster 2 + prefetch against cluster 1 measured
+  // 0.96-1.09x (run 4) and was ahead in 7 of 8 rows (run 2): kept. The
+  // layer kernels have no cluster form (static-M grids,
   // owner predicates in their epilogues: GroupedGemmConfig.cpp).
   bool standalone = p.staticM == 0 && !p.swiglu && !p.combineScatter;
   if (p.chip == Chip::SM90a && standalone && p.blockM == 128 &&
@@ -244,9 +248,10 @@ bool groupedGemmScalePrefetch(const GemmProblem &p) {
   // Same runs: BLOCK_N 256 with prefetch against without, cluster 1: 0.99-
   // 1.02x at 8 x 4096 and 0.89-1.02x at 8 x 512 (run 1); cluster 2: 1.00-
   // 1.02x at 8 x 4096 and 0.88-1.02x at 8 x 512 (run 1), 0.98-1.12x (run
-  // 2). At BLOCK_N 128 0.91-1.03x (mostly below 1): on for BLOCK_N 256
-  // only, where the cluster-2 + prefetch pair was the best column at 8 x
-  // 4096 rows. The carried scales cost 2 registers.
+  // 2). At BLOCK_N 128 0.91-1.03x (mostly below 1; unrolled, 0.88-0.99x of
+  // the plain kernel, "Runs 4 and 5"): on for BLOCK_N 256 only, where the
+  // cluster-2 + prefetch pair was the best column at 8 x 4096 rows. The
+  // carried scales cost 2 registers.
   return p.blockN == 256;
 }
 

@@ -78,8 +78,8 @@ struct GemmProblem {
   /// tile's K blocks are a multiple of them (constant stage addresses).
   bool unrollStages = true;
   /// Also unroll the BLOCK_N 256 tile's loop (K-step descriptors
-  /// rematerialized): 1.06-1.18x at 8 x 4096 and 8 x 512 rows (bench/RESULTS.md,
-  /// 2026-12-01, "unroll-wide on the GPU").
+  /// rematerialized): 1.06-1.18x at 8 x 4096 and 8 x 512 rows
+  /// (bench/RESULTS.md, 2026-12-01, "unroll-wide on the GPU").
   bool unrollWide = true;
 
   /// The largest M the kernel is launched with (staticM, or maxM).
