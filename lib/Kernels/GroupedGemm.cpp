@@ -359,7 +359,8 @@ Value allocateOutputTile(OpBuilder &b, Location loc,
     return SwiGLURequant::allocate(b, loc, c.blockM);
   if (c.combineScatter)
     return EpilogueTile::allocate(b, loc, c.blockM, columns, outType);
-  return EpilogueTile::allocatePanels(b, loc, c.blockM, columns, outType);
+  return EpilogueTile::allocatePanels(b, loc, c.blockM, columns,
+                                      gemm::dPanelCols(c), outType);
 }
 
 /// The split-columns pair's amax exchange and barrier (swiglu with splitN).
@@ -418,8 +419,8 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   // Shared memory: the mainloop's ring (A, B, A scales) and the output tile.
   GemmKernel k{plan, BlockScaledMainloop::create(
                          b, loc, mainloopConfig(ctx, c, plan))};
-  // The output tile holds one column block (the epilogue
-  // stores a tile's columns through it in turn).
+  // The output tile (KernelPlan::outTileColumns wide): the epilogue sends
+  // a tile's columns through it in turn.
   gemm.dTiles = allocateOutputTile(b, loc, c, plan.outTileColumns);
   if (plan.splitN)
     allocatePairExchange(b, loc, plan, gemm);

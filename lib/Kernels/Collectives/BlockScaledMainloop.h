@@ -80,8 +80,8 @@ struct MainloopConfig {
   /// The consumers' K loop is unrolled over the stages, K block j of each
   /// group waiting with `known_stage j` (constant slot, barrier and
   /// descriptor addresses). Only valid when every tile of every phase on the
-  /// ring consumes a multiple of `stages` K blocks (the kernel builder checks
-  /// it: unrollStagesFits).
+  /// ring consumes a multiple of `stages` K blocks (the kernel builder asks
+  /// KernelPlan::unrollsStages).
   bool unrollStages = false;
 
   /// B rows of one column block (one B tile of the stage, one MMA's n).

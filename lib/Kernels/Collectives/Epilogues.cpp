@@ -28,31 +28,33 @@ using megamoe::moe::indexToI32;
 using megamoe::moe::i32Const;
 } // namespace
 
-int64_t megamoe::collectives::panelColumns(Type element) {
-  return kPanelBytes / (element.getIntOrFloatBitWidth() / 8);
-}
-
-Value EpilogueTile::allocatePanels(OpBuilder &b, Location loc, int64_t blockM,
-                                   int64_t columns, Type element) {
-  int64_t panel = panelColumns(element);
-  assert(columns % panel == 0 && "the tile is whole panels");
-  // Slot p is the bytes of panel p of the one-slot [blockM, columns] tile.
+namespace {
+/// The epilogue's `slots` x [blockM, width] tile of `element`:
+/// 128B-swizzled (conflict-free acc.store), hence 1024-byte aligned.
+Value declareTile(OpBuilder &b, Location loc, int64_t blockM, int64_t width,
+                  int64_t slots, Type element) {
   return ws::SmemAllocOp::create(
       b, loc,
-      ws::SmemType::get(b.getContext(), {blockM, panel}, element,
-                        static_cast<unsigned>(columns / panel), 1024,
-                        kPanelBytes),
+      ws::SmemType::get(b.getContext(), {blockM, width}, element,
+                        static_cast<unsigned>(slots), 1024, kPanelBytes),
       "d_tiles", IntegerAttr());
+}
+} // namespace
+
+Value EpilogueTile::allocatePanels(OpBuilder &b, Location loc, int64_t blockM,
+                                   int64_t columns, int64_t panelColumns,
+                                   Type element) {
+  assert(panelColumns * element.getIntOrFloatBitWidth() / 8 == kPanelBytes &&
+         "a panel is one swizzle span");
+  assert(columns % panelColumns == 0 && "the tile is whole panels");
+  // Slot p is the bytes of panel p of the one-slot [blockM, columns] tile.
+  return declareTile(b, loc, blockM, panelColumns, columns / panelColumns,
+                     element);
 }
 
 Value EpilogueTile::allocate(OpBuilder &b, Location loc, int64_t blockM,
                              int64_t blockN, Type element) {
-  // 128B-swizzled (conflict-free acc.store), hence 1024-byte aligned.
-  return ws::SmemAllocOp::create(
-      b, loc,
-      ws::SmemType::get(b.getContext(), {blockM, blockN}, element, 1, 1024,
-                        kPanelBytes),
-      "d_tiles", IntegerAttr());
+  return declareTile(b, loc, blockM, blockN, 1, element);
 }
 
 namespace {

@@ -33,16 +33,13 @@ struct EpilogueTile {
                               int64_t blockM, int64_t blockN,
                               mlir::Type element);
   /// Declares the TMA-store epilogue's [blockM, columns] tile as
-  /// columns / panelColumns(element) slots of one 128-byte swizzle panel
-  /// each (storeTileWithTma cycles through them).
+  /// columns / panelColumns slots of one 128-byte swizzle panel each
+  /// (storeTileWithTma cycles through them); `panelColumns` is the output
+  /// descriptor's box width (gemm::dPanelCols).
   static mlir::Value allocatePanels(mlir::OpBuilder &b, mlir::Location loc,
                                     int64_t blockM, int64_t columns,
-                                    mlir::Type element);
+                                    int64_t panelColumns, mlir::Type element);
 };
-
-/// Columns of `element` in one 128-byte swizzle panel of an SMEM tile (the
-/// box width of a TMA store of that tile).
-int64_t panelColumns(mlir::Type element);
 
 /// Where a tile sits in the output: its m-block and n-block (index) and
 /// the tile shape.
