@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The grouped-GEMM bundle (scripts/bundle-grouped-gemm.sh) plus the cluster-2
-# BM128 cubins (cluster-m=2: _c2, _bn256_c2; scale-prefetch: _pf, _bn256_pf,
-# _bn256_c2_pf) of the benchmark and test shapes, the
+# The grouped-GEMM bundle (scripts/bundle-grouped-gemm.sh) plus the BM128
+# variants (cluster-m=2: _c2, _bn256_c2; scale-prefetch: _pf, _bn256_pf,
+# _bn256_c2_pf; K loop rolled: _nu, and at BLOCK_N 256 _bn256_rw,
+# _bn256_c2_pf_rw) of the benchmark and test shapes, the
 # side-by-side benchmark (bench/grouped_gemm_cluster_side_by_side.py) and its
 # GPU script.
 #   scripts/bundle-grouped-gemm-cluster.sh DEST   (e.g. /work/main/.bundle-mc)

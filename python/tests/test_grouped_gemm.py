@@ -100,20 +100,26 @@ def test_grouped_gemm(shape, groups, block_m, block_n):
              block_n=block_n)
 
 
-@pytest.mark.parametrize("block_m", [128, 64])
-@pytest.mark.parametrize("shape", list(SHAPES))
-def test_block_n_256_bitwise(shape, block_m):
-    """A BLOCK_N 256 tile computes each element as the BLOCK_N 128 tile does (same wgmma
-    m64n128 per 128-K block, same promotion order): the outputs are bitwise equal."""
+def assert_bitwise_equal(shape, block_m, seed, first, second):
+    """The kernels of option sets `first` and `second` on one problem of uneven groups (tiles of
+    every length): their outputs' valid rows are bitwise equal."""
     n, k = SHAPES[shape]
-    p = Problem(GROUPS["uneven"], n, k, block_m, seed=3)
+    p = Problem(GROUPS["uneven"], n, k, block_m, seed=seed)
     outs = []
-    for options in ({}, {"block_n": 256}):
+    for options in (first, second):
         out = torch.full((p.layout.m_total, n), float("nan"), dtype=torch.bfloat16, device="cuda")
         kernel(n, k, block_m, **options)(p.a, p.a_scales, p.b, p.b_scales, p.layout, out)
         outs.append(out)
     torch.cuda.synchronize()
     assert torch.equal(outs[0][p.valid], outs[1][p.valid])
+
+
+@pytest.mark.parametrize("block_m", [128, 64])
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_block_n_256_bitwise(shape, block_m):
+    """A BLOCK_N 256 tile computes each element as the BLOCK_N 128 tile does (same wgmma
+    m64n128 per 128-K block, same promotion order): the outputs are bitwise equal."""
+    assert_bitwise_equal(shape, block_m, 3, {}, {"block_n": 256})
 
 
 # The cluster-of-2 kernel (cluster-m=2, docs/Collectives.md "Cluster of 2"): two CTAs compute
@@ -148,15 +154,7 @@ def test_grouped_gemm_cluster(shape, groups, block_n):
 def test_scale_prefetch_bitwise(shape, block_n):
     """scale-prefetch reads the same weight scales one K block earlier: the same arithmetic,
     so the output equals the plain kernel's bitwise (uneven groups: tiles of every length)."""
-    n, k = SHAPES[shape]
-    p = Problem(GROUPS["uneven"], n, k, 128, seed=5)
-    outs = []
-    for options in ({}, {"block_n": block_n, "scale_prefetch": True}):
-        out = torch.full((p.layout.m_total, n), float("nan"), dtype=torch.bfloat16, device="cuda")
-        kernel(n, k, 128, **options)(p.a, p.a_scales, p.b, p.b_scales, p.layout, out)
-        outs.append(out)
-    torch.cuda.synchronize()
-    assert torch.equal(outs[0][p.valid], outs[1][p.valid])
+    assert_bitwise_equal(shape, 128, 5, {}, {"block_n": block_n, "scale_prefetch": True})
 
 
 @pytest.mark.parametrize("wide", [False, True])
@@ -165,16 +163,8 @@ def test_unrolled_k_loop_bitwise(shape, wide):
     """The K loop unrolled over the stages (the default at BLOCK_N 128 and, with unroll-wide, at
     BLOCK_N 256, its K-step descriptors rematerialized) waits on the same stages in the same
     order as the rolled one: outputs bitwise equal."""
-    n, k = SHAPES[shape]
-    p = Problem(GROUPS["uneven"], n, k, 128, seed=9)
-    outs = []
     pair = ({"block_n": 256, "unroll_wide": False}, {"block_n": 256}) if wide else ({}, {"unroll": False})
-    for options in pair:
-        out = torch.full((p.layout.m_total, n), float("nan"), dtype=torch.bfloat16, device="cuda")
-        kernel(n, k, 128, **options)(p.a, p.a_scales, p.b, p.b_scales, p.layout, out)
-        outs.append(out)
-    torch.cuda.synchronize()
-    assert torch.equal(outs[0][p.valid], outs[1][p.valid])
+    assert_bitwise_equal(shape, 128, 9, *pair)
 
 
 def test_cluster_big_and_repeat():
