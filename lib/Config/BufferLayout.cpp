@@ -1,6 +1,7 @@
 //===- BufferLayout.cpp - placing the symmetric buffer's regions ----------===//
 #include "megamoe/Config/BufferLayout.h"
 #include "megamoe/Config/Heuristics.h"
+#include <algorithm>
 
 namespace megamoe::config {
 
@@ -75,7 +76,16 @@ bool storesH(const LayerConfig &c, const Plan &p) {
 BufferLayout stageKernelsBufferLayout(const LayerConfig &c, const Plan &p) {
   const int64_t H = c.hidden, I = c.intermediate, E = c.experts, K = c.topk;
   const int64_t R = c.ranks, T = c.maxTokensPerRank, L = c.localExperts();
-  const int64_t P = p.poolTokens, BM = p.variants.front().blockM;
+  // The block tables are indexed by the smallest segment alignment: the
+  // BLOCK_M 64 variant's blocks, or the 64-row units of a variant with half
+  // blocks.
+  const int64_t P = p.poolTokens;
+  int64_t BM = p.variants.front().blockM;
+  bool halfBlocks = false;
+  for (const Variant &v : p.variants) {
+    BM = std::min(BM, v.expertAlign > 0 ? v.expertAlign : v.blockM);
+    halfBlocks |= v.halfBlocks();
+  }
 
   BufferLayout layout;
   Placer place(layout);
@@ -105,6 +115,10 @@ BufferLayout stageKernelsBufferLayout(const LayerConfig &c, const Plan &p) {
   place.add("src_token_index", "i32", {L, R, T * K}, "peers");
   place.add("pool_row_start", "i32", {L, R + 1}, "kernel");
   place.add("pool_block_expert", "i32", {P / BM}, "kernel");
+  // With half blocks: each m-block's first row, bit 31 set on a 64-row one
+  // (moe_layout writes it; the grouped GEMMs read it).
+  if (halfBlocks)
+    place.add("pool_block_row", "i32", {P / BM}, "kernel");
   place.add("pool_info", "i32", {4}, "kernel");
   place.add("l1_pool", "e4m3", {P, H}, "kernel");
   place.add("l1_pool_sf", "f32", {H / c.recipe.inputScaleBlock, P}, "kernel");

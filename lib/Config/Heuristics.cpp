@@ -133,6 +133,28 @@ int64_t stageL2BlockN(const LayerConfig &c, Schedule schedule) {
   return 128;
 }
 
+int64_t stageExpertAlign(const LayerConfig &c, Schedule schedule,
+                         int64_t blockM) {
+  // A 128-row variant pads each expert's rows to 128 (V4-Flash at 8192
+  // tokens/rank: 49152 rows in 65536 pool rows, V4-Pro 49152 in 73728);
+  // padded to 64 instead, an expert's last m-block is a 64-row half block
+  // when its rows fit, which one math warpgroup computes while the other
+  // only walks the ring (docs/UnfusedSchedule.md, "Half blocks"). The split
+  // schedule takes it on sm_90a (the unfused schedule, the bitwise
+  // reference, keeps 128; the fused GEMM kernel's arrivals count two
+  // warpgroups per tile). Measured, split with half blocks against split
+  // with 128-row segments, one H200, interleaved (bench/RESULTS.md
+  // 2026-12-02, "Half blocks"): V4-Flash (fast-math) 512 / 2048 / 4096 /
+  // 8192 tokens 0.999 / 1.001 / 1.010 / 0.983 of the time, V4-Pro 1.000 /
+  // 0.997 / 0.995 / 1.001; y bitwise equal to unfused on every scenario.
+  // Neutral today because only the L2 GEMM skips a half block's MMAs (the
+  // L1 kernels have no register for the skip); kept for that next step and
+  // for the padding rows it takes out of the pull and the L2 GEMM.
+  if (blockM == 128 && schedule == Schedule::Split && c.chip == Chip::SM90a)
+    return 64;
+  return blockM;
+}
+
 int64_t defaultNumSMs(Chip chip) {
   // The persistent grid is one CTA per SM and synchronizes in software, so it
   // must never exceed the SMs that are resident (H200/H100 SXM: 132).

@@ -32,6 +32,8 @@ GemmProblem layerGemmProblem(const LayerConfig &c, const Plan &plan,
   // moe_layout writes the m-block count (pool_info[0]); the pool is static.
   g.deviceMBlocks = true;
   g.staticM = plan.poolTokens;
+  // An expert's last m-block may be 64 rows (Variant::expertAlign).
+  g.halfBlocks = v.halfBlocks();
   // L2 sends every row to its source rank's combine buffer [K, T, H].
   g.combineScatter = !l1;
   g.combineTokens = c.maxTokensPerRank;

@@ -56,6 +56,9 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
     v.minTokens = next;
     v.maxTokens = maxTokens;
     v.blockM = blockM;
+    v.expertAlign = std::min(
+        v.blockM,
+        o.expertAlign.value_or(stageExpertAlign(c, plan.schedule, blockM)));
     v.mathMode = o.mathMode.value_or(v.blockM == 64 ? MathMode::Single
                                                     : MathMode::CooperativeM);
     v.l1BlockN = o.l1BlockN.value_or(stageL1BlockN(c, plan.schedule));
@@ -100,6 +103,7 @@ std::vector<std::string> makePlan(const LayerConfig &c, const PlanOverrides &o,
   check("block-m", o.blockM, 1, kMaxTile);
   check("l1-block-n", o.l1BlockN, 1, kMaxTile);
   check("l2-block-n", o.l2BlockN, 1, kMaxTile);
+  check("expert-align", o.expertAlign, 1, kMaxTile);
   check("block-k", o.blockK, 1, kMaxTile);
   check("stages", o.stages, 0, kMaxStages);
   check("experts-per-wave", o.expertsPerWave, 1, kMaxCount);
@@ -143,6 +147,7 @@ std::vector<std::string> makePlan(const LayerConfig &c, const PlanOverrides &o,
     v.minTokens = next;
     v.maxTokens = hi;
     v.blockM = buckets[i].blockM;
+    v.expertAlign = std::min(v.blockM, o.expertAlign.value_or(v.blockM));
     v.mathMode = o.mathMode.value_or(buckets[i].mathMode);
     v.l1BlockN = o.l1BlockN.value_or(defaultL1BlockN(c.recipe.requantBlock));
     v.l2BlockN = o.l2BlockN.value_or(defaultL2BlockN(c, v.mathMode));

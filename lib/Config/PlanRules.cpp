@@ -406,6 +406,22 @@ const VariantRule kVariantRules[] = {
                     v.l1BlockN, ", L2 BLOCK_N ", v.l2BlockN));
        return true;
      }},
+    {"expert-align", kAnySchedule,
+     [](const LayerConfig &c, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       // Half blocks are built for the unfused and split schedules' grouped
+       // GEMMs on sm_90a: one math warpgroup computes a 64-row block of a
+       // 128-row variant. The fused GEMM kernel's L2 arrivals count both
+       // warpgroups of every L1 tile.
+       bool halves = (p.schedule == Schedule::Unfused ||
+                      p.schedule == Schedule::Split) &&
+                     c.chip == Chip::SM90a && v.blockM == 128;
+       if (v.expertAlign != v.blockM && !(halves && v.expertAlign == 64))
+         r.fail(cat(describe(v), ": expert-align (", v.expertAlign,
+                    ") must be BLOCK_M, or 64 with BLOCK_M 128 in the unfused "
+                    "or split schedule on sm_90a (64-row half blocks)"));
+       return true;
+     }},
     {"stage-kernels-gemm-stages", kStageKernels,
      [](const LayerConfig &, const Plan &p, size_t i, Report &r) {
        const Variant &v = p.variants[i];

@@ -35,6 +35,7 @@ Json toJson(const Variant &v) {
   return Json{{"min_tokens", v.minTokens},
               {"max_tokens", v.maxTokens},
               {"block_m", v.blockM},
+              {"expert_align", v.expertAlign},
               {"l1_block_n", v.l1BlockN},
               {"l2_block_n", v.l2BlockN},
               {"block_k", v.blockK},
@@ -152,6 +153,7 @@ std::string planToText(const LayerConfig &c, const Plan &p) {
     for (const Variant &v : p.variants)
       os << "variant tokens " << v.minTokens << ".." << v.maxTokens
          << ": grouped GEMMs BLOCK_M=" << v.blockM
+         << (v.halfBlocks() ? " (experts padded to 64: half blocks)" : "")
          << " L1 BLOCK_N=" << v.l1BlockN << " L2 BLOCK_N=" << v.l2BlockN
          << " BLOCK_K=" << v.blockK << " stages="
          << (v.stages ? std::to_string(v.stages)

@@ -114,6 +114,10 @@ void readVariant(Reader &r, const Json &j, const std::string &w, Variant &v) {
   r.integer(j, "min_tokens", w, v.minTokens);
   r.integer(j, "max_tokens", w, v.maxTokens);
   r.integer(j, "block_m", w, v.blockM);
+  // Older plans have no expert_align: their segments are BLOCK_M-aligned.
+  v.expertAlign = v.blockM;
+  if (j.is_object() && j.contains("expert_align"))
+    r.integer(j, "expert_align", w, v.expertAlign);
   r.integer(j, "l1_block_n", w, v.l1BlockN);
   r.integer(j, "l2_block_n", w, v.l2BlockN);
   r.integer(j, "block_k", w, v.blockK);

@@ -46,6 +46,7 @@ using megamoe::moe::i32Const;
 struct GemmPhase {
   const GroupedGemmConfig &cfg;
   Value a, b, sfa, d, sfb, blockExpert;
+  Value blockRow; // halfBlocks only: each m-block's first row and size
   CombineScatter scatter; // combineScatter only (d is then null)
   SwiGLURequant swiglu;   // swiglu only (d is then null)
   TileScheduler tiles;
@@ -94,6 +95,32 @@ Value loadBlockExpert(OpBuilder &b, Location loc, const GemmPhase &g,
                       Value mBlock) {
   return moe::loadAt(b, loc, b.getI32Type(), g.blockExpert,
                      indexToI32(b, loc, mBlock));
+}
+
+/// Where an m-block's rows are: its first row (i32), whether it is a 64-row
+/// half block (i1; null without half blocks) and its expert.
+struct BlockRows {
+  Value row0, half, expert;
+};
+
+/// Without half blocks m-block m is rows [m BLOCK_M, (m + 1) BLOCK_M) of
+/// expert block_expert[m]; with them block_row[m] holds the first row (bit
+/// 31: a half block) and block_expert the expert of each 64-row unit
+/// (moe_layout, docs/UnfusedSchedule.md "Half blocks").
+BlockRows loadBlockRows(OpBuilder &b, Location loc, const GemmPhase &g,
+                        Value mBlock) {
+  if (!g.cfg.halfBlocks)
+    return {moe::blockStart(b, loc, mBlock, g.cfg.blockM), Value(),
+            loadBlockExpert(b, loc, g, mBlock)};
+  Value entry = moe::loadAt(b, loc, b.getI32Type(), g.blockRow,
+                            indexToI32(b, loc, mBlock));
+  BlockRows r;
+  r.row0 = arith::AndIOp::create(b, loc, entry, i32Const(b, loc, 0x7fffffff));
+  r.half = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, entry,
+                                 i32Const(b, loc, 0));
+  Value unit = arith::DivUIOp::create(b, loc, r.row0, i32Const(b, loc, 64));
+  r.expert = moe::loadAt(b, loc, b.getI32Type(), g.blockExpert, unit);
+  return r;
 }
 
 /// The ring's mainloop; `otherK` is the inner size of a second GEMM on the
@@ -180,7 +207,8 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
     const GroupedGemmConfig &c = g.cfg;
     g.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile,
                                     const ClusterTile *at) {
-      Value expert = loadBlockExpert(tb, loc, g, mBlock);
+      BlockRows rows = loadBlockRows(tb, loc, g, mBlock);
+      Value expert = rows.expert;
       Value tag = profileTag(tb, loc, k, g, mBlock, tile);
       if (g.arrivals)
         k.profile.span(tb, loc, /*role=*/0, ProfilePhase::L2Wait, tag,
@@ -197,7 +225,7 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
             loadBlockExpert(tb, loc, g, at->lastMBlock));
       auto operands = [&](Value nBlock) {
         TileOperands t = groupedTileOperands(tb, loc, k.mainloop.config(), g.a,
-                                             g.sfa, g.b, mBlock, nBlock,
+                                             g.sfa, g.b, rows.row0, nBlock,
                                              expert, c.n);
         t.shareB = shareB;
         return t;
@@ -233,17 +261,28 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
   EpilogueTile epilogue{g.dTiles, k.epilogueBarriers[wg], wg, splitN ? 0 : wg};
   g.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile,
                                   const ClusterTile *cluster) {
-    Value expert = loadBlockExpert(tb, loc, g, mBlock);
+    BlockRows rows = loadBlockRows(tb, loc, g, mBlock);
+    // A half block is warpgroup 0's 64 rows: the others walk the ring
+    // through its stages without MMAs (consumeTile's skipMma: one copy of
+    // the loop) and store nothing.
+    Value skip = rows.half && epilogue.rowBlock > 0 ? rows.half : Value();
+    // The MMAs are skipped in the L2 GEMM (the combine scatter). The L1
+    // kernels leave no register for the skip (ptxas spilled 12-28 bytes in
+    // the SwiGLU tile and 48 in the FP32 128 x 128 one at 168 registers):
+    // there the warpgroup computes the half block's other 64 rows (rows of
+    // the next m-block, or past the pool: zero-filled) and only skips the
+    // stores.
+    Value skipMma = c.combineScatter ? skip : Value();
+    // With splitN this warpgroup computes column block wg of the pair.
+    SmallVector<Value, 2> nBlocks =
+        splitN ? SmallVector<Value, 2>{pairColumnBlock(tb, loc, tile, wg)}
+               : tileColumnBlocks(tb, loc, c, tile);
     // With swiglu: the router weights are read before the mainloop, and
     // each column block's SwiGLU runs as soon as it is done.
-    Value weights = c.swiglu ? loadSwiGLURowWeights(tb, loc, epilogue, g.swiglu,
-                                                    mBlock, c.blockM)
+    Value weights = c.swiglu ? loadSwiGLURowWeights(tb, loc, epilogue,
+                                                    g.swiglu, rows.row0)
                              : Value();
-    // With splitN this warpgroup computes column block wg of the pair.
-    SmallVector<Value, 2> totals,
-        nBlocks = splitN ? SmallVector<Value, 2>{pairColumnBlock(tb, loc,
-                                                                 tile, wg)}
-                         : tileColumnBlocks(tb, loc, c, tile);
+    SmallVector<Value, 2> totals;
     // The profile's mainloop: from the first wait to the last MMA (with
     // swiglu at BLOCK_M 128 it holds the first block's SwiGLU).
     int64_t role = 1 + wg;
@@ -251,29 +290,47 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
     k.profile.stamp(tb, loc, role, g.mainloopPhase, /*end=*/false, tag);
     for (Value nBlock : nBlocks) {
       Value sfbRow = groupedWeightScalesRow(tb, loc, k.mainloop.config(),
-                                            expert, nBlock, c.n, c.k);
+                                            rows.expert, nBlock, c.n, c.k);
       // One accumulator per column block of the tile (two with BLOCK_N 256,
       // which has no SwiGLU).
       SmallVector<Value, 2> t = k.mainloop.consumeTile(
           tb, loc, indexConst(tb, loc, 64 * epilogue.rowBlock), g.sfb, sfbRow,
-          splitN ? wg : 0, g.phase);
+          splitN ? wg : 0, g.phase, skipMma);
       if (c.swiglu)
         totals.push_back(swigluBlock(tb, loc, t.front(), weights, g.swiglu));
       else
         totals.append(t);
     }
     k.profile.stamp(tb, loc, role, g.mainloopPhase, /*end=*/true, tag);
-    k.profile.span(tb, loc, role, g.epiloguePhase, tag, [&] {
-      if (c.swiglu)
-        return requantStoreTile(tb, loc, epilogue, totals, splitN ? wg : 0,
-                                g.swiglu, mBlock, tile, c.blockM, isStorer);
-      TilePosition at{mBlock, tile, c.blockM, c.blockN};
-      if (c.combineScatter)
-        scatterTileToPeers(tb, loc, epilogue, totals, g.scatter, at);
-      else
-        storeTileWithTma(tb, loc, epilogue, totals, g.d, at, isStorer,
-                         cluster ? cluster->owned : Value());
-    });
+    // With half blocks the m-block's row and size are read again rather
+    // than kept in registers through the mainloop (a loaded value cannot be
+    // rematerialized; m-block x BLOCK_M can).
+    if (c.halfBlocks) {
+      BlockRows again = loadBlockRows(tb, loc, g, mBlock);
+      rows.row0 = again.row0;
+      if (skip)
+        skip = again.half;
+    }
+    auto store = [&](OpBuilder &sb) {
+      k.profile.span(sb, loc, role, g.epiloguePhase, tag, [&] {
+        if (c.swiglu)
+          return requantStoreTile(sb, loc, epilogue, totals, splitN ? wg : 0,
+                                  g.swiglu, rows.row0, mBlock, tile, isStorer);
+        TilePosition at{rows.row0, tile, c.blockN};
+        if (c.combineScatter)
+          scatterTileToPeers(sb, loc, epilogue, totals, g.scatter, at);
+        else
+          storeTileWithTma(sb, loc, epilogue, totals, g.d, at, isStorer,
+                           cluster ? cluster->owned : Value());
+      });
+    };
+    if (!skip)
+      return store(tb);
+    moe::ifThen(tb, loc,
+                arith::XOrIOp::create(
+                    tb, loc, skip,
+                    arith::ConstantIntOp::create(tb, loc, tb.getI1Type(), 1)),
+                store);
   });
 }
 
@@ -304,15 +361,16 @@ void buildMathRole(OpBuilder &b, Location loc, const GemmKernel &k,
 
 /// The row blocks to compute: the parameter's value, or the i32 it points to
 /// (written by an earlier kernel on the stream, so a plain load sees it),
-/// clamped to [0, M / BLOCK_M] so that a bad count cannot index block_expert
-/// out of bounds.
+/// clamped to [0, M / BLOCK_M] (M / 64 with half blocks: the tables'
+/// entries) so that a bad count cannot index block_expert out of bounds.
 Value numMBlocksAtStart(OpBuilder &b, Location loc, const GroupedGemmConfig &c,
                         Value param) {
   Value count = param;
   if (c.deviceMBlocks)
     count =
         moe::load(b, loc, b.getI32Type(), param, /*align=*/4);
-  Value most = i32Const(b, loc, c.rowCapacity() / c.blockM);
+  Value most =
+      i32Const(b, loc, c.rowCapacity() / (c.halfBlocks ? 64 : c.blockM));
   count = arith::MinSIOp::create(b, loc, count, most);
   return arith::MaxSIOp::create(b, loc, count, i32Const(b, loc, 0));
 }
@@ -327,6 +385,7 @@ GemmPhase bindPhase(const GroupedGemmConfig &c,
   g.d = arg(kParamD);
   g.sfb = arg(kParamSfb);
   g.blockExpert = arg(kParamBlockExpert);
+  g.blockRow = arg(kParamBlockRow);
   g.scatter = {arg(kParamPoolSource), arg(kParamCombine),
                arg(kParamPeerOffsets), c.combineRanks, c.combineTokens,
                c.combineTopk, c.n};

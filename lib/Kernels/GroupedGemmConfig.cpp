@@ -86,6 +86,17 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
   }
   if (c.swigluArrivals && !c.swiglu)
     return "swiglu-arrivals needs swiglu (the arrivals are its tiles')";
+  if (c.halfBlocks) {
+    if (c.blockM != 128)
+      return "half-blocks needs block-m 128 (a half block is one math "
+             "warpgroup's 64 rows), got " + str(c.blockM);
+    if (c.staticM <= 0 || !c.deviceMBlocks)
+      return "half-blocks needs static-m > 0 and device-m-blocks (a layer "
+             "pool laid out by moe_layout)";
+    if (c.swigluArrivals)
+      return "half-blocks does not support swiglu-arrivals (the fused GEMM "
+             "kernel counts two warpgroups' arrivals per L1 tile)";
+  }
   if (c.swiglu) {
     if (c.combineScatter)
       return "swiglu and combine-scatter are two epilogues; pick one";

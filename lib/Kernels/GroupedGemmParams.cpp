@@ -76,6 +76,8 @@ SmallVector<KernelParam> gemm::kernelParams(Builder &b,
   params.push_back({kParamBlockExpert, binds.blockExpert, global(i32)});
   params.push_back({kParamNumMBlocks, binds.numMBlocks,
                     c.deviceMBlocks ? global(i32) : i32});
+  if (c.halfBlocks)
+    params.push_back({kParamBlockRow, binds.blockRow, global(i32)});
   if (c.combineScatter) {
     params.push_back({kParamPoolSource, binds.poolSource, global(i32)});
     params.push_back({kParamCombine, binds.combine, global(b.getBF16Type())});

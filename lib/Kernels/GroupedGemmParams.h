@@ -30,6 +30,7 @@ inline constexpr char kParamRowWeight[] = "row_weight"; // f32 [M] (swiglu)
 inline constexpr char kParamOut[] = "out";              // TMA: e4m3 [M, N / 2]
 inline constexpr char kParamOutScales[] = "out_scales"; // f32 [N / 256, M]
 inline constexpr char kParamArrivals[] = "arrivals";     // i32 [M / BLOCK_M]
+inline constexpr char kParamBlockRow[] = "block_row"; // i32 [M / 64] (half blocks)
 /// The fused GEMM kernel: L2's parameters carry this prefix, and the count
 /// of L2 tiles that waited per m-block.
 inline constexpr char kFusedL2Prefix[] = "l2_";

@@ -65,6 +65,7 @@ struct GroupedGemmPass
     config.combineRanks = combineRanks;
     config.swiglu = swiglu;
     config.swigluArrivals = swigluArrivals;
+    config.halfBlocks = halfBlocks;
     // The plan's choices, in this order (the cluster and the prefetch
     // depend on the tile).
     if (blockN == 0)

@@ -13,6 +13,13 @@
 //     gives each expert's first row; each lane writes its expert's
 //     pool_row_start row and pool_block_expert entries; lane 0 writes
 //     pool_info.
+//     With half blocks (expert_align 64 < BLOCK_M 128) the segments are
+//     padded to 64 rows and pool_block_expert has one entry per 64-row unit
+//     (what moe_pull reads); a second scan of the m-blocks per expert
+//     (ceil(padded / 128)) places each expert's m-blocks in pool_block_row:
+//     the first row, bit 31 set when the block is a 64-row half block (the
+//     expert's last, when its padded rows leave 64); pool_info[0] counts the
+//     m-blocks that lie wholly inside the pool.
 //
 // Counts from peers are clamped to T * K (what one rank can send), and rows
 // past the pool's P rows are not used (pool_info says min(rows, P)), so
@@ -42,10 +49,15 @@ constexpr int64_t kMaxRegisters = 64;
 constexpr int64_t kWarpSize = 32;
 
 
-/// Shapes of the kernel, from the layer and the plan.
+/// Shapes of the kernel, from the layer and the plan: `align` rows per
+/// pool_block_expert entry (= blockM, or 64 with half blocks).
 struct LayoutShape {
-  int64_t E, L, R, slotsPerRank, blockM, poolRows;
+  int64_t E, L, R, slotsPerRank, blockM, poolRows, align;
+  bool halfBlocks() const { return align < blockM; }
 };
+
+/// Bit 31 of a pool_block_row entry: a 64-row half block.
+constexpr uint32_t kHalfBlockBit = 1u << 31;
 
 /// Step 1: publish this rank's per-expert counts to the experts' owners.
 void sendCounts(OpBuilder &b, Location loc, const LayoutShape &s,
@@ -126,17 +138,66 @@ void writeExpert(OpBuilder &b, Location loc, const LayoutShape &s,
       });
   storeAt(b, loc, loop.getResult(0), args.arg("pool_row_start"),
           arith::AddIOp::create(b, loc, rowBase, i32Const(b, loc, s.R)), 4);
-  Value bm = i32Const(b, loc, s.blockM);
+  Value bm = i32Const(b, loc, s.align);
   Value firstBlock = arith::DivUIOp::create(b, loc, start, bm);
   Value endBlock =
       umin(b, loc,
            arith::DivUIOp::create(
                b, loc, arith::AddIOp::create(b, loc, start, padded), bm),
-           i32Const(b, loc, s.poolRows / s.blockM));
+           i32Const(b, loc, s.poolRows / s.align));
   forLoop(b, loc, firstBlock, endBlock, i32Const(b, loc, 1),
           [&](OpBuilder &lb, Value block) {
             storeAt(lb, loc, l, args.arg("pool_block_expert"), block, 4);
           });
+}
+
+/// With half blocks: expert l's m-blocks, the `first`-th of the layout on:
+/// block j starts at row start + 128 j and is a half block when the padded
+/// rows leave it 64. Only blocks wholly inside the pool are written (they are
+/// a prefix of the layout's, rows grow with the index); returns how many.
+Value writeExpertBlocks(OpBuilder &b, Location loc, const LayoutShape &s,
+                        const BoundKernel &args, Value first, Value start,
+                        Value padded, Value blocks) {
+  auto loop = scf::ForOp::create(
+      b, loc, i32Const(b, loc, 0), blocks, i32Const(b, loc, 1),
+      ValueRange{i32Const(b, loc, 0)},
+      [&](OpBuilder &lb, Location ll, Value j, ValueRange acc) {
+        Value offset =
+            arith::MulIOp::create(lb, ll, j, i32Const(lb, ll, s.blockM));
+        Value row = arith::AddIOp::create(lb, ll, start, offset);
+        Value left = arith::SubIOp::create(lb, ll, padded, offset);
+        Value half = arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::ult,
+                                           left, i32Const(lb, ll, s.blockM));
+        Value rows = arith::SelectOp::create(lb, ll, half,
+                                             i32Const(lb, ll, s.align),
+                                             i32Const(lb, ll, s.blockM));
+        Value inPool = arith::CmpIOp::create(
+            lb, ll, arith::CmpIPredicate::ule,
+            arith::AddIOp::create(lb, ll, row, rows),
+            i32Const(lb, ll, s.poolRows));
+        ifThen(lb, ll, inPool, [&](OpBuilder &tb) {
+          Value entry = arith::OrIOp::create(
+              tb, ll, row,
+              arith::SelectOp::create(
+                  tb, ll, half,
+                  i32Const(tb, ll, static_cast<int32_t>(kHalfBlockBit)),
+                  i32Const(tb, ll, 0)));
+          storeAt(tb, ll, entry, args.arg("pool_block_row"),
+                  arith::AddIOp::create(tb, ll, first, j), 4);
+        });
+        Value count = arith::AddIOp::create(
+            lb, ll, acc[0],
+            arith::ExtUIOp::create(lb, ll, lb.getI32Type(), inPool));
+        scf::YieldOp::create(lb, ll, count);
+      });
+  return loop.getResult(0);
+}
+
+/// The value of lane 31 (every lane gets it).
+Value lastLane(OpBuilder &b, Location loc, Value value) {
+  return gpu::ShuffleOp::create(b, loc, value, kWarpSize - 1, kWarpSize,
+                                gpu::ShuffleMode::IDX)
+      .getShuffleResult();
 }
 
 /// Step 3, run by warp 0: the pool layout of docs/UnfusedSchedule.md.
@@ -144,9 +205,14 @@ void layOutPool(OpBuilder &b, Location loc, const LayoutShape &s,
                 const BoundKernel &args) {
   Value lane = laneId(b, loc);
   Value zero = i32Const(b, loc, 0);
+  // Carried across the chunks: rows laid out, and with half blocks the
+  // m-blocks laid out and those wholly inside the pool.
+  SmallVector<Value> inits{zero};
+  if (s.halfBlocks())
+    inits.append({zero, zero});
   auto chunks = scf::ForOp::create(
       b, loc, zero, i32Const(b, loc, s.L), i32Const(b, loc, kWarpSize),
-      ValueRange{zero},
+      inits,
       [&](OpBuilder &lb, Location ll, Value base, ValueRange carry) {
         Value l = arith::AddIOp::create(lb, ll, base, lane);
         Value valid = arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::ult,
@@ -159,28 +225,54 @@ void layOutPool(OpBuilder &b, Location loc, const LayoutShape &s,
             [&](OpBuilder &eb, Location el) {
               scf::YieldOp::create(eb, el, i32Const(eb, el, 0));
             });
-        Value bm = i32Const(lb, ll, s.blockM);
+        auto roundUp = [&](Value v, int64_t to) {
+          Value t = i32Const(lb, ll, to);
+          Value up = arith::DivUIOp::create(
+              lb, ll, arith::AddIOp::create(lb, ll, v, i32Const(lb, ll, to - 1)),
+              t);
+          return up;
+        };
         Value padded = arith::MulIOp::create(
-            lb, ll,
-            arith::DivUIOp::create(
-                lb, ll,
-                arith::AddIOp::create(lb, ll, rows.getResult(0),
-                                      i32Const(lb, ll, s.blockM - 1)),
-                bm),
-            bm);
+            lb, ll, roundUp(rows.getResult(0), s.align),
+            i32Const(lb, ll, s.align));
         Value inclusive = warpInclusiveScan(lb, ll, lane, padded);
         Value start = arith::SubIOp::create(
             lb, ll, arith::AddIOp::create(lb, ll, carry[0], inclusive), padded);
-        ifThen(lb, ll, valid, [&](OpBuilder &tb) {
-          writeExpert(tb, ll, s, args, l, start, padded);
-        });
-        Value chunkRows =
-            gpu::ShuffleOp::create(lb, ll, inclusive, kWarpSize - 1, kWarpSize,
-                                   gpu::ShuffleMode::IDX)
-                .getShuffleResult();
-        scf::YieldOp::create(
-            lb, ll,
-            ValueRange{arith::AddIOp::create(lb, ll, carry[0], chunkRows)});
+        auto rowsLaidOut = [&] {
+          return arith::AddIOp::create(lb, ll, carry[0],
+                                       lastLane(lb, ll, inclusive))
+              .getResult();
+        };
+        if (!s.halfBlocks()) {
+          ifThen(lb, ll, valid, [&](OpBuilder &tb) {
+            writeExpert(tb, ll, s, args, l, start, padded);
+          });
+          scf::YieldOp::create(lb, ll, ValueRange{rowsLaidOut()});
+          return;
+        }
+        SmallVector<Value> next{rowsLaidOut()};
+        Value blocks = roundUp(padded, s.blockM);
+        Value blocksIncl = warpInclusiveScan(lb, ll, lane, blocks);
+        Value first = arith::SubIOp::create(
+            lb, ll, arith::AddIOp::create(lb, ll, carry[1], blocksIncl), blocks);
+        auto written = scf::IfOp::create(
+            lb, ll, valid,
+            [&](OpBuilder &tb, Location tl) {
+              writeExpert(tb, tl, s, args, l, start, padded);
+              scf::YieldOp::create(tb, tl,
+                                   writeExpertBlocks(tb, tl, s, args, first,
+                                                     start, padded, blocks));
+            },
+            [&](OpBuilder &eb, Location el) {
+              scf::YieldOp::create(eb, el, i32Const(eb, el, 0));
+            });
+        next.push_back(
+            arith::AddIOp::create(lb, ll, carry[1], lastLane(lb, ll, blocksIncl)));
+        next.push_back(arith::AddIOp::create(
+            lb, ll, carry[2],
+            lastLane(lb, ll,
+                     warpInclusiveScan(lb, ll, lane, written.getResult(0)))));
+        scf::YieldOp::create(lb, ll, next);
       });
   Value totalRows = chunks.getResult(0);
   Value isLane0 =
@@ -188,9 +280,13 @@ void layOutPool(OpBuilder &b, Location loc, const LayoutShape &s,
   ifThen(b, loc, isLane0, [&](OpBuilder &tb) {
     Value poolRows = i32Const(tb, loc, s.poolRows);
     Value used = umin(tb, loc, totalRows, poolRows);
-    storeAt(tb, loc,
-            arith::DivUIOp::create(tb, loc, used, i32Const(tb, loc, s.blockM)),
-            args.arg("pool_info"), i32Const(tb, loc, 0), 4);
+    Value mBlocks =
+        s.halfBlocks()
+            ? chunks.getResult(2)
+            : arith::DivUIOp::create(tb, loc, used,
+                                     i32Const(tb, loc, s.blockM))
+                  .getResult();
+    storeAt(tb, loc, mBlocks, args.arg("pool_info"), i32Const(tb, loc, 0), 4);
     storeAt(tb, loc, used, args.arg("pool_info"), i32Const(tb, loc, 1), 4);
     Value overflow = arith::CmpIOp::create(tb, loc, arith::CmpIPredicate::ugt,
                                            totalRows, poolRows);
@@ -209,16 +305,26 @@ void megamoe::buildMoeLayoutKernel(OpBuilder &b, Location loc,
   const config::LayerConfig &c = ctx.config;
   LayoutShape s{c.experts,  c.localExperts(),
                 c.ranks,    c.maxTokensPerRank * c.topk,
-                ctx.blockM, ctx.plan.poolTokens};
+                ctx.blockM, ctx.plan.poolTokens,
+                ctx.expertAlign};
   if (s.blockM <= 0 || s.poolRows % s.blockM != 0) {
     emitError(loc) << "moe_layout: the pool's " << s.poolRows
                    << " rows are not a multiple of BLOCK_M " << s.blockM;
     return;
   }
+  if (s.align <= 0 || s.blockM % s.align != 0 ||
+      (s.halfBlocks() && 2 * s.align != s.blockM)) {
+    emitError(loc) << "moe_layout: expert alignment " << s.align
+                   << " must be BLOCK_M " << s.blockM
+                   << " or half of it (half blocks)";
+    return;
+  }
   if (!checkRegion(loc, ctx, "send_count", s.E * 4) ||
       !checkRegion(loc, ctx, "recv_count", s.R * s.L * 4) ||
       !checkRegion(loc, ctx, "pool_row_start", s.L * (s.R + 1) * 4) ||
-      !checkRegion(loc, ctx, "pool_block_expert", s.poolRows / s.blockM * 4) ||
+      !checkRegion(loc, ctx, "pool_block_expert", s.poolRows / s.align * 4) ||
+      (s.halfBlocks() &&
+       !checkRegion(loc, ctx, "pool_block_row", s.poolRows / s.align * 4)) ||
       !checkRegion(loc, ctx, "pool_info", 2 * 4) ||
       !checkRegion(loc, ctx, "barriers", 4) ||
       !checkRegion(loc, ctx, "errors", 2 * 4))
@@ -234,6 +340,8 @@ void megamoe::buildMoeLayoutKernel(OpBuilder &b, Location loc,
                                      regionParam(mc, "errors", i32),
                                      peerOffsetsParam(mc),
                                      valueParam(mc, "rank")};
+  if (s.halfBlocks())
+    params.push_back(regionParam(mc, "pool_block_row", i32));
   OpBuilder::InsertionGuard guard(b);
   addProfileParam(params, ctx, kLayoutKernel);
   BoundKernel kernel = createBoundKernel(

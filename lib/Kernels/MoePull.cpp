@@ -43,7 +43,9 @@ constexpr int64_t kVectorBytes = 16;
 
 /// Shapes of the kernel, from the layer and the plan.
 struct PullShape {
-  int64_t H, K, L, R, slotsPerRank, scaleColumns, blockM, poolRows;
+  /// align: pool rows per pool_block_expert entry (the variant's expert
+  /// alignment: BLOCK_M, or 64 with half blocks).
+  int64_t H, K, L, R, slotsPerRank, scaleColumns, align, poolRows;
   /// 16-byte vectors each lane moves per iteration of the row copy.
   int64_t unroll;
 };
@@ -243,7 +245,7 @@ void pullRow(OpBuilder &b, Location loc, const PullShape &s, const BoundKernel &
       b, loc, args.arg("l1_pool"), b.getI8Type(),
       arith::MulIOp::create(b, loc, widen(b, loc, row), i64Const(b, loc, s.H)));
   RowFrame f{s, args, lane, row, poolRow};
-  Value block = arith::DivUIOp::create(b, loc, row, i32Const(b, loc, s.blockM));
+  Value block = arith::DivUIOp::create(b, loc, row, i32Const(b, loc, s.align));
   Value expert =
       loadAt(b, loc, b.getI32Type(), args.arg("pool_block_expert"), block, 4);
   Value expertOk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
@@ -275,7 +277,7 @@ void megamoe::buildMoePullKernel(OpBuilder &b, Location loc,
               c.ranks,
               T * K,
               sfBlock > 0 ? H / sfBlock : 0,
-              ctx.blockM,
+              ctx.expertAlign,
               ctx.plan.poolTokens,
               chooseUnroll(H / kVectorBytes)};
   if (H % 128 != 0 || sfBlock <= 0 || H % sfBlock != 0) {
@@ -285,15 +287,16 @@ void megamoe::buildMoePullKernel(OpBuilder &b, Location loc,
                    << sfBlock << ")";
     return;
   }
-  if (s.blockM <= 0 || s.poolRows % s.blockM != 0) {
+  if (s.align <= 0 || s.poolRows % s.align != 0) {
     emitError(loc) << "moe_pull: the pool's " << s.poolRows
-                   << " rows are not a multiple of BLOCK_M " << s.blockM;
+                   << " rows are not a multiple of the expert alignment "
+                   << s.align;
     return;
   }
   const int64_t P = s.poolRows;
   if (!checkRegion(loc, ctx, "src_token_index", s.L * s.R * T * K * 4) ||
       !checkRegion(loc, ctx, "pool_row_start", s.L * (s.R + 1) * 4) ||
-      !checkRegion(loc, ctx, "pool_block_expert", P / s.blockM * 4) ||
+      !checkRegion(loc, ctx, "pool_block_expert", P / s.align * 4) ||
       !checkRegion(loc, ctx, "pool_info", 2 * 4) ||
       !checkRegion(loc, ctx, "l1_pool", P * H) ||
       !checkRegion(loc, ctx, "l1_pool_sf", s.scaleColumns * P * 4) ||

@@ -18,6 +18,8 @@
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="static-m=4096 combine-scatter=true combine-topk=2 combine-ranks=2" 2>&1 | FileCheck %s --check-prefix=SCATTERSHAPE
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="static-m=4096 combine-scatter=true combine-tokens=64 combine-topk=2 combine-ranks=4294967296" 2>&1 | FileCheck %s --check-prefix=SCATTERBIG
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 swiglu-arrivals=true" 2>&1 | FileCheck %s --check-prefix=ARRIVALS
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 block-m=64 half-blocks=true" 2>&1 | FileCheck %s --check-prefix=HALFBM
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 half-blocks=true" 2>&1 | FileCheck %s --check-prefix=HALFPOOL
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="swiglu=true static-m=4096 device-m-blocks=true" 2>&1 | FileCheck %s --check-prefix=SWIGLUIL
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="swiglu=true b-scale-interleave=8" 2>&1 | FileCheck %s --check-prefix=SWIGLUM
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="swiglu=true b-scale-interleave=8 static-m=4096 device-m-blocks=true n=384" 2>&1 | FileCheck %s --check-prefix=SWIGLUN
@@ -59,6 +61,8 @@
 // SCATTERBIG: error: megamoe-grouped-gemm: combine-tokens, combine-topk and combine-ranks must stay below 2^31 (compared with i32 pool_source entries)
 module {}
 // ARRIVALS: swiglu-arrivals needs swiglu (the arrivals are its tiles')
+// HALFBM: half-blocks needs block-m 128 (a half block is one math warpgroup's 64 rows), got 64
+// HALFPOOL: half-blocks needs static-m > 0 and device-m-blocks (a layer pool laid out by moe_layout)
 // SWIGLUIL: swiglu needs b-scale-interleave 8 (gate and up rows interleaved, as the L1 weight transform lays them out)
 // SWIGLUM: swiglu needs static-m > 0 and device-m-blocks
 // SWIGLUN: swiglu needs n to be a multiple of 2 x block-n

@@ -4,6 +4,8 @@
 // REQUIRES: ptxas
 // BLOCK_M 128 fuses the activation only with fast-math (splitFusesActivation).
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7 fast-math=true" --megamoe-plan="schedule=split block-m=128" --megamoe-expand="only=moe_l1_swiglu" | FileCheck %s
+// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7 fast-math=true" --megamoe-plan="schedule=split block-m=128" --megamoe-expand="only=moe_l1_swiglu" | FileCheck %s --check-prefix=HALF
+// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7 fast-math=true" --megamoe-plan="schedule=split block-m=128 expert-align=128" --megamoe-expand="only=moe_l1_swiglu" | FileCheck %s --check-prefix=WHOLE
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=split" --megamoe-expand="only=moe_l1_swiglu" | FileCheck %s --check-prefix=SPLITN
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=split" --megamoe-expand="only=moe_l1_swiglu" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/bm64" -o /dev/null
@@ -16,8 +18,11 @@
 // Parameters: the L1 GEMM's, then the row weights, the e4m3 activation
 // (TMA, [P, I = 256], 64 x 64 boxes, 64B swizzle) and its scales.
 // CHECK: warpspec.kernel @moe_l1_swiglu(%arg0: {{.*}}megamoe.bind = "region:l1_pool", megamoe.name = "a"
+// Half blocks (the split schedule's BLOCK_M 128 default): each m-block's
+// first row and size.
+// CHECK-SAME: megamoe.bind = "region:pool_block_row", megamoe.name = "block_row"
 // CHECK-SAME: megamoe.bind = "region:l1_pool_weight", megamoe.name = "row_weight"
-// CHECK-SAME: %arg7: !warpspec.tma_desc<64x64xf8E4M3FN, swizzle = 64> {megamoe.bind = "region:l2_pool", megamoe.name = "out", megamoe.tma = {global_shape = [256, {{[0-9]+}}], global_strides_bytes = [256]}}
+// CHECK-SAME: %arg8: !warpspec.tma_desc<64x64xf8E4M3FN, swizzle = 64> {megamoe.bind = "region:l2_pool", megamoe.name = "out", megamoe.tma = {global_shape = [256, {{[0-9]+}}], global_strides_bytes = [256]}}
 // CHECK-SAME: megamoe.bind = "region:l2_pool_sf", megamoe.name = "out_scales"
 // CHECK: warpspec.smem.alloc "act_tiles" : !warpspec.smem<128x64xf8E4M3FN, slots = 2, align = 1024, swizzle = 64>
 // A tile is a pair of 128-column blocks: 2I / 256 = 2 pairs.
@@ -69,6 +74,35 @@
 // CHECK: warpspec.fence.async_shared
 // CHECK-COUNT-2: warpspec.tile.store
 // CHECK: warpspec.acc_rows.store %[[SF]]
+
+// Half blocks: an m-block's entry of block_row is its first row, bit 31 set
+// on a 64-row half block, and its expert that of its first 64-row unit.
+// Math warpgroup 1 computes rows [64, 128) of every m-block (a half block's
+// are the next block's rows, or zero-filled: the SwiGLU tile has no
+// registers for a second ring walk) but stores a half block's nothing; the
+// row and the flag are read again after the mainloop.
+// HALF: warpspec.role "tma"
+// HALF: %[[PE:.*]] = warpspec.global.load
+// HALF: arith.andi %[[PE]], %c2147483647_i32
+// HALF: warpspec.role "math0"
+// HALF: warpspec.role "math1"
+// HALF: %[[ENTRY:.*]] = warpspec.global.load
+// HALF-NEXT: %[[MASK:.*]] = arith.constant 2147483647 : i32
+// HALF-NEXT: %[[ROW:.*]] = arith.andi %[[ENTRY]], %[[MASK]] : i32
+// HALF: arith.divui %[[ROW]], %c64_i32
+// HALF: warpspec.mma.block_scaled
+// HALF: warpspec.mma.block_scaled
+// HALF: %[[AGAIN:.*]] = warpspec.global.load
+// HALF: %[[ISHALF:.*]] = arith.cmpi slt, %[[AGAIN]], %{{.*}} : i32
+// HALF: %[[STORE:.*]] = arith.xori %[[ISHALF]], %true : i1
+// HALF-NEXT: scf.if %[[STORE]] {
+// HALF: warpspec.acc.row_reduce absmax
+// HALF: warpspec.tile.store
+// With expert-align 128 m-block m is rows [128 m, 128 m + 128): no table.
+// WHOLE-NOT: block_row
+// WHOLE: warpspec.role "math1"
+// WHOLE-NOT: arith.cmpi slt
+// WHOLE: warpspec.mma.block_scaled
 
 // BLOCK_M 64 (the planner's variant for T = 64): two math warpgroups split
 // the pair's columns (KernelPlan::splitN), each with its own B tile of the

@@ -143,14 +143,29 @@ TEST(Plan, SplitPlansLikeUnfusedWithoutH) {
   EXPECT_TRUE(has(lu, "l1_out"));
   EXPECT_FALSE(has(ls, "l1_out"));
   EXPECT_TRUE(has(ls, "l2_pool"));
-  // h is P x 2I f32 (a multiple of the region alignment): the only
-  // difference.
-  EXPECT_EQ(lu.totalBytes - ls.totalBytes, split.poolTokens * 2 * 2048 * 4);
+  // The split schedule's BLOCK_M 128 variant has half blocks (experts
+  // padded to 64 rows), the unfused one whole blocks: only the split layout
+  // has each m-block's first row.
+  EXPECT_TRUE(split.variants.back().halfBlocks());
+  EXPECT_FALSE(unfused.variants.back().halfBlocks());
+  EXPECT_TRUE(has(ls, "pool_block_row"));
+  EXPECT_FALSE(has(lu, "pool_block_row"));
+  auto span = [](const BufferLayout &l, const char *name) -> int64_t {
+    for (size_t i = 0; i + 1 < l.regions.size(); ++i)
+      if (l.regions[i].name == name)
+        return l.regions[i + 1].offset - l.regions[i].offset;
+    return 0;
+  };
+  // h is P x 2I f32 (a multiple of the region alignment) and the block
+  // rows P / 64 i32: the only differences.
+  EXPECT_EQ(lu.totalBytes - ls.totalBytes,
+            split.poolTokens * 2 * 2048 * 4 - span(ls, "pool_block_row"));
+  EXPECT_GE(span(ls, "pool_block_row"), split.poolTokens / 64 * 4);
   ASSERT_EQ(splitExact.variants.size(), 2u);
   EXPECT_TRUE(splitFusesActivation(v4Flash(1, 8192), splitExact.variants[0]));
   EXPECT_FALSE(splitFusesActivation(v4Flash(1, 8192), splitExact.variants[1]));
   EXPECT_TRUE(has(lx, "l1_out"));
-  EXPECT_EQ(lx.totalBytes, lu.totalBytes);
+  EXPECT_EQ(lx.totalBytes, lu.totalBytes + span(lx, "pool_block_row"));
 }
 
 // The fused-gemm schedule plans as the unfused one, without h, with the

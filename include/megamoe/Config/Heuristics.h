@@ -53,6 +53,11 @@ Schedule fastestBuiltSchedule(const LayerConfig &config);
 /// reason in Heuristics.cpp). PlanRules.cpp checks the same conditions.
 int64_t stageL1BlockN(const LayerConfig &config, Schedule schedule);
 int64_t stageL2BlockN(const LayerConfig &config, Schedule schedule);
+/// Pool rows each expert's segment is padded to in a variant of BLOCK_M
+/// `blockM` (Variant::expertAlign): blockM, or 64 for a 128-row variant whose
+/// experts' last m-block may be a 64-row half block.
+int64_t stageExpertAlign(const LayerConfig &config, Schedule schedule,
+                         int64_t blockM);
 
 /// SMs of the chip's reference part (H200/H100 SXM: 132; B200: 148).
 int64_t defaultNumSMs(Chip chip);

@@ -62,6 +62,10 @@ struct RoleLayout {
 struct Variant {
   int64_t minTokens = 0, maxTokens = 0; // tokens on this rank, inclusive
   int64_t blockM = 0;                   // pool rows per tile (= pool block)
+  /// Pool rows each expert's segment is padded to: blockM, or 64 with
+  /// BLOCK_M 128, where an expert's last m-block is then a 64-row half
+  /// block when its rows fit (docs/UnfusedSchedule.md, "Half blocks").
+  int64_t expertAlign = 0;
   int64_t l1BlockN = 0; // L1 weight rows (gate/up interleaved) per tile
   int64_t l2BlockN = 0; // L2 output channels per tile
   int64_t blockK = 0;   // K per pipeline stage
@@ -73,6 +77,8 @@ struct Variant {
 
   /// Math warpgroups that compute (2 when cooperative, 1 when single).
   int64_t activeMathWarpgroups() const;
+  /// Whether an expert's last m-block may be a 64-row half block.
+  bool halfBlocks() const { return expertAlign > 0 && expertAlign < blockM; }
   /// wgmma N of one warpgroup on the L1 and L2 GEMMs.
   int64_t l1WarpgroupN() const;
   int64_t l2WarpgroupN() const;
@@ -95,6 +101,7 @@ struct Plan {
 struct PlanOverrides {
   std::optional<int64_t> blockM; // one variant for all token counts
   std::optional<int64_t> l1BlockN, l2BlockN, blockK, stages, expertsPerWave;
+  std::optional<int64_t> expertAlign;
   std::optional<int64_t> numSMs;
   std::optional<Schedule> schedule;
   std::optional<MathMode> mathMode;

@@ -132,6 +132,8 @@ std::optional<std::string> verifyGroupedGemmConfig(const GroupedGemmConfig &c);
 /// "Parameter binding"); empty = none (the caller passes it by name).
 struct GroupedGemmBinds {
   std::string a, b, aScales, d, bScales, blockExpert, numMBlocks;
+  /// With halfBlocks: each m-block's first row (bit 31: a half block).
+  std::string blockRow;
   /// With combineScatter (instead of d).
   std::string poolSource, combine, peerOffsets;
   /// With swiglu (instead of d).

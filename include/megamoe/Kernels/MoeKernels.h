@@ -35,6 +35,10 @@ struct MoeKernelContext {
   const config::BufferLayout &layout;
   /// Pool block = GEMM BLOCK_M (rows per pool block).
   int64_t blockM = 128;
+  /// Pool rows each expert's segment is padded to (config::Variant::
+  /// expertAlign): blockM, or 64 with half blocks.
+  int64_t expertAlign = 128;
+  bool halfBlocks() const { return expertAlign < blockM; }
   /// Cycles a cross-rank barrier waits before it traps with a message.
   int64_t barrierTimeoutCycles = int64_t(20) * 1000 * 1000 * 1000;
   /// Fault injection (tests): L1 arrivals the fused GEMM kernel's L2 tiles

@@ -99,6 +99,10 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
     Option<"swigluArrivals", "swiglu-arrivals", "bool", "false",
            "With swiglu: an arrivals counter per m-block, released by each "
            "math warpgroup after its tile's stores completed">,
+    Option<"halfBlocks", "half-blocks", "bool", "false",
+           "m-blocks start at block_row[m] (bit 31: a 64-row half block, "
+           "computed by math warpgroup 0 alone); block_expert per 64-row "
+           "unit. BLOCK_M 128, static-m and device-m-blocks only">,
   ];
   let dependentDialects = [
     "::mlir::warpspec::WarpSpecDialect", "::mlir::gpu::GPUDialect",

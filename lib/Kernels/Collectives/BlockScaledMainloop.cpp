@@ -67,10 +67,10 @@ void MainloopConfig::interleaveWeightScales(MLIRContext *ctx, int64_t g) {
 
 TileOperands megamoe::collectives::groupedTileOperands(
     OpBuilder &b, Location loc, const MainloopConfig &c, Value aDesc,
-    Value aScalesDesc, Value bDesc, Value mBlock, Value nBlock, Value expert,
+    Value aScalesDesc, Value bDesc, Value aRow, Value nBlock, Value expert,
     int64_t n) {
   TileOperands t{aDesc, aScalesDesc, bDesc};
-  t.aRow = megamoe::moe::blockStart(b, loc, mBlock, c.blockM);
+  t.aRow = aRow;
   t.bRow = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, expert, i32Const(b, loc, n)),
       megamoe::moe::blockStart(b, loc, nBlock, c.blockN));
@@ -208,8 +208,8 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
 SmallVector<Value, 2>
 BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
                                  Value bScales, Value bScalesRow,
-                                 int64_t bBlock,
-                                 const MainloopPhase &phase) const {
+                                 int64_t bBlock, const MainloopPhase &phase,
+                                 Value skipMma) const {
   Type accType = accumulatorType(b.getContext());
   Value zero = ws::AccZeroOp::create(b, loc, accType);
   AffineMapAttr scaleMap;
@@ -280,14 +280,35 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
     // Unrolled with two column blocks, the hoisted descriptor words would
     // not fit beside the totals: their K steps are added where they issue.
     bool remat = known && blocks == 2;
+    auto mmas = [&](OpBuilder &mb) {
+      SmallVector<Value> totals;
+      for (int64_t j = 0; j < blocks; ++j) {
+        auto mma = ws::MmaBlockScaledOp::create(
+            mb, l, aTiles, stage, row, bTiles[blocks == 1 ? bBlock : j],
+            aScales, iter[j], sb[j], scaleMap);
+        if (remat)
+          mma.setRematerializeKSteps(true);
+        totals.push_back(mma);
+      }
+      return totals;
+    };
     SmallVector<Value> next;
-    for (int64_t j = 0; j < blocks; ++j) {
-      auto mma = ws::MmaBlockScaledOp::create(
-          kb, l, aTiles, stage, row, bTiles[blocks == 1 ? bBlock : j], aScales,
-          iter[j], sb[j], scaleMap);
-      if (remat)
-        mma.setRematerializeKSteps(true);
-      next.push_back(mma);
+    if (!skipMma) {
+      next = mmas(kb);
+    } else {
+      // The same loop without the MMAs when skipMma (uniform): the stage
+      // is waited for and handed back, the totals pass through.
+      auto ifMma = scf::IfOp::create(
+          kb, l, TypeRange(ValueRange(iter.take_front(blocks))),
+          arith::XOrIOp::create(
+              kb, l, skipMma,
+              arith::ConstantIntOp::create(kb, l, kb.getI1Type(), 1)),
+          /*withElseRegion=*/true);
+      OpBuilder tb = ifMma.getThenBodyBuilder();
+      scf::YieldOp::create(tb, l, mmas(tb));
+      OpBuilder eb = ifMma.getElseBodyBuilder();
+      scf::YieldOp::create(eb, l, iter.take_front(blocks));
+      next.assign(ifMma.getResults().begin(), ifMma.getResults().end());
     }
     if (!lag) {
       ws::ConsumerReleaseOp::create(kb, l, ring, stage);

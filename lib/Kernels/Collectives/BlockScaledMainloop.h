@@ -115,14 +115,15 @@ struct TileOperands {
   mlir::Value shareB;
 };
 
-/// The operands of tile (mBlock, nBlock) of a grouped GEMM whose weights are
-/// expert-major ([E * n, K]: expert e's rows start at e * n): A rows
-/// mBlock * BLOCK_M, B rows expert * n + nBlock * BLOCK_N (with two column
-/// blocks per tile, the second block's B rows follow the first's).
+/// The operands of the tile at A row `aRow` (i32: the m-block's first row)
+/// and `nBlock` of a grouped GEMM whose weights are expert-major ([E * n,
+/// K]: expert e's rows start at e * n): B rows expert * n + nBlock * BLOCK_N
+/// (with two column blocks per tile, the second block's B rows follow the
+/// first's).
 TileOperands groupedTileOperands(mlir::OpBuilder &b, mlir::Location loc,
                                  const MainloopConfig &c, mlir::Value aDesc,
                                  mlir::Value aScalesDesc, mlir::Value bDesc,
-                                 mlir::Value mBlock, mlir::Value nBlock,
+                                 mlir::Value aRow, mlir::Value nBlock,
                                  mlir::Value expert, int64_t n);
 
 /// The first weight-scale entry of tile nBlock of `expert` in scales
@@ -154,7 +155,11 @@ public:
   /// bScalesPerTile floats: consecutive 128-row scale blocks are K / 128
   /// entries apart) of `bScales` (global f32). Returns the FP32 accumulator
   /// of each column block (columnBlocks of them). With splitN (bBlocks 2,
-  /// one column block), `bBlock` says which B column block.
+  /// one column block), `bBlock` says which B column block. With `skipMma`
+  /// (i1, the same in every thread of the warpgroup) true the stages are
+  /// waited for and handed back without MMAs and the totals stay zero (a
+  /// warpgroup without rows in the tile; its code shares the loop, so no
+  /// second copy of the ring walk competes for registers).
   llvm::SmallVector<mlir::Value, 2>
   consumeTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value row,
               mlir::Value bScales, mlir::Value bScalesRow,
@@ -164,7 +169,7 @@ public:
   llvm::SmallVector<mlir::Value, 2>
   consumeTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value row,
               mlir::Value bScales, mlir::Value bScalesRow, int64_t bBlock,
-              const MainloopPhase &phase) const;
+              const MainloopPhase &phase, mlir::Value skipMma = {}) const;
 
   /// The consumer protocol of one tile without the MMAs: a math warpgroup
   /// that has no columns of this phase's tiles waits for and hands back

@@ -143,13 +143,8 @@ void megamoe::collectives::storeTileWithTma(OpBuilder &b, Location loc,
           ws::AccStoreOp::create(wb, loc, piece, e.tile, slot, row);
         },
         [&, first = first](OpBuilder &sb) {
-          Value m0 = indexToI32(
-              sb, loc,
-              arith::AddIOp::create(
-                  sb, loc,
-                  arith::MulIOp::create(sb, loc, at.mBlock,
-                                        indexConst(sb, loc, at.blockM)),
-                  row));
+          Value m0 = arith::AddIOp::create(sb, loc, at.row0,
+                                           indexToI32(sb, loc, row));
           Value n0 = moe::blockStart(sb, loc, at.nBlock, at.blockN);
           if (first)
             n0 = arith::AddIOp::create(sb, loc, n0, i32Const(sb, loc, first));
@@ -212,9 +207,7 @@ void megamoe::collectives::scatterTileToPeers(OpBuilder &b, Location loc,
       arith::DivUIOp::create(b, loc, tid, i32Const(b, loc, chunksPerRow)));
 
   // Sources: pool_source[row] = (rank, token, slot); -1 on padding rows.
-  Value poolRow0 =
-      arith::AddIOp::create(b, loc, moe::blockStart(b, loc, at.mBlock, at.blockM),
-                            tileRow);
+  Value poolRow0 = arith::AddIOp::create(b, loc, at.row0, tileRow);
   Value colBytes = moe::widen(
       b, loc,
       arith::AddIOp::create(
@@ -376,10 +369,10 @@ Value SwiGLURequant::allocate(OpBuilder &b, Location loc, int64_t blockM) {
 }
 
 namespace {
-/// The warpgroup's first pool row of m-block `mBlock` (i32).
+/// The warpgroup's first pool row of the tile starting at `row0` (i32).
 Value warpgroupRow0(OpBuilder &b, Location loc, const EpilogueTile &e,
-                    Value mBlock, int64_t blockM) {
-  return arith::AddIOp::create(b, loc, moe::blockStart(b, loc, mBlock, blockM),
+                    Value row0) {
+  return arith::AddIOp::create(b, loc, row0,
                                i32Const(b, loc, kWarpgroupRows * e.rowBlock));
 }
 } // namespace
@@ -387,13 +380,13 @@ Value warpgroupRow0(OpBuilder &b, Location loc, const EpilogueTile &e,
 Value megamoe::collectives::loadSwiGLURowWeights(OpBuilder &b, Location loc,
                                                  const EpilogueTile &e,
                                                  const SwiGLURequant &s,
-                                                 Value mBlock, int64_t blockM) {
+                                                 Value row0) {
   auto rowsType =
       ws::AccRowsType::get(b.getContext(), kWarpgroupRows, b.getF32Type());
   return ws::AccRowsLoadOp::create(
       b, loc, rowsType,
       ws::GlobalOffsetOp::create(b, loc, s.rowWeights,
-                                 warpgroupRow0(b, loc, e, mBlock, blockM)));
+                                 warpgroupRow0(b, loc, e, row0)));
 }
 
 Value megamoe::collectives::swigluBlock(OpBuilder &b, Location loc,
@@ -420,13 +413,13 @@ Value megamoe::collectives::allocateRowExchange(OpBuilder &b, Location loc) {
 
 void megamoe::collectives::requantStoreTile(
     OpBuilder &b, Location loc, const EpilogueTile &e, ValueRange acts,
-    int64_t firstBlock, const SwiGLURequant &s, Value mBlock, Value pair,
-    int64_t blockM, Value isStorer) {
+    int64_t firstBlock, const SwiGLURequant &s, Value tileRow0, Value mBlock,
+    Value pair, Value isStorer) {
   bool split = acts.size() == 1;
   assert((split ? bool(s.exchange) : acts.size() == 2) &&
          "a SwiGLU tile is a pair of column blocks");
   Value row = indexConst(b, loc, kWarpgroupRows * e.rowBlock);
-  Value row0 = warpgroupRow0(b, loc, e, mBlock, blockM);
+  Value row0 = warpgroupRow0(b, loc, e, tileRow0);
   auto rowsType =
       ws::AccRowsType::get(b.getContext(), kWarpgroupRows, b.getF32Type());
   // One scale per row over the pair's 128 columns.

@@ -41,11 +41,12 @@ struct EpilogueTile {
                                     int64_t panelColumns, mlir::Type element);
 };
 
-/// Where a tile sits in the output: its m-block and n-block (index) and
-/// the tile shape.
+/// Where a tile sits in the output: its first row (i32: the m-block's
+/// first pool row, which with half blocks is not m-block x BLOCK_M), its
+/// n-block (index) and BLOCK_N.
 struct TilePosition {
-  mlir::Value mBlock, nBlock;
-  int64_t blockM = 128, blockN = 128;
+  mlir::Value row0, nBlock;
+  int64_t blockN = 128;
 };
 
 /// TMA-store epilogue of the tile's column blocks (one, or two of a BLOCK_N
@@ -83,7 +84,7 @@ struct CombineScatter {
 /// then each valid row's columns of the piece straight into its source
 /// rank's combine[slot][token][n0 ...] with 16-byte stores (padding rows and
 /// out-of-range sources are skipped), so the NVLink traffic of the combine
-/// overlaps the GEMM. The tile's pool rows are its m-block's rows.
+/// overlaps the GEMM. The tile's pool rows start at `at.row0`.
 void scatterTileToPeers(mlir::OpBuilder &b, mlir::Location loc,
                         const EpilogueTile &e, mlir::ValueRange totals,
                         const CombineScatter &dst, const TilePosition &at);
@@ -132,16 +133,18 @@ struct SwiGLURequant {
 /// With `arrivals`, the tile's arrival is released last. With split
 /// columns a warpgroup holds one block (`acts` = {a_firstBlock}) and the
 /// row amax is the max of both warpgroups' (exchanged through SMEM).
+/// `row0` is the tile's first pool row (i32), `mBlock` its m-block (the
+/// arrival counter's index).
 mlir::Value loadSwiGLURowWeights(mlir::OpBuilder &b, mlir::Location loc,
                                  const EpilogueTile &e, const SwiGLURequant &s,
-                                 mlir::Value mBlock, int64_t blockM);
+                                 mlir::Value row0);
 mlir::Value swigluBlock(mlir::OpBuilder &b, mlir::Location loc,
                         mlir::Value gateUp, mlir::Value weights,
                         const SwiGLURequant &s);
 void requantStoreTile(mlir::OpBuilder &b, mlir::Location loc,
                       const EpilogueTile &e, mlir::ValueRange acts,
                       int64_t firstBlock, const SwiGLURequant &s,
-                      mlir::Value mBlock, mlir::Value pair, int64_t blockM,
+                      mlir::Value row0, mlir::Value mBlock, mlir::Value pair,
                       mlir::Value isStorer);
 
 /// The SMEM of SwiGLURequant::exchange: f32 [64], one slot per warpgroup.

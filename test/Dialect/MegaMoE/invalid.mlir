@@ -69,7 +69,7 @@ megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, to
 // expected-error @+1 {{'megamoe.layer' op variant BLOCK_M 32 (tokens/rank 0..8): 9 stages need 359936 B of shared memory (fixed 26624 + 9 x 37008 per stage + barriers); the limit is 232448 B (at most 5 stages fit)}}
 megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, topk = 6, ranks = 8, max_tokens = 8>
   plan = <chip = "sm_90a", num_sms = 132, schedule = "fused", threads = 384, dispatch_warps = 2, tma_a_warp = 2, tma_b_warp = 3, math_warpgroups = 2, entry_registers = 168, requant_block = 128, pool_tokens = 1408,
-    variants = [#megamoe.variant<min_tokens = 0, max_tokens = 8, block_m = 32, l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 9, experts_per_wave = 24, math_mode = "cooperative-n", producer_registers = 48, math_registers = 224, idle_registers = 24, smem_bytes = 359936>]>
+    variants = [#megamoe.variant<min_tokens = 0, max_tokens = 8, block_m = 32, expert_align = 32, l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 9, experts_per_wave = 24, math_mode = "cooperative-n", producer_registers = 48, math_registers = 224, idle_registers = 24, smem_bytes = 359936>]>
 
 // -----
 
@@ -77,7 +77,7 @@ megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, to
 // expected-error @+1 {{'megamoe.layer' op variant BLOCK_M 32 (tokens/rank 0..8): registers 128 x (48 + 2 x 256) = 71680 exceed the 65536 of an SM}}
 megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, topk = 6, ranks = 8, max_tokens = 8>
   plan = <chip = "sm_90a", num_sms = 132, schedule = "fused", threads = 384, dispatch_warps = 2, tma_a_warp = 2, tma_b_warp = 3, math_warpgroups = 2, entry_registers = 168, requant_block = 128, pool_tokens = 1408,
-    variants = [#megamoe.variant<min_tokens = 0, max_tokens = 8, block_m = 32, l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 5, experts_per_wave = 24, math_mode = "cooperative-n", producer_registers = 48, math_registers = 256, idle_registers = 24, smem_bytes = 211840>]>
+    variants = [#megamoe.variant<min_tokens = 0, max_tokens = 8, block_m = 32, expert_align = 32, l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 5, experts_per_wave = 24, math_mode = "cooperative-n", producer_registers = 48, math_registers = 256, idle_registers = 24, smem_bytes = 211840>]>
 
 // -----
 
@@ -85,7 +85,7 @@ megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, to
 // expected-error @+1 {{'megamoe.layer' op the variants must cover 0..8 tokens per rank; they end at 4}}
 megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, topk = 6, ranks = 8, max_tokens = 8>
   plan = <chip = "sm_90a", num_sms = 132, schedule = "fused", threads = 384, dispatch_warps = 2, tma_a_warp = 2, tma_b_warp = 3, math_warpgroups = 2, entry_registers = 168, requant_block = 128, pool_tokens = 1408,
-    variants = [#megamoe.variant<min_tokens = 0, max_tokens = 4, block_m = 32, l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 5, experts_per_wave = 24, math_mode = "cooperative-n", producer_registers = 48, math_registers = 224, idle_registers = 24, smem_bytes = 211840>]>
+    variants = [#megamoe.variant<min_tokens = 0, max_tokens = 4, block_m = 32, expert_align = 32, l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 5, experts_per_wave = 24, math_mode = "cooperative-n", producer_registers = 48, math_registers = 224, idle_registers = 24, smem_bytes = 211840>]>
 
 // -----
 
@@ -93,7 +93,7 @@ megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, to
 // expected-error @+1 {{'megamoe.layer' op the plan requantizes per 64 channels but the recipe says 128}}
 megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, topk = 6, ranks = 8, max_tokens = 8>
   plan = <chip = "sm_90a", num_sms = 132, schedule = "fused", threads = 384, dispatch_warps = 2, tma_a_warp = 2, tma_b_warp = 3, math_warpgroups = 2, entry_registers = 168, requant_block = 64, pool_tokens = 1408,
-    variants = [#megamoe.variant<min_tokens = 0, max_tokens = 8, block_m = 32, l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 5, experts_per_wave = 24, math_mode = "cooperative-n", producer_registers = 48, math_registers = 224, idle_registers = 24, smem_bytes = 211840>]>
+    variants = [#megamoe.variant<min_tokens = 0, max_tokens = 8, block_m = 32, expert_align = 32, l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 5, experts_per_wave = 24, math_mode = "cooperative-n", producer_registers = 48, math_registers = 224, idle_registers = 24, smem_bytes = 211840>]>
 
 // -----
 
@@ -119,7 +119,7 @@ megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, to
 // expected-error @+3 {{failed to parse MegaMoE_PlanAttr parameter 'variants'}}
 megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, topk = 6, ranks = 8, max_tokens = 8>
   plan = <chip = "sm_90a", num_sms = 132, schedule = "fused", threads = 384, dispatch_warps = 2, tma_a_warp = 2, tma_b_warp = 3, math_warpgroups = 2, entry_registers = 168, requant_block = 128, pool_tokens = 1408,
-    variants = [#megamoe.variant<min_tokens = 0, max_tokens = 8, block_m = 32, l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 5, experts_per_wave = 24, math_mode = "pingpong", producer_registers = 48, math_registers = 224, idle_registers = 24, smem_bytes = 211840>]>
+    variants = [#megamoe.variant<min_tokens = 0, max_tokens = 8, block_m = 32, expert_align = 32, l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 5, experts_per_wave = 24, math_mode = "pingpong", producer_registers = 48, math_registers = 224, idle_registers = 24, smem_bytes = 211840>]>
 
 // -----
 
@@ -127,14 +127,14 @@ megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, to
 // expected-error @+1 {{'megamoe.layer' op variant BLOCK_M 32 (tokens/rank 0..8): stages (9223372036854775807) must be between 0 and 1024}}
 megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, topk = 6, ranks = 8, max_tokens = 8>
   plan = <chip = "sm_90a", num_sms = 132, schedule = "fused", threads = 384, dispatch_warps = 2, tma_a_warp = 2, tma_b_warp = 3, math_warpgroups = 2, entry_registers = 168, requant_block = 128, pool_tokens = 1408,
-    variants = [#megamoe.variant<min_tokens = 0, max_tokens = 8, block_m = 32, l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 9223372036854775807, experts_per_wave = 24, math_mode = "cooperative-n", producer_registers = 48, math_registers = 224, idle_registers = 24, smem_bytes = 211840>]>
+    variants = [#megamoe.variant<min_tokens = 0, max_tokens = 8, block_m = 32, expert_align = 32, l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 9223372036854775807, experts_per_wave = 24, math_mode = "cooperative-n", producer_registers = 48, math_registers = 224, idle_registers = 24, smem_bytes = 211840>]>
 
 // -----
 
 // expected-error @+1 {{'megamoe.layer' op variant BLOCK_M 32 (tokens/rank 0..9223372036854775807): token ranges must be contiguous from 0 to T = 8 (expected to start at 0)}}
 megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, topk = 6, ranks = 8, max_tokens = 8>
   plan = <chip = "sm_90a", num_sms = 132, schedule = "fused", threads = 384, dispatch_warps = 2, tma_a_warp = 2, tma_b_warp = 3, math_warpgroups = 2, entry_registers = 168, requant_block = 128, pool_tokens = 1408,
-    variants = [#megamoe.variant<min_tokens = 0, max_tokens = 9223372036854775807, block_m = 32, l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 5, experts_per_wave = 24, math_mode = "cooperative-n", producer_registers = 48, math_registers = 224, idle_registers = 24, smem_bytes = 211840>]>
+    variants = [#megamoe.variant<min_tokens = 0, max_tokens = 9223372036854775807, block_m = 32, expert_align = 32, l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 5, experts_per_wave = 24, math_mode = "cooperative-n", producer_registers = 48, math_registers = 224, idle_registers = 24, smem_bytes = 211840>]>
 
 // -----
 

@@ -17,8 +17,8 @@
 
 // BLOCK_K 256 doubles the operand bytes of a stage: 2 stages fit.
 // TILES-LABEL: megamoe.layer @v4_flash
-// TILES-SAME: block_m = 32, l1_block_n = 256, l2_block_n = 128, block_k = 256, stages = 2,
-// TILES-SAME: block_m = 64, l1_block_n = 256, l2_block_n = 128, block_k = 256, stages = 2,
+// TILES-SAME: block_m = 32, expert_align = 32, l1_block_n = 256, l2_block_n = 128, block_k = 256, stages = 2,
+// TILES-SAME: block_m = 64, expert_align = 64, l1_block_n = 256, l2_block_n = 128, block_k = 256, stages = 2,
 
 // pool-tokens=0: the worst case, 8 ranks x 8192 tokens x 6 slots + padding.
 // FULL-LABEL: megamoe.layer @v4_flash
@@ -32,5 +32,5 @@ megamoe.layer @v4_flash config = <hidden = 4096, intermediate = 2048, experts = 
 // Per-64 requantization defaults to single / cooperative-m; forcing
 // cooperative-n gives the 64x256 tile of the per-128 recipe.
 // MODE-LABEL: megamoe.layer @per64
-// MODE-SAME: variants = [#megamoe.variant<min_tokens = 0, max_tokens = 8192, block_m = 64, l1_block_n = 256, l2_block_n = 256, {{[^#]*}} math_mode = "cooperative-n"
+// MODE-SAME: variants = [#megamoe.variant<min_tokens = 0, max_tokens = 8192, block_m = 64, expert_align = 64, l1_block_n = 256, l2_block_n = 256, {{[^#]*}} math_mode = "cooperative-n"
 megamoe.layer @per64 config = <hidden = 4096, intermediate = 2048, experts = 256, topk = 6, ranks = 2, max_tokens = 8192, requant_block = 64>

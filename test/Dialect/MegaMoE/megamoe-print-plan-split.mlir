@@ -1,7 +1,8 @@
 // The split schedule's plan (docs/SplitSchedule.md): the unfused schedule's
 // variants and worst-case pool; a variant's L1 + activation as one kernel
 // where splitFusesActivation says so (BLOCK_M 64, or fast-math), and a
-// buffer without h (l1_out) when every variant does.
+// buffer without h (l1_out) when every variant does. The BLOCK_M 128 variant
+// pads each expert to 64 rows (half blocks: pool_block_row).
 // RUN: megamoe-opt %s --megamoe-plan="schedule=split" --megamoe-print-plan -o /dev/null | FileCheck %s
 // RUN: megamoe-opt %s --megamoe-plan="schedule=split" --megamoe-print-plan=format=json -o /dev/null | %python -c "import json,sys; docs=sys.stdin.read().split('\n}\n'); [print(d['plan']['schedule'], d['plan']['pool_tokens'], [r['name'] for r in d['buffer_layout']['regions']]) for d in (json.loads(t + '\n}') for t in docs[:2])]" | FileCheck %s --check-prefix=JSON
 
@@ -15,15 +16,15 @@ megamoe.layer @v4_flash_ep1_fm config = #megamoe.config<hidden = 4096, intermedi
 // CHECK-NEXT: plan: schedule=split sms=132 kernels: route, layout, pull, L1 grouped GEMM + SwiGLU + requant or L1 grouped GEMM, activation (per variant), L2 grouped GEMM + combine scatter, combine barrier, combine reduce
 // CHECK-NEXT: pool: 81664 rows (worst case, never wraps)
 // CHECK-NEXT: variant tokens 0..2730: grouped GEMMs BLOCK_M=64 {{.*}} L1+SwiGLU epilogue
-// CHECK-NEXT: variant tokens 2731..8192: grouped GEMMs BLOCK_M=128 {{.*}} L1 then activation (splitFusesActivation)
-// CHECK-NEXT: symmetric buffer: 2,344,899,968 B (2236.27 MiB)
+// CHECK-NEXT: variant tokens 2731..8192: grouped GEMMs BLOCK_M=128 (experts padded to 64: half blocks) {{.*}} L1 then activation (splitFusesActivation)
+// CHECK-NEXT: symmetric buffer: 2,344,905,088 B (2236.28 MiB)
 // With fast-math both variants fuse: 960.27 MiB, h was 81664 x 4096 x 4 B.
 // CHECK: // layer @v4_flash_ep1_fm
 // CHECK: plan: schedule=split sms=132 kernels: route, layout, pull, L1 grouped GEMM + SwiGLU + requant, L2 grouped GEMM
 // CHECK-NEXT: pool: 81664 rows (worst case, never wraps)
 // CHECK-NEXT: variant tokens 0..2730: grouped GEMMs BLOCK_M=64 {{.*}} L1+SwiGLU epilogue
 // CHECK-NEXT: variant tokens 2731..8192: grouped GEMMs BLOCK_M=128 {{.*}} L1+SwiGLU epilogue
-// CHECK-NEXT: symmetric buffer: 1,006,916,992 B (960.27 MiB)
+// CHECK-NEXT: symmetric buffer: 1,006,922,112 B (960.28 MiB)
 
-// JSON: split 81664 ['barriers', 'send_count', 'errors', 'x', 'x_sf', 'topk_idx', 'topk_weights', 'recv_count', 'src_token_index', 'pool_row_start', 'pool_block_expert', 'pool_info', 'l1_pool', 'l1_pool_sf', 'l1_pool_weight', 'pool_source', 'l1_out', 'l2_pool', 'l2_pool_sf', 'combine']
-// JSON: split 81664 ['barriers', 'send_count', 'errors', 'x', 'x_sf', 'topk_idx', 'topk_weights', 'recv_count', 'src_token_index', 'pool_row_start', 'pool_block_expert', 'pool_info', 'l1_pool', 'l1_pool_sf', 'l1_pool_weight', 'pool_source', 'l2_pool', 'l2_pool_sf', 'combine']
+// JSON: split 81664 ['barriers', 'send_count', 'errors', 'x', 'x_sf', 'topk_idx', 'topk_weights', 'recv_count', 'src_token_index', 'pool_row_start', 'pool_block_expert', 'pool_block_row', 'pool_info', 'l1_pool', 'l1_pool_sf', 'l1_pool_weight', 'pool_source', 'l1_out', 'l2_pool', 'l2_pool_sf', 'combine']
+// JSON: split 81664 ['barriers', 'send_count', 'errors', 'x', 'x_sf', 'topk_idx', 'topk_weights', 'recv_count', 'src_token_index', 'pool_row_start', 'pool_block_expert', 'pool_block_row', 'pool_info', 'l1_pool', 'l1_pool_sf', 'l1_pool_weight', 'pool_source', 'l2_pool', 'l2_pool_sf', 'combine']

@@ -30,14 +30,14 @@ megamoe.layer @topk_all config = <hidden = 128, intermediate = 128,
 // A planned layer (as megamoe-plan writes it) round-trips.
 // CHECK-LABEL: megamoe.layer @planned
 // CHECK-SAME: plan = <chip = "sm_90a", num_sms = 132, schedule = "fused", threads = 384, dispatch_warps = 2, tma_a_warp = 2, tma_b_warp = 3, math_warpgroups = 2, entry_registers = 168, requant_block = 128, pool_tokens = 1408,
-// CHECK-SAME: variants = [#megamoe.variant<min_tokens = 0, max_tokens = 8, block_m = 32, l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 5, experts_per_wave = 24, math_mode = "cooperative-n", producer_registers = 48, math_registers = 224, idle_registers = 24, smem_bytes = 211840>]>
+// CHECK-SAME: variants = [#megamoe.variant<min_tokens = 0, max_tokens = 8, block_m = 32, expert_align = 32, l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 5, experts_per_wave = 24, math_mode = "cooperative-n", producer_registers = 48, math_registers = 224, idle_registers = 24, smem_bytes = 211840>]>
 megamoe.layer @planned config = <hidden = 4096, intermediate = 2048,
     experts = 256, topk = 6, ranks = 8, max_tokens = 8>
   plan = <chip = "sm_90a", num_sms = 132, schedule = "fused", threads = 384,
     dispatch_warps = 2, tma_a_warp = 2, tma_b_warp = 3, math_warpgroups = 2,
     entry_registers = 168, requant_block = 128, pool_tokens = 1408,
     variants = [#megamoe.variant<min_tokens = 0, max_tokens = 8, block_m = 32,
-      l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 5,
+      expert_align = 32, l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 5,
       experts_per_wave = 24, math_mode = "cooperative-n",
       producer_registers = 48, math_registers = 224, idle_registers = 24,
       smem_bytes = 211840>]>

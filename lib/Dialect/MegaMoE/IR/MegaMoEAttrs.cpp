@@ -152,9 +152,13 @@ ConfigAttr ConfigAttr::getChecked(function_ref<InFlightDiagnostic()> emitError,
 //===----------------------------------------------------------------------===//
 
 LogicalResult VariantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                  int64_t, int64_t, int64_t, int64_t, int64_t,
+                                  int64_t, int64_t, int64_t blockM,
+                                  int64_t expertAlign, int64_t, int64_t,
                                   int64_t, int64_t, int64_t, StringRef mathMode,
                                   int64_t, int64_t, int64_t, int64_t) {
+  if (expertAlign <= 0 || blockM % expertAlign != 0)
+    return emitError() << "expert_align " << expertAlign
+                       << " must be a positive divisor of block_m " << blockM;
   if (!cfg::parseMathMode(mathMode.str()))
     return emitError() << "unknown math mode \"" << mathMode
                        << "\"; expected \"cooperative-m\", \"cooperative-n\" "
@@ -202,6 +206,7 @@ cfg::Plan PlanAttr::getPlan() const {
     v.minTokens = va.getMinTokens();
     v.maxTokens = va.getMaxTokens();
     v.blockM = va.getBlockM();
+    v.expertAlign = va.getExpertAlign();
     v.l1BlockN = va.getL1BlockN();
     v.l2BlockN = va.getL2BlockN();
     v.blockK = va.getBlockK();
@@ -221,7 +226,8 @@ PlanAttr PlanAttr::get(MLIRContext *context, const cfg::Plan &p) {
   SmallVector<Attribute> variants;
   for (const cfg::Variant &v : p.variants)
     variants.push_back(VariantAttr::get(
-        context, v.minTokens, v.maxTokens, v.blockM, v.l1BlockN, v.l2BlockN,
+        context, v.minTokens, v.maxTokens, v.blockM, v.expertAlign,
+        v.l1BlockN, v.l2BlockN,
         v.blockK, v.stages, v.expertsPerWave, cfg::toString(v.mathMode),
         v.registers.producer, v.registers.math, v.registers.idle, v.smemBytes));
   return Base::get(

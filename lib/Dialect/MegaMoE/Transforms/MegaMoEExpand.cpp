@@ -77,6 +77,8 @@ mk::GroupedGemmBinds layerGemmBinds(const mk::GroupedGemmConfig &g, bool l1) {
   }
   binds.blockExpert = "region:pool_block_expert";
   binds.numMBlocks = "region:pool_info";
+  if (g.halfBlocks)
+    binds.blockRow = "region:pool_block_row";
   return binds;
 }
 
@@ -387,6 +389,7 @@ struct MegaMoEExpandPass
     for (const cfg::Variant &v : plan.variants) {
       mk::MoeKernelContext vctx = ctx;
       vctx.blockM = v.blockM;
+      vctx.expertAlign = v.expertAlign > 0 ? v.expertAlign : v.blockM;
       SmallVector<std::string> order;
       for (const Stage &s : stagesOf(v)) {
         if (!wanted.empty() && !wanted.contains(s.name))

@@ -72,7 +72,9 @@ def MegaMoE_VariantAttr : MegaMoE_Attr<"Variant", "variant"> {
   let summary = "One kernel variant of a plan (one BLOCK_M bucket)";
   let description = [{
     Serves calls with `min_tokens` to `max_tokens` tokens on the rank. Tiles:
-    `block_m` pool rows, `l1_block_n` gate/up-interleaved L1 weight rows,
+    `block_m` pool rows (each expert's pool segment padded to `expert_align`
+    rows: block_m, or 64 with block_m 128, where an expert's last m-block
+    may be a 64-row half block), `l1_block_n` gate/up-interleaved L1 weight rows,
     `l2_block_n` output channels, `block_k`; `stages` SMEM pipeline stages;
     `experts_per_wave` for the wave scheduler; `math_mode` cooperative-m
     (two warpgroups split M), cooperative-n (split N) or single; setmaxnreg
@@ -83,6 +85,7 @@ def MegaMoE_VariantAttr : MegaMoE_Attr<"Variant", "variant"> {
     "int64_t":$min_tokens,
     "int64_t":$max_tokens,
     "int64_t":$block_m,
+    "int64_t":$expert_align,
     "int64_t":$l1_block_n,
     "int64_t":$l2_block_n,
     "int64_t":$block_k,

@@ -62,6 +62,9 @@ def MegaMoEPlan : Pass<"megamoe-plan", "::mlir::ModuleOp"> {
            "L1 BLOCK_N in weight rows (0 = heuristic)">,
     Option<"l2BlockN", "l2-block-n", "int64_t", "0",
            "L2 BLOCK_N in output channels (0 = heuristic)">,
+    Option<"expertAlign", "expert-align", "int64_t", "0",
+           "pool rows each expert is padded to: BLOCK_M, or 64 with BLOCK_M "
+           "128 (64-row half blocks; 0 = heuristic)">,
     Option<"blockK", "block-k", "int64_t", "0",
            "BLOCK_K: 128 or 256 (0 = heuristic)">,
     Option<"stages", "stages", "int64_t", "0",
