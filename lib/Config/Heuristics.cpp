@@ -138,18 +138,19 @@ int64_t stageExpertAlign(const LayerConfig &c, Schedule schedule,
   // A 128-row variant pads each expert's rows to 128 (V4-Flash at 8192
   // tokens/rank: 49152 rows in 65536 pool rows, V4-Pro 49152 in 73728);
   // padded to 64 instead, an expert's last m-block is a 64-row half block
-  // when its rows fit, which one math warpgroup computes while the other
-  // only walks the ring (docs/UnfusedSchedule.md, "Half blocks"). The split
+  // when its rows fit; in the L2 GEMM one math warpgroup computes it while
+  // the other skips its stages (docs/UnfusedSchedule.md, "Half blocks"). The split
   // schedule takes it on sm_90a (the unfused schedule, the bitwise
   // reference, keeps 128; the fused GEMM kernel's arrivals count two
   // warpgroups per tile). Measured, split with half blocks against split
-  // with 128-row segments, one H200, interleaved (bench/RESULTS.md
-  // 2026-12-02, "Half blocks"): V4-Flash (fast-math) 512 / 2048 / 4096 /
-  // 8192 tokens 0.999 / 1.001 / 1.010 / 0.983 of the time, V4-Pro 1.000 /
-  // 0.997 / 0.995 / 1.001; y bitwise equal to unfused on every scenario.
-  // Neutral today because only the L2 GEMM skips a half block's MMAs (the
-  // L1 kernels have no register for the skip); kept for that next step and
-  // for the padding rows it takes out of the pull and the L2 GEMM.
+  // with 128-row segments, one H200, interleaved, two passes (bench/
+  // RESULTS.md 2026-12-02, "Half blocks", run 4): V4-Flash (fast-math)
+  // 8192 tokens 0.981 / 0.980 of the time, 4096 1.000 / 1.012; V4-Pro 8192
+  // 1.012 / 0.995, 4096 0.989 / 1.010 (512 and 2048 run the BLOCK_M 64
+  // variant); y bitwise equal to unfused on every scenario. Only the L2 GEMM
+  // skips a half block's rows (the L1 kernels with one warpgroup on it were
+  // slower, run 3): kept for V4-Flash's 2% and the padding rows it takes out
+  // of the pull and the L2 GEMM.
   if (blockM == 128 && schedule == Schedule::Split && c.chip == Chip::SM90a)
     return 64;
   return blockM;

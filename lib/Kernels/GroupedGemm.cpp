@@ -73,6 +73,9 @@ struct GemmKernel {
   const config::KernelPlan &plan;
   BlockScaledMainloop mainloop;
   SmallVector<Value> epilogueBarriers; // one per math warpgroup
+  /// With half blocks: both math warpgroups meet on it after each half
+  /// block's mainloop (buildMathPhase says why).
+  Value halfBarrier;
   SmallVector<GemmPhase *, 2> phases;  // walked in this order by every role
   PhaseProfile profile;                // off unless built with the profile
 };
@@ -262,75 +265,102 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
   g.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile,
                                   const ClusterTile *cluster) {
     BlockRows rows = loadBlockRows(tb, loc, g, mBlock);
-    // A half block is warpgroup 0's 64 rows: the others walk the ring
-    // through its stages without MMAs (consumeTile's skipMma: one copy of
-    // the loop) and store nothing.
-    Value skip = rows.half && epilogue.rowBlock > 0 ? rows.half : Value();
-    // The MMAs are skipped in the L2 GEMM (the combine scatter). The L1
-    // kernels leave no register for the skip (ptxas spilled 12-28 bytes in
-    // the SwiGLU tile and 48 in the FP32 128 x 128 one at 168 registers):
-    // there the warpgroup computes the half block's other 64 rows (rows of
-    // the next m-block, or past the pool: zero-filled) and only skips the
-    // stores.
-    Value skipMma = c.combineScatter ? skip : Value();
     // With splitN this warpgroup computes column block wg of the pair.
     SmallVector<Value, 2> nBlocks =
         splitN ? SmallVector<Value, 2>{pairColumnBlock(tb, loc, tile, wg)}
                : tileColumnBlocks(tb, loc, c, tile);
-    // With swiglu: the router weights are read before the mainloop, and
-    // each column block's SwiGLU runs as soon as it is done.
-    Value weights = c.swiglu ? loadSwiGLURowWeights(tb, loc, epilogue,
-                                                    g.swiglu, rows.row0)
-                             : Value();
-    SmallVector<Value, 2> totals;
-    // The profile's mainloop: from the first wait to the last MMA (with
-    // swiglu at BLOCK_M 128 it holds the first block's SwiGLU).
-    int64_t role = 1 + wg;
-    Value tag = profileTag(tb, loc, k, g, mBlock, tile);
-    k.profile.stamp(tb, loc, role, g.mainloopPhase, /*end=*/false, tag);
-    for (Value nBlock : nBlocks) {
-      Value sfbRow = groupedWeightScalesRow(tb, loc, k.mainloop.config(),
-                                            rows.expert, nBlock, c.n, c.k);
-      // One accumulator per column block of the tile (two with BLOCK_N 256,
-      // which has no SwiGLU).
-      SmallVector<Value, 2> t = k.mainloop.consumeTile(
-          tb, loc, indexConst(tb, loc, 64 * epilogue.rowBlock), g.sfb, sfbRow,
-          splitN ? wg : 0, g.phase, skipMma);
-      if (c.swiglu)
-        totals.push_back(swigluBlock(tb, loc, t.front(), weights, g.swiglu));
-      else
-        totals.append(t);
-    }
-    k.profile.stamp(tb, loc, role, g.mainloopPhase, /*end=*/true, tag);
-    // With half blocks the m-block's row and size are read again rather
-    // than kept in registers through the mainloop (a loaded value cannot be
-    // rematerialized; m-block x BLOCK_M can).
-    if (c.halfBlocks) {
-      BlockRows again = loadBlockRows(tb, loc, g, mBlock);
-      rows.row0 = again.row0;
-      if (skip)
-        skip = again.half;
-    }
-    auto store = [&](OpBuilder &sb) {
-      k.profile.span(sb, loc, role, g.epiloguePhase, tag, [&] {
+    // A half block is warpgroup 0's 64 rows. In the L2 GEMM (the combine
+    // scatter) warpgroup 1 skips its stages (warpspec.consumer.skip: no
+    // barrier operation, no registers for a second ring walk) and warpgroup
+    // 0 releases each of them twice. Then both meet on the half barrier once
+    // warpgroup 0's mainloop is done, so that warpgroup 1 never waits on a
+    // stage more than one phase ahead of its barrier (a parity wait cannot
+    // tell phase n from phase n + 2): its next wait is for a stage whose
+    // previous fill, in this block or before, is complete. The L1 kernels
+    // compute a half block with both warpgroups (the other 64 rows are the
+    // next block's, or past the pool: zero-filled) and warpgroup 1 only
+    // skips the stores: there warpgroup 0 alone made V4-Pro's layer 1.14-
+    // 1.16x slower at 8192 tokens (bench/RESULTS.md 2026-12-02, "Half
+    // blocks", run 3).
+    bool skipsHalves = rows.half && c.combineScatter;
+    Value releaseCount;
+    if (skipsHalves && epilogue.rowBlock == 0)
+      releaseCount = arith::SelectOp::create(tb, loc, rows.half,
+                                             i32Const(tb, loc, 2),
+                                             i32Const(tb, loc, 1));
+    auto compute = [&](OpBuilder &cb) {
+      // With swiglu: the router weights are read before the mainloop, and
+      // each column block's SwiGLU runs as soon as it is done.
+      Value weights = c.swiglu ? loadSwiGLURowWeights(cb, loc, epilogue,
+                                                      g.swiglu, rows.row0)
+                               : Value();
+      SmallVector<Value, 2> totals;
+      // The profile's mainloop: from the first wait to the last MMA (with
+      // swiglu at BLOCK_M 128 it holds the first block's SwiGLU).
+      int64_t role = 1 + wg;
+      Value tag = profileTag(cb, loc, k, g, mBlock, tile);
+      k.profile.stamp(cb, loc, role, g.mainloopPhase, /*end=*/false, tag);
+      for (Value nBlock : nBlocks) {
+        Value sfbRow = groupedWeightScalesRow(cb, loc, k.mainloop.config(),
+                                              rows.expert, nBlock, c.n, c.k);
+        // One accumulator per column block of the tile (two with BLOCK_N
+        // 256, which has no SwiGLU).
+        SmallVector<Value, 2> t = k.mainloop.consumeTile(
+            cb, loc, indexConst(cb, loc, 64 * epilogue.rowBlock), g.sfb,
+            sfbRow, splitN ? wg : 0, g.phase, releaseCount);
         if (c.swiglu)
-          return requantStoreTile(sb, loc, epilogue, totals, splitN ? wg : 0,
-                                  g.swiglu, rows.row0, mBlock, tile, isStorer);
-        TilePosition at{rows.row0, tile, c.blockN};
-        if (c.combineScatter)
-          scatterTileToPeers(sb, loc, epilogue, totals, g.scatter, at);
+          totals.push_back(swigluBlock(cb, loc, t.front(), weights, g.swiglu));
         else
-          storeTileWithTma(sb, loc, epilogue, totals, g.d, at, isStorer,
-                           cluster ? cluster->owned : Value());
-      });
+          totals.append(t);
+      }
+      k.profile.stamp(cb, loc, role, g.mainloopPhase, /*end=*/true, tag);
+      if (releaseCount)
+        moe::ifThen(cb, loc, rows.half, [&](OpBuilder &hb) {
+          ws::BarrierSyncOp::create(hb, loc, k.halfBarrier);
+        });
+      // Warpgroup 1 of an L1 half block stores nothing; the row and the
+      // flag are read again rather than kept through the mainloop (a loaded
+      // value cannot be rematerialized: ptxas spilled 12 bytes).
+      Value storeRows = Value();
+      if (rows.half && !skipsHalves) {
+        BlockRows again = loadBlockRows(cb, loc, g, mBlock);
+        rows.row0 = again.row0;
+        if (epilogue.rowBlock > 0)
+          storeRows = arith::XOrIOp::create(
+              cb, loc, again.half,
+              arith::ConstantIntOp::create(cb, loc, cb.getI1Type(), 1));
+      }
+      auto store = [&](OpBuilder &sb) {
+        k.profile.span(sb, loc, role, g.epiloguePhase, tag, [&] {
+          if (c.swiglu)
+            return requantStoreTile(sb, loc, epilogue, totals,
+                                    splitN ? wg : 0, g.swiglu, rows.row0,
+                                    mBlock, tile, isStorer);
+          TilePosition at{rows.row0, tile, c.blockN};
+          if (c.combineScatter)
+            scatterTileToPeers(sb, loc, epilogue, totals, g.scatter, at);
+          else
+            storeTileWithTma(sb, loc, epilogue, totals, g.d, at, isStorer,
+                             cluster ? cluster->owned : Value());
+        });
+      };
+      if (storeRows)
+        moe::ifThen(cb, loc, storeRows, store);
+      else
+        store(cb);
     };
-    if (!skip)
-      return store(tb);
-    moe::ifThen(tb, loc,
-                arith::XOrIOp::create(
-                    tb, loc, skip,
-                    arith::ConstantIntOp::create(tb, loc, tb.getI1Type(), 1)),
-                store);
+    if (skipsHalves && epilogue.rowBlock > 0) {
+      moe::ifThen(
+          tb, loc, rows.half,
+          [&](OpBuilder &sb) {
+            k.mainloop.skipTileStages(sb, loc, g.phase,
+                                      static_cast<int64_t>(nBlocks.size()));
+            ws::BarrierSyncOp::create(sb, loc, k.halfBarrier);
+          },
+          compute);
+      return;
+    }
+    compute(tb);
   });
 }
 
@@ -438,6 +468,14 @@ void buildRoles(OpBuilder &b, Location loc, GemmKernel &k) {
     k.epilogueBarriers.push_back(ws::NamedBarrierOp::create(
         b, loc, ws::BarrierType::get(ctx), static_cast<uint32_t>(1 + wg),
         b.getStrArrayAttr({"math" + std::to_string(wg)})));
+  // After the epilogue barriers and the split-columns pair barrier's id.
+  if (llvm::any_of(k.phases, [](GemmPhase *g) {
+        return g->cfg.halfBlocks && g->cfg.combineScatter;
+      }))
+    k.halfBarrier = ws::NamedBarrierOp::create(
+        b, loc, ws::BarrierType::get(ctx),
+        static_cast<uint32_t>(2 + k.plan.mathWarpgroups()),
+        b.getStrArrayAttr({"math0", "math1"}));
   auto roles = ws::RolesOp::create(b, loc);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(&roles.getBody().emplaceBlock());

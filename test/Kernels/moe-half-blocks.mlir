@@ -52,26 +52,27 @@
 // PULL: arith.divui %{{.*}}, %c64_i32 : i32
 // PULL: warpspec.global.offset %{{.*}} : !warpspec.global<i32>, i32
 
-// The L2 GEMM: math warpgroup 1 walks a half block's stages without MMAs
-// (the totals pass through) and scatters nothing.
+// The L2 GEMM: math warpgroup 0 releases a half block's stages twice,
+// warpgroup 1 skips them (K / 128 = 2) and scatters nothing; both meet on
+// the half barrier after warpgroup 0's mainloop.
 // L2-LABEL: warpspec.kernel @moe_l2_gemm(
 // L2-SAME: megamoe.bind = "region:pool_block_row", megamoe.name = "block_row"
+// L2: %[[HB:.*]] = warpspec.named_barrier 4 roles ["math0", "math1"]
 // L2: warpspec.role "math0"
-// L2-NOT: scf.if %{{.*}} -> (!warpspec.acc
+// L2: %[[E0:.*]] = warpspec.global.load
+// L2: %[[H0:.*]] = arith.cmpi slt, %[[E0]], %{{.*}} : i32
+// L2: %[[N:.*]] = arith.select %[[H0]], %c2_i32, %c1_i32 : i32
+// L2: warpspec.consumer.release %{{.*}} count %[[N]]
+// L2: scf.if %[[H0]] {
+// L2-NEXT: warpspec.barrier.sync %[[HB]]
 // L2: warpspec.role "math1"
 // L2: %[[E:.*]] = warpspec.global.load
 // L2: %[[H:.*]] = arith.cmpi slt, %[[E]], %{{.*}} : i32
-// L2: warpspec.consumer.wait
-// L2: %[[DO:.*]] = arith.xori %[[H]], %true
-// L2: scf.if %[[DO]] -> (!warpspec.acc<64x128xf32>, !warpspec.acc<64x128xf32>)
+// L2: scf.if %[[H]] {
+// L2-NEXT: warpspec.consumer.skip %{{.*}}, 2 :
+// L2-NEXT: warpspec.barrier.sync %[[HB]]
+// L2-NEXT: } else {
 // L2: warpspec.mma.block_scaled
-// L2: warpspec.mma.block_scaled
-// L2: } else {
-// L2: scf.yield
-// L2: %[[E2:.*]] = warpspec.global.load
-// L2: %[[H2:.*]] = arith.cmpi slt, %[[E2]], %{{.*}} : i32
-// L2: %[[ST:.*]] = arith.xori %[[H2]], %true
-// L2: scf.if %[[ST]] {
 // L2: warpspec.peer.ptr
 
 // NOWARN-NOT: spills registers

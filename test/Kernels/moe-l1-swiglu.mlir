@@ -77,19 +77,23 @@
 
 // Half blocks: an m-block's entry of block_row is its first row, bit 31 set
 // on a 64-row half block, and its expert that of its first 64-row unit.
-// Math warpgroup 1 computes rows [64, 128) of every m-block (a half block's
-// are the next block's rows, or zero-filled: the SwiGLU tile has no
-// registers for a second ring walk) but stores a half block's nothing; the
-// row and the flag are read again after the mainloop.
+// The L1 kernels compute a half block with both math warpgroups (warpgroup
+// 0 alone measured slower, Heuristics.cpp / GroupedGemm.cpp); warpgroup 1's
+// rows [64, 128) are the next block's or zero-filled, so it stores nothing:
+// the row and the flag are read again after the mainloop.
+// HALF-NOT: named_barrier 4
 // HALF: warpspec.role "tma"
 // HALF: %[[PE:.*]] = warpspec.global.load
 // HALF: arith.andi %[[PE]], %c2147483647_i32
 // HALF: warpspec.role "math0"
+// HALF-NOT: consumer.skip
+// HALF-NOT: count
 // HALF: warpspec.role "math1"
 // HALF: %[[ENTRY:.*]] = warpspec.global.load
 // HALF-NEXT: %[[MASK:.*]] = arith.constant 2147483647 : i32
 // HALF-NEXT: %[[ROW:.*]] = arith.andi %[[ENTRY]], %[[MASK]] : i32
 // HALF: arith.divui %[[ROW]], %c64_i32
+// HALF-NOT: consumer.skip
 // HALF: warpspec.mma.block_scaled
 // HALF: warpspec.mma.block_scaled
 // HALF: %[[AGAIN:.*]] = warpspec.global.load
@@ -102,6 +106,7 @@
 // WHOLE-NOT: block_row
 // WHOLE: warpspec.role "math1"
 // WHOLE-NOT: arith.cmpi slt
+// WHOLE-NOT: consumer.skip
 // WHOLE: warpspec.mma.block_scaled
 
 // BLOCK_M 64 (the planner's variant for T = 64): two math warpgroups split

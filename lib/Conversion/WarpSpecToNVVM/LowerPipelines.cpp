@@ -280,11 +280,45 @@ struct PipelineArriveLowering : OpConversionPattern<SourceOp> {
                     b, l, Type(), mbar, i32Const(b, l, *tx),
                     NVVM::MemScopeKindAttr(), BoolAttr(), Value());
               else
-                NVVM::MBarrierArriveOp::create(b, l, Type(), mbar, Value());
+                NVVM::MBarrierArriveOp::create(b, l, Type(), mbar,
+                                               arrivalCount(op, adaptor));
             });
     rewriter.eraseOp(op);
     return success();
   }
+
+  /// A consumer release's `count` (null: one arrival).
+  static Value arrivalCount(SourceOp op, typename SourceOp::Adaptor adaptor) {
+    if constexpr (IsConsumer)
+      return adaptor.getCount();
+    return Value();
+  }
+};
+
+/// Advances the consumer counter by `stages` (no barrier operation).
+struct ConsumerSkipLowering : OpConversionPattern<ConsumerSkipOp> {
+  ConsumerSkipLowering(const TypeConverter &tc, MLIRContext *ctx,
+                       PipelineCounters &counters)
+      : OpConversionPattern<ConsumerSkipOp>(tc, ctx), counters(counters) {}
+  LogicalResult
+  matchAndRewrite(ConsumerSkipOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Value> counter = getCounter(op, op.getPipeline(),
+                                          /*consumerSide=*/true, counters,
+                                          rewriter);
+    if (failed(counter))
+      return failure();
+    Location loc = op.getLoc();
+    Value n = LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(),
+                                   *counter);
+    Value next = arith::AddIOp::create(
+        rewriter, loc, n,
+        i32Const(rewriter, loc, static_cast<int32_t>(op.getStages())));
+    LLVM::StoreOp::create(rewriter, loc, next, *counter);
+    rewriter.eraseOp(op);
+    return success();
+  }
+  PipelineCounters &counters;
 };
 
 } // namespace
@@ -305,6 +339,6 @@ void warpspec::populateWarpSpecPipelinePatterns(const TypeConverter &converter,
                PipelineArriveLowering<ProducerCommitOp, false>,
                PipelineArriveLowering<ConsumerReleaseOp, true>>(converter, ctx);
   patterns.add<PipelineWaitLowering<ProducerAcquireOp, false>,
-               PipelineWaitLowering<ConsumerWaitOp, true>>(converter, ctx,
-                                                           counters);
+               PipelineWaitLowering<ConsumerWaitOp, true>, ConsumerSkipLowering>(
+      converter, ctx, counters);
 }

@@ -209,7 +209,7 @@ SmallVector<Value, 2>
 BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
                                  Value bScales, Value bScalesRow,
                                  int64_t bBlock, const MainloopPhase &phase,
-                                 Value skipMma) const {
+                                 Value releaseCount) const {
   Type accType = accumulatorType(b.getContext());
   Value zero = ws::AccZeroOp::create(b, loc, accType);
   AffineMapAttr scaleMap;
@@ -280,41 +280,21 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
     // Unrolled with two column blocks, the hoisted descriptor words would
     // not fit beside the totals: their K steps are added where they issue.
     bool remat = known && blocks == 2;
-    auto mmas = [&](OpBuilder &mb) {
-      SmallVector<Value> totals;
-      for (int64_t j = 0; j < blocks; ++j) {
-        auto mma = ws::MmaBlockScaledOp::create(
-            mb, l, aTiles, stage, row, bTiles[blocks == 1 ? bBlock : j],
-            aScales, iter[j], sb[j], scaleMap);
-        if (remat)
-          mma.setRematerializeKSteps(true);
-        totals.push_back(mma);
-      }
-      return totals;
-    };
     SmallVector<Value> next;
-    if (!skipMma) {
-      next = mmas(kb);
-    } else {
-      // The same loop without the MMAs when skipMma (uniform): the stage
-      // is waited for and handed back, the totals pass through.
-      auto ifMma = scf::IfOp::create(
-          kb, l, TypeRange(ValueRange(iter.take_front(blocks))),
-          arith::XOrIOp::create(
-              kb, l, skipMma,
-              arith::ConstantIntOp::create(kb, l, kb.getI1Type(), 1)),
-          /*withElseRegion=*/true);
-      OpBuilder tb = ifMma.getThenBodyBuilder();
-      scf::YieldOp::create(tb, l, mmas(tb));
-      OpBuilder eb = ifMma.getElseBodyBuilder();
-      scf::YieldOp::create(eb, l, iter.take_front(blocks));
-      next.assign(ifMma.getResults().begin(), ifMma.getResults().end());
+    for (int64_t j = 0; j < blocks; ++j) {
+      auto mma = ws::MmaBlockScaledOp::create(
+          kb, l, aTiles, stage, row, bTiles[blocks == 1 ? bBlock : j], aScales,
+          iter[j], sb[j], scaleMap);
+      if (remat)
+        mma.setRematerializeKSteps(true);
+      next.push_back(mma);
     }
     if (!lag) {
-      ws::ConsumerReleaseOp::create(kb, l, ring, stage);
+      ws::ConsumerReleaseOp::create(kb, l, ring, stage, releaseCount,
+                                    /*reads_retired=*/false);
     } else if (known && *known > 0) {
       // Inside an unrolled group the previous K block exists.
-      ws::ConsumerReleaseOp::create(kb, l, ring, iter[blocks],
+      ws::ConsumerReleaseOp::create(kb, l, ring, iter[blocks], releaseCount,
                                     /*reads_retired=*/true);
       next.push_back(stage);
     } else {
@@ -322,7 +302,7 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
           kb, l, arith::CmpIPredicate::ugt, kBlock, indexConst(kb, l, 0));
       auto releaseIf = scf::IfOp::create(kb, l, notFirst, false);
       OpBuilder rb = releaseIf.getThenBodyBuilder();
-      ws::ConsumerReleaseOp::create(rb, l, ring, iter[blocks],
+      ws::ConsumerReleaseOp::create(rb, l, ring, iter[blocks], releaseCount,
                                     /*reads_retired=*/true);
       next.push_back(stage);
     }
@@ -352,7 +332,7 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
       });
   if (lag)
     ws::ConsumerReleaseOp::create(b, loc, ring, kLoop.getResult(blocks),
-                                  /*reads_retired=*/true);
+                                  releaseCount, /*reads_retired=*/true);
   return SmallVector<Value, 2>(kLoop.getResults().take_front(blocks));
 }
 
@@ -365,8 +345,14 @@ void BlockScaledMainloop::skipTile(OpBuilder &b, Location loc,
       indexConst(b, loc, 1), ValueRange{},
       [&](OpBuilder &kb, Location l, Value, ValueRange) {
         Value stage = ws::ConsumerWaitOp::create(kb, l, ring);
-        ws::ConsumerReleaseOp::create(kb, l, ring, stage,
+        ws::ConsumerReleaseOp::create(kb, l, ring, stage, Value(),
                                       /*reads_retired=*/true);
         scf::YieldOp::create(kb, l);
       });
+}
+
+void BlockScaledMainloop::skipTileStages(OpBuilder &b, Location loc,
+                                         const MainloopPhase &phase,
+                                         int64_t tiles) const {
+  ws::ConsumerSkipOp::create(b, loc, ring, phase.kBlocks * tiles);
 }

@@ -155,11 +155,9 @@ public:
   /// bScalesPerTile floats: consecutive 128-row scale blocks are K / 128
   /// entries apart) of `bScales` (global f32). Returns the FP32 accumulator
   /// of each column block (columnBlocks of them). With splitN (bBlocks 2,
-  /// one column block), `bBlock` says which B column block. With `skipMma`
-  /// (i1, the same in every thread of the warpgroup) true the stages are
-  /// waited for and handed back without MMAs and the totals stay zero (a
-  /// warpgroup without rows in the tile; its code shares the loop, so no
-  /// second copy of the ring walk competes for registers).
+  /// one column block), `bBlock` says which B column block. With
+  /// `releaseCount` (i32) each release arrives that many times per warp: for
+  /// this warpgroup and for the ones that skip the tile (skipTileStages).
   llvm::SmallVector<mlir::Value, 2>
   consumeTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value row,
               mlir::Value bScales, mlir::Value bScalesRow,
@@ -169,7 +167,8 @@ public:
   llvm::SmallVector<mlir::Value, 2>
   consumeTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value row,
               mlir::Value bScales, mlir::Value bScalesRow, int64_t bBlock,
-              const MainloopPhase &phase, mlir::Value skipMma = {}) const;
+              const MainloopPhase &phase,
+              mlir::Value releaseCount = {}) const;
 
   /// The consumer protocol of one tile without the MMAs: a math warpgroup
   /// that has no columns of this phase's tiles waits for and hands back
@@ -177,6 +176,14 @@ public:
   /// consumers.
   void skipTile(mlir::OpBuilder &b, mlir::Location loc,
                 const MainloopPhase &phase) const;
+
+  /// A math warpgroup without rows in `tiles` tiles of this phase (a half
+  /// block's second warpgroup): its consumer iterator moves past their
+  /// stages without waiting or releasing (warpspec.consumer.skip); the
+  /// warpgroup that computes them releases each stage for both
+  /// (consumeTile's releaseCount 2).
+  void skipTileStages(mlir::OpBuilder &b, mlir::Location loc,
+                      const MainloopPhase &phase, int64_t tiles) const;
 
   /// The accumulator of one math warpgroup and column block (64 rows x
   /// bBlockRows columns).

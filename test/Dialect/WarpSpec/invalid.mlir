@@ -2115,3 +2115,35 @@ func.func @outside() -> i32 {
   %n = warpspec.sequence.next "profile" : i32
   return %n : i32
 }
+
+// -----
+
+// A release count arrives on this CTA's barrier only: not on a cluster ring.
+!tile = !warpspec.smem<128x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>
+warpspec.kernel @k() attributes {chip = "sm_90a", cluster = array<i32: 2, 1, 1>, maxnreg = 128 : i32, threads = 256 : i32} {
+  %b = warpspec.smem.alloc "b" : !tile
+  %ring = warpspec.pipeline.create "ab" producer_arrivals 4 consumer_arrivals 4 cluster 2 buffers(%b : !tile) : !warpspec.pipeline<2>
+  warpspec.roles {
+    warpspec.role "use" warps [0, 4) regs 128 {
+      %two = arith.constant 2 : i32
+      %s = warpspec.consumer.wait %ring : !warpspec.pipeline<2>
+      // expected-error @+1 {{count is not supported on a cluster pipeline (its arrivals go to every CTA's barrier)}}
+      warpspec.consumer.release %ring[%s] count %two : !warpspec.pipeline<2>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!pipe = !warpspec.pipeline<2>
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 256 : i32} {
+  %ring = warpspec.pipeline.create "ab" producer_arrivals 4 consumer_arrivals 4 : !pipe
+  warpspec.roles {
+    warpspec.role "use" warps [0, 4) regs 128 {
+      // expected-error @+1 {{skips 0 stages; expected 1 to 2^30}}
+      warpspec.consumer.skip %ring, 0 : !pipe
+    }
+  }
+  warpspec.return
+}

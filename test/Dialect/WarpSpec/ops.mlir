@@ -99,6 +99,11 @@ warpspec.kernel @all_sm90(%da: !desc, %dsf: !sfdesc, %dout: !odesc,
       warpspec.consumer.release %ab[%cs] : !pipe
       // CHECK: warpspec.consumer.release %[[P]][%[[CS]]] reads_retired : !warpspec.pipeline<4>
       warpspec.consumer.release %ab[%cs] reads_retired : !pipe
+      // CHECK: warpspec.consumer.release %[[P]][%[[CS]]] count %{{.*}} reads_retired : !warpspec.pipeline<4>
+      %two = arith.constant 2 : i32
+      warpspec.consumer.release %ab[%cs] count %two reads_retired : !pipe
+      // CHECK: warpspec.consumer.skip %[[P]], 8 : !warpspec.pipeline<4>
+      warpspec.consumer.skip %ab, 8 : !pipe
       // CHECK: warpspec.acc.store %{{.*}} -> %{{.*}}[%{{.*}}, %{{.*}}] : !warpspec.acc<64x128xf32>, !warpspec.smem<128x128xbf16, slots = 1, align = 1024>
       warpspec.acc.store %t2 -> %out[%c0, %row] : !acc, !out
       // CHECK: warpspec.fence.async_shared

@@ -485,8 +485,22 @@ LogicalResult ConsumerWaitOp::verify() {
 LogicalResult ConsumerReleaseOp::verify() {
   if (failed(verifyInsideRole(*this)))
     return failure();
+  if (getCount())
+    if (auto create = getPipeline().getDefiningOp<PipelineCreateOp>())
+      if (create.getClusterCtas() > 1)
+        return emitOpError("count is not supported on a cluster pipeline ")
+               << "(its arrivals go to every CTA's barrier)";
   return verifyStageSource(*this, getStage(), getPipeline(),
                            /*wantProducer=*/false);
+}
+
+LogicalResult ConsumerSkipOp::verify() {
+  if (failed(verifyInsideRole(*this)))
+    return failure();
+  if (getStages() < 1 || getStages() > (int64_t(1) << 30))
+    return emitOpError("skips ")
+           << getStages() << " stages; expected 1 to 2^30";
+  return success();
 }
 
 namespace {

@@ -460,14 +460,43 @@ def WarpSpec_ConsumerReleaseOp : WarpSpec_Op<"consumer.release"> {
     by an earlier instruction (e.g. a stage released one K block late, after
     the promotion that used its scales), so no read can still be in flight.
 
+    `count %c` (i32, the same in every lane): lane 0 arrives `%c` times at
+    once (`mbarrier.arrive ..., count`), for its own warp and for the warps
+    of other consumer roles that skipped this stage
+    (`warpspec.consumer.skip`); not on a cluster pipeline, whose arrivals go
+    to every CTA's barrier.
+
     ```mlir
     warpspec.consumer.release %ab[%s] : !warpspec.pipeline<4>
     warpspec.consumer.release %ab[%prev] reads_retired : !warpspec.pipeline<4>
+    warpspec.consumer.release %ab[%s] count %two : !warpspec.pipeline<4>
     ```
   }];
   let arguments = (ins WarpSpec_PipelineType:$pipeline, Index:$stage,
-                       UnitAttr:$reads_retired);
-  let assemblyFormat = "$pipeline `[` $stage `]` (`reads_retired` $reads_retired^)? attr-dict `:` qualified(type($pipeline))";
+                       Optional<I32>:$count, UnitAttr:$reads_retired);
+  let assemblyFormat = "$pipeline `[` $stage `]` (`count` $count^)? (`reads_retired` $reads_retired^)? attr-dict `:` qualified(type($pipeline))";
+  let hasVerifier = 1;
+}
+
+def WarpSpec_ConsumerSkipOp : WarpSpec_Op<"consumer.skip"> {
+  let summary = "advance the consumer iterator past stages it neither waits for nor releases";
+  let description = [{
+    Advances the executing role's consumer iterator of `pipeline` by
+    `stages` without waiting or arriving: the role takes no part in those
+    stages, and another consumer role hands each of them back for it
+    (`warpspec.consumer.release ... count`), so the empty barriers still see
+    every consumer warp's arrival. E.g. a math warpgroup without rows in a
+    tile (a 64-row half block of a 128-row tile) skips the tile's stages
+    while the other releases them twice. The next wait of the role then
+    uses the stage after them; the producer cannot refill that stage twice
+    before it, since its release is still this role's.
+
+    ```mlir
+    warpspec.consumer.skip %ab, 8 : !warpspec.pipeline<4>
+    ```
+  }];
+  let arguments = (ins WarpSpec_PipelineType:$pipeline, I64Attr:$stages);
+  let assemblyFormat = "$pipeline `,` $stages attr-dict `:` qualified(type($pipeline))";
   let hasVerifier = 1;
 }
 
