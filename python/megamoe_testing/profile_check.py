@@ -64,9 +64,14 @@ def main(argv=None):
         args.name, len(prof.intervals), len(prof.problems),
         (": " + "; ".join(prof.problems[:5])) if prof.problems else ""))
     ctas = lambda k: len(prof.ctas.get(k, ()))  # noqa: E731
-    count_problems = expected_counts(prof, prof_doc, schedule, variant, m_blocks, ctas)
-    report(not count_problems, "%s: BLOCK_M %d, %d m-blocks, intervals per role = tiles "
-           "computed%s" % (args.name, block_m, m_blocks,
+    # Half blocks: bit 31 of an m-block's pool_block_row entry (moe_layout).
+    half = 0
+    if variant.get("expert_align", block_m) < block_m:
+        rows = cand.region(0, "pool_block_row")[:m_blocks]
+        half = int((rows < 0).sum().item())
+    count_problems = expected_counts(prof, prof_doc, schedule, variant, m_blocks, ctas, half)
+    report(not count_problems, "%s: BLOCK_M %d, %d m-blocks (%d half), intervals per role = "
+           "tiles computed%s" % (args.name, block_m, m_blocks, half,
                            (": " + "; ".join(count_problems[:6])) if count_problems else ""))
     full = [f for f in prof.full if not f.endswith(" cta")]
     report(not full, "%s: no GEMM slice full (%d)" % (args.name, len(full)))

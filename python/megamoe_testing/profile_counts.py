@@ -23,8 +23,11 @@ def tiles_per_m_block(doc, kernel, variant):
     return None
 
 
-def expected_counts(prof, doc, schedule, variant, m_blocks, ctas_of):
-    """{(kernel, role, phase): n} and the problems of the roles' counts."""
+def expected_counts(prof, doc, schedule, variant, m_blocks, ctas_of, half_blocks=0):
+    """{(kernel, role, phase): n} and the problems of the roles' counts. With `half_blocks`
+    of the m-blocks 64-row half blocks (the variant's expert_align 64,
+    docs/UnfusedSchedule.md "Half blocks"), math1 stores none of their tiles, and in the L2
+    GEMM it does not compute them either (it skips their stages)."""
     problems = []
     got = {}
     for iv in prof.intervals:
@@ -47,8 +50,10 @@ def expected_counts(prof, doc, schedule, variant, m_blocks, ctas_of):
             if gemm == "l2" and "l1" in phases:  # the fused kernel's L2 arrival waits
                 want[(kernel, "tma", "l2_wait")] = total
             if got.get((kernel, "math1", main), 0):  # math1 computes every tile or none
-                want[(kernel, "math1", main)] = total
-                want[(kernel, "math1", epi)] = total
+                whole = (m_blocks - half_blocks) * tiles
+                want[(kernel, "math1", main)] = whole if kernel.startswith("moe_l2_gemm") \
+                    else total
+                want[(kernel, "math1", epi)] = whole
         for k, n in sorted(want.items()):
             if got.get(k, 0) != n:
                 problems.append("%s %s %s: %d intervals, expected %d tiles" %

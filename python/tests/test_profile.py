@@ -90,6 +90,36 @@ def main():
     bad = mp.decode(buffer(m, back_in_time=True), m)
     print("back in time:", len(bad.problems), bad.problems[0].split(":")[1].strip())
     fused_counts()
+    half_block_counts()
+
+
+def half_block_counts():
+    """Half blocks (expert_align 64): of 3 m-blocks 1 is a half block; math1 computes its L1
+    tiles but stores none, and skips its L2 tiles."""
+    class P:
+        intervals = []
+
+    class I:
+        def __init__(self, kernel, role, phase):
+            self.kernel, self.role, self.phase = kernel, role, phase
+    doc = {"config": {"hidden": 512, "intermediate": 256}}
+    variant = {"l1_block_n": 128, "l2_block_n": 256}
+    m_blocks, half, pairs, l2 = 3, 1, 2, 2
+    add = lambda k, role, phase, n: P.intervals.extend(I(k, role, phase) for _ in range(n))  # noqa
+    l1, l2k = "moe_l1_swiglu_bm128", "moe_l2_gemm_bm128"
+    for role in ("tma", "math0", "math1"):
+        add(l1, role, "l1_mainloop", m_blocks * pairs)
+    add(l1, "math0", "l1_epilogue", m_blocks * pairs)
+    add(l1, "math1", "l1_epilogue", (m_blocks - half) * pairs)
+    for role in ("tma", "math0"):
+        add(l2k, role, "l2_mainloop", m_blocks * l2)
+    add(l2k, "math0", "l2_epilogue", m_blocks * l2)
+    for phase in ("l2_mainloop", "l2_epilogue"):
+        add(l2k, "math1", phase, (m_blocks - half) * l2)
+    print("half blocks:", expected_counts(P, doc, [l1, l2k], variant, m_blocks,
+                                          lambda _: 0, half))
+    print("half blocks counted as whole:",
+          len(expected_counts(P, doc, [l1, l2k], variant, m_blocks, lambda _: 0)))
 
 
 def fused_counts():
