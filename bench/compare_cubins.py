@@ -7,7 +7,11 @@ on the same inputs and weights in one process (EP1), for every token count asked
   - y of the old and the new cubin compared bitwise (torch.equal on the raw bytes);
   - both against the FP32 oracle (relative L2);
   - the median time of each over --iters calls with the L2 flushed before every call, the two
-    builds interleaved call by call so that clock and temperature drift hit both alike.
+    builds interleaved call by call so that clock and temperature drift hit both alike. With
+    --gpu-sleep-cycles N the GPU spins N cycles (torch.cuda._sleep) before the start event, so
+    that the host has enqueued the call's launches before the first one runs: the time is then
+    the GPU's, without host launch gaps (DeepGEMM's anchor bench does the same with 2e6,
+    ../shared/anchors); 0 (the default) times the calls as launched.
 
 Usage: python bench/compare_cubins.py --layers DIR [--tokens 8,512,8192] [--iters 20]
 DIR holds <name>/{old,new}/ (manifest + cubin each). Prints a markdown table; exit status 1 if
@@ -47,7 +51,7 @@ def config_of(manifest):
     return c
 
 
-def run(layer_dir, tokens_list, iters):
+def run(layer_dir, tokens_list, iters, sleep_cycles=0):
     name = os.path.basename(layer_dir.rstrip("/"))
     builds = {label: manifest_in(os.path.join(layer_dir, label)) for label in ("old", "new")}
     cfg = config_of(builds["new"])
@@ -76,6 +80,8 @@ def run(layer_dir, tokens_list, iters):
         for i in range(iters + 2):
             for label, buf in bufs.items():
                 flush.zero_()
+                if sleep_cycles:
+                    torch.cuda._sleep(sleep_cycles)
                 start = torch.cuda.Event(enable_timing=True)
                 stop = torch.cuda.Event(enable_timing=True)
                 start.record()
@@ -99,12 +105,14 @@ def main():
     ap.add_argument("--layers", required=True)
     ap.add_argument("--tokens", default="8,512,8192")
     ap.add_argument("--iters", type=int, default=20)
+    ap.add_argument("--gpu-sleep-cycles", type=int, default=0,
+                    help="GPU spin before each timed call (hides host launch gaps)")
     args = ap.parse_args()
     tokens = [int(x) for x in args.tokens.split(",")]
     rows = []
     for layer_dir in sorted(glob.glob(os.path.join(args.layers, "*"))):
         if os.path.isdir(os.path.join(layer_dir, "old")):
-            rows += run(layer_dir, tokens, args.iters)
+            rows += run(layer_dir, tokens, args.iters, args.gpu_sleep_cycles)
     print("| layer | tokens | old us | new us | new/old | y bitwise equal | rel L2 old | rel L2 new |")
     print("|---|---:|---:|---:|---:|---|---:|---:|")
     for name, n, to, tn, ratio, same, eo, en in rows:
