@@ -93,49 +93,54 @@ def main():
     half_block_counts()
 
 
-def half_block_counts():
-    """Half blocks (expert_align 64): of 3 m-blocks 1 is a half block; math1 computes its L1
-    tiles but stores none, and skips its L2 tiles."""
-    class P:
-        intervals = []
-
+class Intervals:
+    """The decoded profile's interface the counts read: intervals with kernel, role, phase;
+    add(kernel, role, phase, n) appends n of them."""
     class I:
         def __init__(self, kernel, role, phase):
             self.kernel, self.role, self.phase = kernel, role, phase
-    doc = {"config": {"hidden": 512, "intermediate": 256}}
+
+    def __init__(self):
+        self.intervals = []
+
+    def add(self, kernel, role, phase, n):
+        self.intervals.extend(self.I(kernel, role, phase) for _ in range(n))
+
+
+DOC = {"config": {"hidden": 512, "intermediate": 256}}
+
+
+def half_block_counts():
+    """Half blocks (expert_align 64): of 3 m-blocks 1 is a half block; math1 computes its L1
+    tiles but stores none, and skips its L2 tiles."""
+    P = Intervals()
     variant = {"l1_block_n": 128, "l2_block_n": 256}
     m_blocks, half, pairs, l2 = 3, 1, 2, 2
-    add = lambda k, role, phase, n: P.intervals.extend(I(k, role, phase) for _ in range(n))  # noqa
     l1, l2k = "moe_l1_swiglu_bm128", "moe_l2_gemm_bm128"
     for role in ("tma", "math0", "math1"):
-        add(l1, role, "l1_mainloop", m_blocks * pairs)
-    add(l1, "math0", "l1_epilogue", m_blocks * pairs)
-    add(l1, "math1", "l1_epilogue", (m_blocks - half) * pairs)
+        P.add(l1, role, "l1_mainloop", m_blocks * pairs)
+    P.add(l1, "math0", "l1_epilogue", m_blocks * pairs)
+    P.add(l1, "math1", "l1_epilogue", (m_blocks - half) * pairs)
     for role in ("tma", "math0"):
-        add(l2k, role, "l2_mainloop", m_blocks * l2)
-    add(l2k, "math0", "l2_epilogue", m_blocks * l2)
+        P.add(l2k, role, "l2_mainloop", m_blocks * l2)
+    P.add(l2k, "math0", "l2_epilogue", m_blocks * l2)
     for phase in ("l2_mainloop", "l2_epilogue"):
-        add(l2k, "math1", phase, (m_blocks - half) * l2)
-    print("half blocks:", expected_counts(P, doc, [l1, l2k], variant, m_blocks,
+        P.add(l2k, "math1", phase, (m_blocks - half) * l2)
+    print("half blocks:", expected_counts(P, DOC, [l1, l2k], variant, m_blocks,
                                           lambda _: 0, half))
     print("half blocks counted as whole:",
-          len(expected_counts(P, doc, [l1, l2k], variant, m_blocks, lambda _: 0)))
+          len(expected_counts(P, DOC, [l1, l2k], variant, m_blocks, lambda _: 0)))
 
 
 def fused_counts():
     """The fused GEMM kernel's expected intervals (profile_counts): per m-block its L1 pairs
     and its L2 tiles with their arrival waits; at BLOCK_M 64 math1 computes no L2 tile."""
-    class P:  # the decoded profile's interface: intervals with kernel, role, phase
-        intervals = []
-
-    class I:
-        def __init__(self, kernel, role, phase):
-            self.kernel, self.role, self.phase = kernel, role, phase
-    doc = {"config": {"hidden": 512, "intermediate": 256}}
+    P = Intervals()
+    doc = DOC
     variant = {"l1_block_n": 128, "l2_block_n": 128}
     m_blocks, pairs, l2 = 3, 2, 4
     k = "moe_fused_gemm"
-    add = lambda role, phase, n: P.intervals.extend(I(k, role, phase) for _ in range(n))  # noqa
+    add = lambda role, phase, n: P.add(k, role, phase, n)  # noqa: E731
     for role in ("tma", "math0", "math1"):
         add(role, "l1_mainloop", m_blocks * pairs)
     for role in ("math0", "math1"):
