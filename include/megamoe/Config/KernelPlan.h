@@ -67,10 +67,12 @@ struct GemmProblem {
   /// math warpgroup (the fused kernel's L2 arrival).
   bool swigluArrivals = false;
   /// Half blocks (a layer pool whose experts are padded to 64 rows,
-  /// config::Variant::halfBlocks): m-block m starts at row block_row[m] & 0x7fffffff,
-  /// and is a 64-row half block when bit 31 is set, which math warpgroup 0
-  /// computes while warpgroup 1 only walks the ring; block_expert holds
-  /// the expert of each 64-row unit (indexed by row / 64).
+  /// config::Variant::halfBlocks): m-block m starts at row
+  /// block_row[m] & 0x7fffffff and is a 64-row half block when bit 31 is
+  /// set; block_expert holds the expert of each 64-row unit (indexed by
+  /// row / 64). Math warpgroup 1 stores none of a half block's rows, and
+  /// with combineScatter skips its stages (docs/UnfusedSchedule.md, "Half
+  /// blocks").
   bool halfBlocks = false;
   /// CTAs per cluster (1 or 2, the standalone grouped GEMM): the two CTAs of
   /// a cluster compute adjacent m-blocks of one expert at the same n-block

@@ -101,8 +101,9 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
            "math warpgroup after its tile's stores completed">,
     Option<"halfBlocks", "half-blocks", "bool", "false",
            "m-blocks start at block_row[m] (bit 31: a 64-row half block, "
-           "computed by math warpgroup 0 alone); block_expert per 64-row "
-           "unit. BLOCK_M 128, static-m and device-m-blocks only">,
+           "whose rows math warpgroup 0 stores; with combine-scatter "
+           "warpgroup 1 skips its stages); block_expert per 64-row unit. "
+           "BLOCK_M 128, static-m and device-m-blocks only">,
   ];
   let dependentDialects = [
     "::mlir::warpspec::WarpSpecDialect", "::mlir::gpu::GPUDialect",
