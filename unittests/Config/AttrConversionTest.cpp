@@ -36,6 +36,21 @@ TEST(AttrConversion, ConfigAndPlanRoundTrip) {
   }
 }
 
+// The split plan's half blocks (expert_align 64) through #megamoe.plan.
+TEST(AttrConversion, SplitPlanWithHalfBlocksRoundTrips) {
+  mlir::MLIRContext context;
+  context.loadDialect<mlir::megamoe::MegaMoEDialect>();
+  LayerConfig c = v4Flash(1, 8192);
+  PlanOverrides o;
+  o.schedule = Schedule::Split;
+  Plan p;
+  ASSERT_TRUE(makePlan(c, o, p).empty());
+  ASSERT_TRUE(p.variants.back().halfBlocks());
+  Plan p2 = mlir::megamoe::PlanAttr::get(&context, p).getPlan();
+  EXPECT_EQ(p2.variants.back().expertAlign, 64);
+  EXPECT_EQ(planToJson(c, p2), planToJson(c, p));
+}
+
 TEST(AttrConversion, GetCheckedReportsTheRules) {
   mlir::MLIRContext context;
   context.loadDialect<mlir::megamoe::MegaMoEDialect>();

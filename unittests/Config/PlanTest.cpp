@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
+
 using namespace megamoe::config;
 using namespace megamoe::config::testing;
 
@@ -359,6 +361,32 @@ TEST(PlanJson, RoundTrips) {
     EXPECT_EQ(planToJson(c2, p2), planToJson(c, p));
     EXPECT_EQ(c2.clamp, c.clamp);
   }
+}
+
+// The split plan's half blocks survive the JSON, and a plan written before
+// expert_align existed reads as whole blocks (segments of BLOCK_M rows).
+TEST(PlanJson, ExpertAlignRoundTripsAndDefaultsToBlockM) {
+  PlanOverrides o;
+  o.schedule = Schedule::Split;
+  LayerConfig c = v4Flash(1, 8192);
+  Plan p = planOk(c, o);
+  ASSERT_EQ(p.variants.size(), 2u);
+  EXPECT_FALSE(p.variants[0].halfBlocks()); // BLOCK_M 64
+  EXPECT_TRUE(p.variants[1].halfBlocks());
+  EXPECT_EQ(p.variants[1].expertAlign, 64);
+  std::string json = planToJson(c, p);
+  LayerConfig c2;
+  Plan p2;
+  ASSERT_TRUE(planFromJson(json, c2, p2).empty());
+  EXPECT_EQ(p2.variants[1].expertAlign, 64);
+  EXPECT_EQ(planToJson(c2, p2), json);
+  std::string old =
+      std::regex_replace(json, std::regex(R"("expert_align": [0-9]+,\s*)"), "");
+  ASSERT_EQ(old.find("expert_align"), std::string::npos);
+  Plan p3;
+  ASSERT_TRUE(planFromJson(old, c2, p3).empty());
+  for (const Variant &v : p3.variants)
+    EXPECT_EQ(v.expertAlign, v.blockM);
 }
 
 TEST(PlanJson, ReportsProblemsWithoutThrowing) {
