@@ -6,6 +6,7 @@
 // by a megamoe-plan option so that measurements can replace them.
 //
 //===----------------------------------------------------------------------===//
+#include "megamoe/Config/BufferLayout.h"
 #include "megamoe/Config/Heuristics.h"
 #include "megamoe/Config/KernelPlan.h"
 
@@ -152,7 +153,7 @@ int64_t stageExpertAlign(const LayerConfig &c, Schedule schedule,
   // slower, run 3): kept for V4-Flash's 2% and the padding rows it takes out
   // of the pull and the L2 GEMM.
   if (blockM == 128 && schedule == Schedule::Split && c.chip == Chip::SM90a)
-    return 64;
+    return kHalfBlockRows;
   return blockM;
 }
 

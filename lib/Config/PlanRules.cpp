@@ -7,6 +7,7 @@
 // that need every variant (coverage, pool).
 //
 //===----------------------------------------------------------------------===//
+#include "megamoe/Config/BufferLayout.h"
 #include "megamoe/Config/Heuristics.h"
 
 #include "RangeCheck.h"
@@ -416,7 +417,8 @@ const VariantRule kVariantRules[] = {
        // count both warpgroups of every L1 tile.
        bool halves = p.schedule == Schedule::Split && c.chip == Chip::SM90a &&
                      v.blockM == 128;
-       if (v.expertAlign != v.blockM && !(halves && v.expertAlign == 64))
+       if (v.expertAlign != v.blockM &&
+           !(halves && v.expertAlign == kHalfBlockRows))
          r.fail(cat(describe(v), ": expert-align (", v.expertAlign,
                     ") must be BLOCK_M, or 64 with BLOCK_M 128 in the split "
                     "schedule on sm_90a (64-row half blocks)"));

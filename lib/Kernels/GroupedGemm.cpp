@@ -15,6 +15,7 @@
 #include "Collectives/TileScheduler.h"
 #include "GroupedGemmParams.h"
 #include "MoeKernelUtil.h"
+#include "megamoe/Config/BufferLayout.h"
 #include "megamoe/Conversion/TargetAttr.h"
 #include "megamoe/Kernels/KernelBuilder.h"
 
@@ -110,20 +111,36 @@ struct BlockRows {
 /// expert block_expert[m]; with them block_row[m] holds the first row (bit
 /// 31: a half block) and block_expert the expert of each 64-row unit
 /// (moe_layout, docs/UnfusedSchedule.md "Half blocks").
+/// `withExpert` false leaves the expert null (a second read of the row and
+/// the flag after the mainloop).
 BlockRows loadBlockRows(OpBuilder &b, Location loc, const GemmPhase &g,
-                        Value mBlock) {
+                        Value mBlock, bool withExpert = true) {
   if (!g.cfg.halfBlocks)
     return {moe::blockStart(b, loc, mBlock, g.cfg.blockM), Value(),
-            loadBlockExpert(b, loc, g, mBlock)};
+            withExpert ? loadBlockExpert(b, loc, g, mBlock) : Value()};
   Value entry = moe::loadAt(b, loc, b.getI32Type(), g.blockRow,
                             indexToI32(b, loc, mBlock));
   BlockRows r;
-  r.row0 = arith::AndIOp::create(b, loc, entry, i32Const(b, loc, 0x7fffffff));
+  r.row0 = arith::AndIOp::create(
+      b, loc, entry,
+      i32Const(b, loc, static_cast<int32_t>(~config::kHalfBlockBit)));
+  // The flag is the sign bit.
+  static_assert(config::kHalfBlockBit == 1u << 31, "the half flag is bit 31");
   r.half = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, entry,
                                  i32Const(b, loc, 0));
-  Value unit = arith::DivUIOp::create(b, loc, r.row0, i32Const(b, loc, 64));
-  r.expert = moe::loadAt(b, loc, b.getI32Type(), g.blockExpert, unit);
+  if (withExpert) {
+    Value unit = arith::DivUIOp::create(
+        b, loc, r.row0, i32Const(b, loc, config::kHalfBlockRows));
+    r.expert = moe::loadAt(b, loc, b.getI32Type(), g.blockExpert, unit);
+  }
   return r;
+}
+
+/// Whether math warpgroup 1 skips a half block's stages (the L2 GEMM, the
+/// combine scatter) rather than computing its other 64 rows and storing
+/// none (the L1 kernels; buildMathPhase says why).
+bool skipsHalfBlocks(const GroupedGemmConfig &c) {
+  return c.halfBlocks && c.combineScatter;
 }
 
 /// The ring's mainloop; `otherK` is the inner size of a second GEMM on the
@@ -282,7 +299,7 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
     // skips the stores: there warpgroup 0 alone made V4-Pro's layer 1.14-
     // 1.16x slower at 8192 tokens (bench/RESULTS.md 2026-12-02, "Half
     // blocks", run 3).
-    bool skipsHalves = rows.half && c.combineScatter;
+    bool skipsHalves = skipsHalfBlocks(c);
     Value releaseCount;
     if (skipsHalves && epilogue.rowBlock == 0)
       releaseCount = arith::SelectOp::create(tb, loc, rows.half,
@@ -323,7 +340,8 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
       // value cannot be rematerialized: ptxas spilled 12 bytes).
       Value storeRows = Value();
       if (rows.half && !skipsHalves) {
-        BlockRows again = loadBlockRows(cb, loc, g, mBlock);
+        BlockRows again = loadBlockRows(cb, loc, g, mBlock,
+                                        /*withExpert=*/false);
         rows.row0 = again.row0;
         if (epilogue.rowBlock > 0)
           storeRows = arith::XOrIOp::create(
@@ -399,8 +417,9 @@ Value numMBlocksAtStart(OpBuilder &b, Location loc, const GroupedGemmConfig &c,
   if (c.deviceMBlocks)
     count =
         moe::load(b, loc, b.getI32Type(), param, /*align=*/4);
-  Value most =
-      i32Const(b, loc, c.rowCapacity() / (c.halfBlocks ? 64 : c.blockM));
+  Value most = i32Const(
+      b, loc,
+      c.rowCapacity() / (c.halfBlocks ? config::kHalfBlockRows : c.blockM));
   count = arith::MinSIOp::create(b, loc, count, most);
   return arith::MaxSIOp::create(b, loc, count, i32Const(b, loc, 0));
 }
@@ -469,9 +488,8 @@ void buildRoles(OpBuilder &b, Location loc, GemmKernel &k) {
         b, loc, ws::BarrierType::get(ctx), static_cast<uint32_t>(1 + wg),
         b.getStrArrayAttr({"math" + std::to_string(wg)})));
   // After the epilogue barriers and the split-columns pair barrier's id.
-  if (llvm::any_of(k.phases, [](GemmPhase *g) {
-        return g->cfg.halfBlocks && g->cfg.combineScatter;
-      }))
+  if (llvm::any_of(k.phases,
+                   [](GemmPhase *g) { return skipsHalfBlocks(g->cfg); }))
     k.halfBarrier = ws::NamedBarrierOp::create(
         b, loc, ws::BarrierType::get(ctx),
         static_cast<uint32_t>(2 + k.plan.mathWarpgroups()),

@@ -56,8 +56,6 @@ struct LayoutShape {
   bool halfBlocks() const { return align < blockM; }
 };
 
-/// Bit 31 of a pool_block_row entry: a 64-row half block.
-constexpr uint32_t kHalfBlockBit = 1u << 31;
 
 /// Step 1: publish this rank's per-expert counts to the experts' owners.
 void sendCounts(OpBuilder &b, Location loc, const LayoutShape &s,
@@ -180,7 +178,7 @@ Value writeExpertBlocks(OpBuilder &b, Location loc, const LayoutShape &s,
               tb, ll, row,
               arith::SelectOp::create(
                   tb, ll, half,
-                  i32Const(tb, ll, static_cast<int32_t>(kHalfBlockBit)),
+                  i32Const(tb, ll, static_cast<int32_t>(config::kHalfBlockBit)),
                   i32Const(tb, ll, 0)));
           storeAt(tb, ll, entry, args.arg("pool_block_row"),
                   arith::AddIOp::create(tb, ll, first, j), 4);
@@ -313,7 +311,8 @@ void megamoe::buildMoeLayoutKernel(OpBuilder &b, Location loc,
     return;
   }
   if (s.align <= 0 || s.blockM % s.align != 0 ||
-      (s.halfBlocks() && 2 * s.align != s.blockM)) {
+      (s.halfBlocks() &&
+       (s.align != config::kHalfBlockRows || 2 * s.align != s.blockM))) {
     emitError(loc) << "moe_layout: expert alignment " << s.align
                    << " must be BLOCK_M " << s.blockM
                    << " or half of it (half blocks)";

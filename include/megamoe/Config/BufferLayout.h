@@ -52,6 +52,14 @@ BufferLayout computeBufferLayout(const LayerConfig &config, const Plan &plan);
 /// BLOCK_M, so that every variant finds its blocks' counters.
 constexpr int64_t kMinBlockM = 32;
 
+/// Half blocks (Variant::halfBlocks): a 128-row variant pads each expert to
+/// kHalfBlockRows rows, and `pool_block_row` holds one i32 per m-block, its
+/// first pool row with kHalfBlockBit set when it is a half block of
+/// kHalfBlockRows rows (moe_layout writes it, the grouped GEMMs and the
+/// profile check read it).
+constexpr int64_t kHalfBlockRows = 64;
+constexpr uint32_t kHalfBlockBit = 1u << 31;
+
 } // namespace megamoe::config
 
 #endif // MEGAMOE_CONFIG_BUFFERLAYOUT_H
