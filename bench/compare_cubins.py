@@ -108,6 +108,8 @@ def main():
     ap.add_argument("--gpu-sleep-cycles", type=int, default=0,
                     help="GPU spin before each timed call (hides host launch gaps)")
     args = ap.parse_args()
+    if args.gpu_sleep_cycles < 0:
+        ap.error("--gpu-sleep-cycles must be >= 0, got %d" % args.gpu_sleep_cycles)
     tokens = [int(x) for x in args.tokens.split(",")]
     rows = []
     for layer_dir in sorted(glob.glob(os.path.join(args.layers, "*"))):
