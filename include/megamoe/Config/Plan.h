@@ -66,6 +66,11 @@ struct Variant {
   /// BLOCK_M 128, where an expert's last m-block is then a 64-row half
   /// block when its rows fit (docs/UnfusedSchedule.md, "Half blocks").
   int64_t expertAlign = 0;
+  /// Whether the variant's L1 kernel fills its own pool rows (dispatch
+  /// warps beside the TMA warps; no moe_pull): its L1 loads wait on each
+  /// 64-row unit's pull arrivals (docs/SplitSchedule.md, "The pull in the
+  /// L1 kernel"). Split schedule only.
+  bool l1Pull = false;
   int64_t l1BlockN = 0; // L1 weight rows (gate/up interleaved) per tile
   int64_t l2BlockN = 0; // L2 output channels per tile
   int64_t blockK = 0;   // K per pipeline stage
@@ -102,6 +107,7 @@ struct PlanOverrides {
   std::optional<int64_t> blockM; // one variant for all token counts
   std::optional<int64_t> l1BlockN, l2BlockN, blockK, stages, expertsPerWave;
   std::optional<int64_t> expertAlign;
+  std::optional<bool> l1Pull;
   std::optional<int64_t> numSMs;
   std::optional<Schedule> schedule;
   std::optional<MathMode> mathMode;
