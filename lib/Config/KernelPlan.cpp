@@ -40,6 +40,19 @@ int64_t KernelPlan::mathWarpgroups() const {
                        [](const RolePlan &r) { return r.mma; });
 }
 
+const RolePlan &KernelPlan::producerRole() const {
+  return *std::find_if(roles.begin(), roles.end(), [](const RolePlan &r) {
+    return r.name == kTmaRole;
+  });
+}
+
+const RolePlan *KernelPlan::dispatchRole() const {
+  auto it = std::find_if(roles.begin(), roles.end(), [](const RolePlan &r) {
+    return r.name == kDispatchRole;
+  });
+  return it == roles.end() ? nullptr : &*it;
+}
+
 int64_t KernelPlan::tmemColumns() const {
   if (chipLimits(chip).tmemColumns == 0)
     return 0;
@@ -100,10 +113,28 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   int64_t mathWarpgroups = plan.splitN ? 2 : p.blockM / 64;
   plan.threads = 128 * (1 + mathWarpgroups);
   plan.entryRegisters = entryRegisters(p.chip, plan.threads);
-  plan.roles.push_back({"tma", 0, 4, limits.producerRegisters, false});
-  for (int64_t wg = 0; wg < mathWarpgroups; ++wg)
-    plan.roles.push_back({"math" + std::to_string(wg), 4 + 4 * wg, 8 + 4 * wg,
-                          limits.mathRegisters, true});
+  // Warpgroup 0 feeds the ring: four TMA warps (A, A scales, B, the second
+  // B block or its arrival), or with pullRows two (A and its scales; B) and
+  // two dispatch warps. In `roles` the TMA role comes first, the math
+  // warpgroups next (roles[1 + wg]) and the dispatch role last.
+  if (p.pullRows) {
+    // setmaxnreg is warpgroup-wide: the dispatch and TMA warps share what
+    // the math warpgroups leave (65,536 - 256 x 232 = 128 x 48 on sm_90a);
+    // the row copy keeps 4 x 16 bytes in flight per lane.
+    int64_t left = limits.registersPerSM -
+                   128 * mathWarpgroups * limits.mathRegisters;
+    int64_t regs = std::min<int64_t>(left / 128 / 8 * 8, 256);
+    plan.roles.push_back({kTmaRole, 2, 4, regs, false});
+    for (int64_t wg = 0; wg < mathWarpgroups; ++wg)
+      plan.roles.push_back({"math" + std::to_string(wg), 4 + 4 * wg,
+                            8 + 4 * wg, limits.mathRegisters, true});
+    plan.roles.push_back({kDispatchRole, 0, 2, regs, false});
+  } else {
+    plan.roles.push_back({kTmaRole, 0, 4, limits.producerRegisters, false});
+    for (int64_t wg = 0; wg < mathWarpgroups; ++wg)
+      plan.roles.push_back({"math" + std::to_string(wg), 4 + 4 * wg,
+                            8 + 4 * wg, limits.mathRegisters, true});
+  }
   plan.blockM = p.blockM;
   plan.blockN = p.blockN;
   plan.blockK = kGroupedGemmBlockK;

@@ -34,6 +34,15 @@ GemmProblem layerGemmProblem(const LayerConfig &c, const Plan &plan,
   g.staticM = plan.poolTokens;
   // An expert's last m-block may be 64 rows (Variant::expertAlign).
   g.halfBlocks = v.halfBlocks();
+  // The L1 kernel may fill its own pool rows (Variant::l1Pull).
+  g.pullRows = l1 && g.swiglu && v.l1Pull;
+  if (g.pullRows) {
+    g.pullTopk = c.topk;
+    g.pullRanks = c.ranks;
+    g.pullTokens = c.maxTokensPerRank;
+    g.pullScaleBlock = c.recipe.inputScaleBlock;
+    g.pullAlign = v.expertAlign > 0 ? v.expertAlign : v.blockM;
+  }
   // L2 sends every row to its source rank's combine buffer [K, T, H].
   g.combineScatter = !l1;
   g.combineTokens = c.maxTokensPerRank;

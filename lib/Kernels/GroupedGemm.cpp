@@ -12,6 +12,7 @@
 #include "Collectives/BlockScaledMainloop.h"
 #include "Collectives/Epilogues.h"
 #include "Collectives/PhaseProfile.h"
+#include "Collectives/PoolPull.h"
 #include "Collectives/TileScheduler.h"
 #include "GroupedGemmParams.h"
 #include "MoeKernelUtil.h"
@@ -64,6 +65,16 @@ struct GemmPhase {
   Value arrivals, waits;
   int64_t arrivalsPerBlock = 0, waitsPerBlock = 0;
   std::optional<int64_t> timeoutCycles;
+  /// pullRows: the dispatch role's copy (its operands and shapes), the
+  /// pool_info pointer (m-blocks, rows), and the A warp's wait: until
+  /// pullArrivals[u] >= pullTarget for each 64-row unit u of the m-block,
+  /// counted in pullWaits[u]; the waiter that makes it pullWaitsPerUnit
+  /// zeroes both.
+  PoolPullOperands pullOps;
+  PoolPullShape pullShape;
+  Value poolInfo, pullArrivals, pullWaits;
+  int64_t pullTarget = 0, pullWaitsPerUnit = 0;
+  std::optional<int64_t> pullTimeoutCycles;
   /// The profile's phases of its tiles (L1 or L2).
   ProfilePhase mainloopPhase = ProfilePhase::L1Mainloop;
   ProfilePhase epiloguePhase = ProfilePhase::L1Epilogue;
@@ -208,9 +219,121 @@ void waitForArrivals(OpBuilder &b, Location loc, const GemmPhase &g,
   });
 }
 
+/// The pull wait of the producer warp that loads A rows and their scales
+/// (warp 0 of two): each 64-row unit of the m-block (two, or one for a half
+/// block; one at BLOCK_M 64) must hold all its rows; then the proxy fence
+/// that orders the TMA reads after the acquires, and the count of waiters
+/// whose last zeroes the unit's counters for the next call.
+void waitForPulledRows(OpBuilder &b, Location loc, const GemmPhase &g,
+                       Value warp, const BlockRows &rows) {
+  Value isA = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
+                                    indexConst(b, loc, 0));
+  moe::ifThen(b, loc, isA, [&](OpBuilder &wb) {
+    int64_t align = g.pullShape.align;
+    Value first =
+        arith::DivUIOp::create(wb, loc, rows.row0, i32Const(wb, loc, align));
+    Value units = i32Const(wb, loc, g.cfg.blockM / align);
+    if (rows.half)
+      units = arith::SelectOp::create(wb, loc, rows.half, i32Const(wb, loc, 1),
+                                      units);
+    Value end = arith::AddIOp::create(wb, loc, first, units);
+    moe::forLoop(wb, loc, first, end, i32Const(wb, loc, 1),
+                 [&](OpBuilder &ub, Value unit) {
+      Value arrived = ws::GlobalOffsetOp::create(ub, loc, g.pullArrivals, unit);
+      ws::CounterWaitOp::create(
+          ub, loc, arrived, i32Const(ub, loc, g.pullTarget), ws::Scope::gpu,
+          ub.getStringAttr("pull_arrival"),
+          g.pullTimeoutCycles ? ub.getI64IntegerAttr(*g.pullTimeoutCycles)
+                              : IntegerAttr());
+      Value lane0 = arith::CmpIOp::create(ub, loc, arith::CmpIPredicate::eq,
+                                          moe::laneId(ub, loc),
+                                          i32Const(ub, loc, 0));
+      moe::ifThen(ub, loc, lane0, [&](OpBuilder &lb) {
+        Value waited = ws::GlobalOffsetOp::create(lb, loc, g.pullWaits, unit);
+        Value before = ws::GlobalAtomicOp::create(
+            lb, loc, ws::AtomicKind::add, waited, i32Const(lb, loc, 1));
+        Value last = arith::CmpIOp::create(
+            lb, loc, arith::CmpIPredicate::eq, before,
+            i32Const(lb, loc, g.pullWaitsPerUnit - 1));
+        moe::ifThen(lb, loc, last, [&](OpBuilder &zb) {
+          // Every tile of the m-block has waited: nobody reads them again
+          // in this call.
+          moe::store(zb, loc, i32Const(zb, loc, 0), arrived, 4);
+          moe::store(zb, loc, i32Const(zb, loc, 0), waited, 4);
+        });
+      });
+    });
+    ws::FenceAsyncGlobalOp::create(wb, loc);
+  });
+}
+
+/// Role "dispatch" (pullRows): warp w of CTA c copies pool rows c * 2 + w,
+/// + 2 x gridDim, ... below pool_info[1] (the order the tile loop reads
+/// them: m-blocks ascending), then publishes each row of a computed m-block
+/// to its 64-row unit's arrival counter. Rows past the computed blocks
+/// (only in a pool that overflowed) are copied but not counted: no tile
+/// would wait on them and zero their counter.
+void buildDispatchRole(OpBuilder &b, Location loc, const GemmKernel &k,
+                       const GemmPhase &g) {
+  auto role = createPlannedRole(b, loc, *k.plan.dispatchRole());
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&role.getBody().front());
+  const PoolPullShape &s = g.pullShape;
+  Value warp = indexToI32(b, loc, ws::RoleWarpIdOp::create(b, loc));
+  Value lane = moe::laneId(b, loc);
+  Value warps = i32Const(b, loc, k.plan.dispatchRole()->warpEnd -
+                                     k.plan.dispatchRole()->warpBegin);
+  Value rows = moe::umin(
+      b, loc,
+      moe::loadAt(b, loc, b.getI32Type(), g.poolInfo, i32Const(b, loc, 1), 4),
+      i32Const(b, loc, s.poolRows));
+  // The end of the computed m-blocks' rows (they are a prefix of the pool).
+  Value mBlocks = g.tiles.numMBlocks; // i32, clamped
+  Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, mBlocks,
+                                    i32Const(b, loc, 0));
+  Value lastBlock = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      arith::MaxSIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, mBlocks, i32Const(b, loc, 1)),
+          i32Const(b, loc, 0)));
+  BlockRows last = loadBlockRows(b, loc, g, lastBlock, /*withExpert=*/false);
+  Value lastRows = i32Const(b, loc, g.cfg.blockM);
+  if (last.half)
+    lastRows = arith::SelectOp::create(
+        b, loc, last.half, i32Const(b, loc, config::kHalfBlockRows), lastRows);
+  Value computedEnd = arith::SelectOp::create(
+      b, loc, any, arith::AddIOp::create(b, loc, last.row0, lastRows),
+      i32Const(b, loc, 0));
+  Value first = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, moe::blockIdX(b, loc), warps),
+      warp);
+  Value stride = arith::MulIOp::create(b, loc, moe::gridDimX(b, loc), warps);
+  moe::forLoop(b, loc, first, rows, stride, [&](OpBuilder &lb, Value row) {
+    pullPoolRow(lb, loc, s, g.pullOps, lane, row);
+    Value counted = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult,
+                                          row, computedEnd);
+    moe::ifThen(lb, loc, counted, [&](OpBuilder &cb) {
+      // The lanes' stores, generic proxy, are read by the tiles' TMA loads
+      // (async proxy) on other SMs; the warp barrier makes them lane 0's
+      // before its (cumulative) release.
+      ws::FenceAsyncGlobalOp::create(cb, loc);
+      ws::WarpSyncOp::create(cb, loc);
+      Value lane0 = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::eq,
+                                          lane, i32Const(cb, loc, 0));
+      moe::ifThen(cb, loc, lane0, [&](OpBuilder &rb) {
+        Value unit =
+            arith::DivUIOp::create(rb, loc, row, i32Const(rb, loc, s.align));
+        ws::CounterAddOp::create(
+            rb, loc, ws::GlobalOffsetOp::create(rb, loc, g.pullArrivals, unit),
+            i32Const(rb, loc, 1), ws::Scope::gpu);
+      });
+    });
+  });
+}
+
 /// Role "tma": the mainloop's producer for every tile of every phase.
 void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
-  auto role = createPlannedRole(b, loc, k.plan.roles.front());
+  auto role = createPlannedRole(b, loc, k.plan.producerRole());
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&role.getBody().front());
   Value warp = ws::RoleWarpIdOp::create(b, loc);
@@ -233,6 +356,8 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
       if (g.arrivals)
         k.profile.span(tb, loc, /*role=*/0, ProfilePhase::L2Wait, tag,
                        [&] { waitForArrivals(tb, loc, g, warp, mBlock); });
+      if (g.pullArrivals)
+        waitForPulledRows(tb, loc, g, warp, rows);
       SmallVector<Value, 2> nBlocks = tileColumnBlocks(tb, loc, c, tile);
       // The cluster shares the weight tile when its m-blocks belong to one
       // expert (each expert's m-blocks are contiguous, so the first and the
@@ -307,10 +432,16 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
                                              i32Const(tb, loc, 1));
     auto compute = [&](OpBuilder &cb) {
       // With swiglu: the router weights are read before the mainloop, and
-      // each column block's SwiGLU runs as soon as it is done.
-      Value weights = c.swiglu ? loadSwiGLURowWeights(cb, loc, epilogue,
-                                                      g.swiglu, rows.row0)
-                               : Value();
+      // each column block's SwiGLU runs as soon as it is done. With
+      // pullRows this kernel's dispatch warps write them: they are read
+      // after the first column block's mainloop, whose first stage the
+      // producer filled after its acquire of the rows' arrivals (the
+      // mbarrier wait orders this read after that acquire).
+      bool lateWeights = c.pullRows;
+      Value weights = c.swiglu && !lateWeights
+                          ? loadSwiGLURowWeights(cb, loc, epilogue, g.swiglu,
+                                                 rows.row0)
+                          : Value();
       SmallVector<Value, 2> totals;
       // The profile's mainloop: from the first wait to the last MMA (with
       // swiglu at BLOCK_M 128 it holds the first block's SwiGLU).
@@ -325,6 +456,9 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
         SmallVector<Value, 2> t = k.mainloop.consumeTile(
             cb, loc, indexConst(cb, loc, 64 * epilogue.rowBlock), g.sfb,
             sfbRow, splitN ? wg : 0, g.phase, releaseCount);
+        if (c.swiglu && !weights)
+          weights = loadSwiGLURowWeights(cb, loc, epilogue, g.swiglu,
+                                         rows.row0);
         if (c.swiglu)
           totals.push_back(swigluBlock(cb, loc, t.front(), weights, g.swiglu));
         else
@@ -443,6 +577,15 @@ GemmPhase bindPhase(const GroupedGemmConfig &c,
   g.swiglu.outScales = arg(kParamOutScales);
   g.swiglu.arrivals = arg(kParamArrivals);
   g.swiglu.rows = c.rowCapacity();
+  g.pullOps = {arg(kParamSrcTokenIndex), arg(kParamPoolRowStart),
+               g.blockExpert,            arg(kParamPool),
+               arg(kParamPoolScales),    g.swiglu.rowWeights,
+               arg(kParamPoolSource),    arg(kParamX),
+               arg(kParamXScales),       arg(kParamTopkWeights),
+               arg(kParamPeerOffsets)};
+  g.poolInfo = arg(kParamNumMBlocks);
+  g.pullArrivals = arg(kParamPullArrivals);
+  g.pullWaits = arg(kParamPullWaits);
   g.swiglu.clamp = c.swigluClamp;
   g.swiglu.fastMath = c.fastMath;
   return g;
@@ -500,6 +643,8 @@ void buildRoles(OpBuilder &b, Location loc, GemmKernel &k) {
   buildProducerRole(b, loc, k);
   for (int64_t wg = 0; wg < k.plan.mathWarpgroups(); ++wg)
     buildMathRole(b, loc, k, wg);
+  if (k.plan.dispatchRole())
+    buildDispatchRole(b, loc, k, *k.phases.front());
 }
 
 } // namespace
@@ -543,6 +688,22 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   if (c.combineScatter) {
     gemm.mainloopPhase = ProfilePhase::L2Mainloop;
     gemm.epiloguePhase = ProfilePhase::L2Epilogue;
+  }
+  if (c.pullRows) {
+    // Every row of a unit is counted once; every tile of its m-block waits.
+    int64_t H = c.k;
+    gemm.pullShape = {H,
+                      c.pullTopk,
+                      c.experts,
+                      c.pullRanks,
+                      c.pullTokens * c.pullTopk,
+                      H / c.pullScaleBlock,
+                      c.pullAlign,
+                      c.staticM,
+                      PoolPullShape::chooseUnroll(H, 4)};
+    gemm.pullTarget = c.pullAlign + binds.missingPullArrivals;
+    gemm.pullWaitsPerUnit = gemm.tiles.nBlocks;
+    gemm.pullTimeoutCycles = binds.pullTimeoutCycles;
   }
   if (binds.profile)
     k.profile = {kernel.find(kParamProfile), *binds.profile};

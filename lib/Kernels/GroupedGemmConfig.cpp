@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "megamoe/Kernels/GroupedGemm.h"
+#include "megamoe/Config/BufferLayout.h"
 
 using namespace megamoe;
 namespace cfg = megamoe::config;
@@ -113,6 +114,35 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
              "pair of column blocks holding one 128-column requantization "
              "group), got n " +
              str(c.n);
+  }
+  if (c.pullRows) {
+    // The copy is the split schedule's pull (PoolPull): a layer pool laid
+    // out by moe_layout, read by the SwiGLU kernel's A loads.
+    if (!c.swiglu || c.swigluArrivals)
+      return "pull-rows needs swiglu without swiglu-arrivals (the split "
+             "schedule's L1 kernel fills its own pool rows)";
+    if (c.chip != cfg::Chip::SM90a)
+      return std::string("pull-rows is built for sm_90a, got chip '") +
+             cfg::toString(c.chip) + "'";
+    if (c.pullTopk < 1 || c.pullRanks < 1 || c.pullTokens < 1)
+      return "pull-rows needs pull-topk, pull-ranks and pull-tokens >= 1, "
+             "got " +
+             str(c.pullTopk) + ", " + str(c.pullRanks) + ", " +
+             str(c.pullTokens);
+    if (c.pullTokens * c.pullTopk >= (int64_t(1) << 31) ||
+        c.experts * c.pullRanks * c.pullTokens * c.pullTopk >=
+            (int64_t(1) << 31))
+      return "pull-rows: experts x ranks x tokens x topk must stay below "
+             "2^31 (i32 slots and src_token_index entries)";
+    if (c.pullScaleBlock < 1 || c.k % c.pullScaleBlock != 0)
+      return "pull-rows needs a pull-scale-block that divides k (the input "
+             "scales of a row), got k " +
+             str(c.k) + ", pull-scale-block " + str(c.pullScaleBlock);
+    int64_t align = c.halfBlocks ? cfg::kHalfBlockRows : c.blockM;
+    if (c.pullAlign != align)
+      return "pull-align must be the rows of one pool_block_expert entry (" +
+             str(align) + (c.halfBlocks ? ", half blocks" : ", block-m") +
+             "), got " + str(c.pullAlign);
   }
   if (c.clusterM != 1 && c.clusterM != 2)
     return "cluster-m must be 1 or 2 (CTAs per cluster), got " +

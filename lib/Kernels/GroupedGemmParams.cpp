@@ -93,6 +93,21 @@ SmallVector<KernelParam> gemm::kernelParams(Builder &b,
     if (c.swigluArrivals)
       params.push_back({kParamArrivals, binds.arrivals, global(i32)});
   }
+  if (c.pullRows) {
+    Type i8 = b.getI8Type(), f32 = b.getF32Type();
+    params.push_back({kParamPool, binds.pool, global(i8)});
+    params.push_back({kParamPoolScales, binds.poolScales, global(f32)});
+    params.push_back({kParamPoolSource, binds.poolSource, global(i32)});
+    params.push_back({kParamSrcTokenIndex, binds.srcTokenIndex, global(i32)});
+    params.push_back({kParamPoolRowStart, binds.poolRowStart, global(i32)});
+    params.push_back({kParamX, binds.x, global(i8)});
+    params.push_back({kParamXScales, binds.xScales, global(f32)});
+    params.push_back({kParamTopkWeights, binds.topkWeights, global(f32)});
+    params.push_back(
+        {kParamPeerOffsets, binds.peerOffsets, global(b.getI64Type())});
+    params.push_back({kParamPullArrivals, binds.pullArrivals, global(i32)});
+    params.push_back({kParamPullWaits, binds.pullWaits, global(i32)});
+  }
   if (binds.profile)
     params.push_back(
         {kParamProfile, kProfileBind, global(b.getI64Type())});

@@ -31,6 +31,18 @@ inline constexpr char kParamOut[] = "out";              // TMA: e4m3 [M, N / 2]
 inline constexpr char kParamOutScales[] = "out_scales"; // f32 [N / 256, M]
 inline constexpr char kParamArrivals[] = "arrivals";     // i32 [M / BLOCK_M]
 inline constexpr char kParamBlockRow[] = "block_row"; // i32 [M / 64] (half blocks)
+/// pullRows: the pool's rows and scales as pointers, the layout's tables,
+/// the source ranks' inputs and the pull counters (the names of the regions
+/// they are bound to, as moe_pull names them).
+inline constexpr char kParamPool[] = "l1_pool";             // i8 [M, K]
+inline constexpr char kParamPoolScales[] = "l1_pool_sf";    // f32 [K/sf, M]
+inline constexpr char kParamSrcTokenIndex[] = "src_token_index"; // i32
+inline constexpr char kParamPoolRowStart[] = "pool_row_start";   // i32
+inline constexpr char kParamX[] = "x";                      // i8 [T, K]
+inline constexpr char kParamXScales[] = "x_sf";             // f32 [T, K/sf]
+inline constexpr char kParamTopkWeights[] = "topk_weights"; // f32 [T, topk]
+inline constexpr char kParamPullArrivals[] = "pull_arrivals"; // u32 [M / 64]
+inline constexpr char kParamPullWaits[] = "pull_waits";       // u32 [M / 64]
 /// The fused GEMM kernel: L2's parameters carry this prefix, and the count
 /// of L2 tiles that waited per m-block.
 inline constexpr char kFusedL2Prefix[] = "l2_";

@@ -74,6 +74,17 @@ struct GemmProblem {
   /// with combineScatter skips its stages (docs/UnfusedSchedule.md, "Half
   /// blocks").
   bool halfBlocks = false;
+  /// The kernel fills its own A rows (the split schedule's L1 kernel with
+  /// Variant::l1Pull; swiglu only): two dispatch warps copy the pool rows
+  /// (the PoolPull collective) beside two TMA warps, and an m-block's A
+  /// loads wait until its 64-row units are filled (the pull arrivals;
+  /// docs/SplitSchedule.md, "The pull in the L1 kernel"). The layer's
+  /// shapes the copy needs: top-k, ranks, tokens per rank, the input scale
+  /// block and the rows per pool_block_expert entry (experts = L, k = H,
+  /// staticM = the pool's rows).
+  bool pullRows = false;
+  int64_t pullTopk = 0, pullRanks = 0, pullTokens = 0, pullScaleBlock = 0,
+          pullAlign = 0;
   /// CTAs per cluster (1 or 2, the standalone grouped GEMM): the two CTAs of
   /// a cluster compute adjacent m-blocks of one expert at the same n-block
   /// and each loads half of the shared weight tile, multicast to both
@@ -95,6 +106,11 @@ struct GemmProblem {
   /// Bytes of one D element.
   int64_t outBytes() const { return out == DType::F32 ? 4 : 2; }
 };
+
+/// The names of warpgroup 0's roles: the TMA warps that feed the ring, and
+/// the dispatch warps of a kernel that pulls its rows (pullRows).
+inline constexpr char kTmaRole[] = "tma";
+inline constexpr char kDispatchRole[] = "dispatch";
 
 /// A warp role: warps [warpBegin, warpEnd) with a setmaxnreg target.
 struct RolePlan {
@@ -136,6 +152,10 @@ struct KernelPlan {
   int64_t fixedBytes() const;
   /// Math warpgroups (roles with mma).
   int64_t mathWarpgroups() const;
+  /// The role that feeds the mainloop's ring ("tma"), and the dispatch role
+  /// of a kernel that pulls its rows (null without).
+  const RolePlan &producerRole() const;
+  const RolePlan *dispatchRole() const;
   /// TMEM columns the MMA warpgroups' per-K-block partials take on a chip
   /// with tensor memory (sm_100a: one 64 x BLOCK_N f32 partial per MMA
   /// warpgroup, docs/SM100.md); 0 on a chip without TMEM.

@@ -46,6 +46,13 @@
 //                        boxes, 64B swizzle), the scales to
 //                        out_scales[pair][row] ([N / 2 / 128, M] f32): the
 //                        bytes moe_activation writes from an f32 D.
+//   pullRows             (swiglu; the split schedule's L1 kernel with
+//                        Variant::l1Pull) warps 0-1 are a dispatch role that
+//                        copies the pool rows (PoolPull collective) in row
+//                        order, each row's lane 0 releasing its 64-row unit's
+//                        arrival; TMA warps 2-3 (A + A scales; B), the A
+//                        warp waiting per m-block for its units' rows
+//                        (docs/SplitSchedule.md, "The pull in the L1 kernel").
 //
 // Combine scatter: parameters pool_source i32 [M, 3] (source rank, token,
 // slot of every row; rank < 0 = padding), combine bf16 [K', T, N] (this
@@ -138,6 +145,18 @@ struct GroupedGemmBinds {
   std::string poolSource, combine, peerOffsets;
   /// With swiglu (instead of d).
   std::string rowWeight, out, outScales, arrivals;
+  /// With pullRows: the pool's rows and scales as plain pointers (the copy's
+  /// targets; row_weight and pool_source are the others), the layout's
+  /// tables, the source ranks' x, x_sf and topk_weights, and the pull
+  /// arrival and wait counters per 64-row unit (poolSource and peerOffsets
+  /// above are bound too).
+  std::string pool, poolScales, srcTokenIndex, poolRowStart, x, xScales,
+      topkWeights, pullArrivals, pullWaits;
+  /// With pullRows: the bound of the A loads' wait (past it the waiting
+  /// thread prints what it waited for and traps), and fault injection
+  /// (tests): arrivals to wait for beyond those that come.
+  std::optional<int64_t> pullTimeoutCycles;
+  int64_t missingPullArrivals = 0;
   /// With a value: the phase profile (docs/Profile.md), the kernel's section
   /// of the buffer; a last parameter `profile` bound to "profile".
   std::optional<ProfileSection> profile;
@@ -148,7 +167,8 @@ struct GroupedGemmBinds {
 /// b_scales, block_expert (pointers), num_m_blocks (i32, or a pointer with
 /// deviceMBlocks), each named (`megamoe.name`) and bound as `binds` says.
 /// With combineScatter there is no d; pool_source, combine and peer_offsets
-/// (pointers) follow num_m_blocks.
+/// (pointers) follow num_m_blocks. With pullRows the copy's parameters
+/// follow the swiglu ones (kernelParams in GroupedGemmParams.cpp).
 /// With staticM = 0 its TMA row extents are the runtime symbol M (times a
 /// constant); every other launch field is a constant or the SM count. The
 /// config must have passed

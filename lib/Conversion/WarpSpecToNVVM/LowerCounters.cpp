@@ -1,4 +1,4 @@
-//===- LowerCounters.cpp - global counters, grid sync, symmetric memory ---===//
+//===- LowerCounters.cpp - counters, warp/grid sync, symmetric memory ----===//
 //
 // Releases are `red.release.<scope>.global` through nvvm.inline_ptx: LLVM 22
 // NVPTX lowers llvm.atomicrmw without its ordering and scope. Acquires are
@@ -204,6 +204,20 @@ struct CounterWaitLowering : OpConversionPattern<CounterWaitOp> {
 
 /// Arrive: old = fetch_add(counter, 1); generation g = old / n; wait until
 /// the counter reaches (g + 1) * n. Never reset: generations follow.
+/// bar.warp.sync over all 32 lanes (the publishing warp's ordering before
+/// its lane 0's release).
+struct WarpSyncLowering : OpConversionPattern<WarpSyncOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WarpSyncOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value all = LLVM::ConstantOp::create(rewriter, op.getLoc(),
+                                         rewriter.getI32Type(), -1);
+    rewriter.replaceOpWithNewOp<NVVM::SyncWarpOp>(op, all);
+    return success();
+  }
+};
+
 struct GridSyncLowering : OpConversionPattern<GridSyncOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -301,8 +315,8 @@ void warpspec::populateWarpSpecCounterPatterns(const TypeConverter &converter,
   MLIRContext *ctx = patterns.getContext();
   patterns.add<CounterUpdateLowering<CounterAddOp>>(converter, ctx, "add.u32");
   patterns.add<CounterUpdateLowering<CounterOrOp>>(converter, ctx, "or.b32");
-  patterns.add<CounterWaitLowering, GridSyncLowering, PeerPtrLowering,
-               CrossRankBarrierLowering>(converter, ctx);
+  patterns.add<CounterWaitLowering, WarpSyncLowering, GridSyncLowering,
+               PeerPtrLowering, CrossRankBarrierLowering>(converter, ctx);
 }
 
 LogicalResult warpspec::lowerDevicePrintfs(gpu::GPUModuleOp module) {

@@ -46,7 +46,8 @@ MainloopConfig MainloopConfig::fromPlan(const megamoe::config::KernelPlan &plan,
   m.kBlocks = k / plan.blockK;
   m.stages = plan.stages;
   m.releaseLag = plan.releaseLag;
-  m.producerWarps = plan.roles.front().warpEnd - plan.roles.front().warpBegin;
+  m.producerWarps =
+      plan.producerRole().warpEnd - plan.producerRole().warpBegin;
   m.consumerWarps = 0;
   // A column block is one 128-row weight-scale block (the MMA n of 128).
   m.columnBlocks = plan.blockN / 128;
@@ -184,6 +185,28 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
           else
             loadAndCommit(ob, t.bDesc, ValueRange{k0, bRow}, buffer);
         };
+        if (cfg.producerWarps == 2) {
+          // Two warps (the other two of the warpgroup dispatch): A and its
+          // scales, then the B block(s); one commit each for all its bytes.
+          assert(cfg.clusterM == 1 && "two producer warps have no cluster");
+          auto ifA = scf::IfOp::create(kb, l, isWarp(kb, 0), true);
+          OpBuilder ab = ifA.getThenBodyBuilder();
+          ws::TmaLoadOp::create(ab, l, t.aDesc, ValueRange{k0, t.aRow}, aTiles,
+                                stage, ring, IntegerAttr(), IntegerAttr());
+          ws::TmaLoadOp::create(ab, l, t.aScalesDesc, ValueRange{t.aRow, kb32},
+                                aScales, stage, ring, IntegerAttr(),
+                                IntegerAttr());
+          ws::ProducerCommitOp::create(ab, l, ring, stage, IntegerAttr());
+          OpBuilder bb = ifA.getElseBodyBuilder();
+          for (int64_t j = 0; j < phase.bBlocks; ++j)
+            ws::TmaLoadOp::create(bb, l, t.bDesc,
+                                  ValueRange{k0, j ? t.bRow1 : t.bRow},
+                                  bTiles[j], stage, ring, IntegerAttr(),
+                                  IntegerAttr());
+          ws::ProducerCommitOp::create(bb, l, ring, stage, IntegerAttr());
+          scf::YieldOp::create(kb, l);
+          return;
+        }
         auto ifA = scf::IfOp::create(kb, l, isWarp(kb, 0), true);
         OpBuilder ab = ifA.getThenBodyBuilder();
         loadAndCommit(ab, t.aDesc, ValueRange{k0, t.aRow}, aTiles);

@@ -141,7 +141,10 @@ public:
                                     const MainloopConfig &config);
 
   /// The producer's work for one tile (in the TMA role; `warp` is the
-  /// role's warp index).
+  /// role's warp index). With four producer warps each loads one operand
+  /// (A, A scales, B, the second B block or only its arrival); with two
+  /// (MainloopConfig::producerWarps, a kernel whose other two warps
+  /// dispatch) warp 0 loads A and its scales and warp 1 the B block(s).
   void produceTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value warp,
                    const TileOperands &tile) const {
     produceTile(b, loc, warp, tile, cfg.phase());

@@ -58,6 +58,11 @@ warpspec.kernel @typed(%x: !warpspec.global<f32> {megamoe.name = "x"},
   // CHECK: llvm.fence syncscope("device") seq_cst
   // PTX: fence.sc.gpu
   warpspec.fence scope gpu
+  // A publishing warp's ordering before its lane 0's release.
+  // CHECK: %[[ALL:.*]] = llvm.mlir.constant(-1 : i32) : i32
+  // CHECK: nvvm.bar.warp.sync %[[ALL]]
+  // PTX: bar.warp.sync -1
+  warpspec.warp_sync
   // Counters and peer pointers on typed pointers: the same lowering as on
   // !llvm.ptr<1>.
   // CHECK: nvvm.inline_ptx "red.release.gpu.global.add.u32 [$0], $1;" ro(%[[CTR]], %[[I]] : !llvm.ptr<1>, i32)

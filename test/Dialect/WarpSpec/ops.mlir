@@ -110,6 +110,8 @@ warpspec.kernel @all_sm90(%da: !desc, %dsf: !sfdesc, %dout: !odesc,
       warpspec.fence.async_shared
       // CHECK: warpspec.fence.async_global
       warpspec.fence.async_global
+      // CHECK: warpspec.warp_sync
+      warpspec.warp_sync
       // CHECK: warpspec.barrier.sync %[[NB]]
       warpspec.barrier.sync %epi
       // CHECK: warpspec.smem.slot %{{.*}}[%{{.*}}] : !warpspec.smem<128x128xbf16, slots = 1, align = 1024> -> !llvm.ptr<3>

@@ -75,6 +75,19 @@ mk::GroupedGemmBinds layerGemmBinds(const mk::GroupedGemmConfig &g, bool l1) {
     binds.combine = "region:combine";
     binds.peerOffsets = "peer_offsets";
   }
+  if (g.pullRows) { // the copy of moe_pull, inside the kernel
+    binds.pool = "region:l1_pool";
+    binds.poolScales = "region:l1_pool_sf";
+    binds.poolSource = "region:pool_source";
+    binds.srcTokenIndex = "region:src_token_index";
+    binds.poolRowStart = "region:pool_row_start";
+    binds.x = "region:x";
+    binds.xScales = "region:x_sf";
+    binds.topkWeights = "region:topk_weights";
+    binds.peerOffsets = "peer_offsets";
+    binds.pullArrivals = "region:pull_arrivals";
+    binds.pullWaits = "region:pull_waits";
+  }
   binds.blockExpert = "region:pool_block_expert";
   binds.numMBlocks = "region:pool_info";
   if (g.halfBlocks)
@@ -127,6 +140,8 @@ void buildLayerGemm(OpBuilder &b, Location loc, const mk::MoeKernelContext &ctx,
       mk::GroupedGemmConfig(cfg::layerGemmProblem(
           c, ctx.plan, v, l1 ? cfg::LayerGemm::L1 : cfg::LayerGemm::L2));
   mk::GroupedGemmBinds binds = layerGemmBinds(g, l1);
+  binds.pullTimeoutCycles = ctx.barrierTimeoutCycles;
+  binds.missingPullArrivals = ctx.missingArrivals;
   if (std::optional<std::string> error = mk::verifyGroupedGemmConfig(g)) {
     emitError(loc) << "megamoe-expand: the " << (l1 ? "L1" : "L2")
                    << " grouped GEMM cannot be built: " << *error;
@@ -179,10 +194,14 @@ SmallVector<Stage> fusedGemmStages() {
   return stages;
 }
 
-SmallVector<Stage> splitStages() {
+/// `pullInL1`: the L1 kernel fills its own pool rows (Variant::l1Pull), so
+/// moe_pull is not built for the variant.
+SmallVector<Stage> splitStages(bool pullInL1) {
   SmallVector<Stage> stages;
   for (Stage &s : unfusedStages()) {
     if (StringRef(s.name) == mk::kActivationKernel)
+      continue;
+    if (pullInL1 && StringRef(s.name) == mk::kPullKernel)
       continue;
     if (StringRef(s.name) == mk::kL1GemmKernel)
       s.name = mk::kL1SwiGLUKernel;
@@ -282,8 +301,9 @@ struct MegaMoEExpandPass
     auto stagesOf = [&](const cfg::Variant &v) {
       if (plan.schedule == cfg::Schedule::FusedGemm)
         return fusedGemmStages();
-      return split && cfg::splitFusesActivation(config, v) ? splitStages()
-                                                           : unfusedStages();
+      return split && cfg::splitFusesActivation(config, v)
+                 ? splitStages(v.l1Pull)
+                 : unfusedStages();
     };
     llvm::StringSet<> known;
     SmallVector<std::string> knownOrder;

@@ -653,6 +653,26 @@ def WarpSpec_FenceAsyncGlobalOp : WarpSpec_Op<"fence.async_global"> {
   let assemblyFormat = "attr-dict";
 }
 
+def WarpSpec_WarpSyncOp : WarpSpec_Op<"warp_sync"> {
+  let summary = "converge the warp and order its lanes' memory accesses";
+  let description = [{
+    `bar.warp.sync 0xffffffff`: every lane of the warp waits until all 32
+    have executed it, and their memory accesses before it are ordered
+    before any lane's accesses after it (PTX ISA, bar.warp.sync: "memory
+    ordering among threads participating in barrier"). A warp that writes
+    a row with all lanes and publishes it with one lane's release
+    (`warpspec.counter.add`) needs it between the two: the release is
+    cumulative over what its thread has observed, and the barrier makes the
+    other lanes' writes observed. The whole warp must execute it
+    (warp-uniform control flow).
+
+    ```mlir
+    warpspec.warp_sync
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 def WarpSpec_FenceAsyncSharedOp : WarpSpec_Op<"fence.async_shared"> {
   let summary = "order generic-proxy SMEM writes before async-proxy reads";
   let description = [{

@@ -1,0 +1,59 @@
+//===- PoolPull.h - one warp copies one token-pool row ----------*- C++ -*-===//
+//
+// Part of the collectives (docs/Collectives.md): the row copy of the
+// dispatch. A warp fills pool row `row` from the source rank that sent it:
+//   row -> 64-row unit -> local expert l (pool_block_expert) -> source rank r
+//   (the count of ranks r' with pool_row_start[l][r' + 1] <= row, summed
+//   over the lanes with redux.sync; r == R is a padding row) -> slot s =
+//   src_token_index[l][r][row - pool_row_start[l][r]],
+// then copies rank r's x[t] (16-byte vectors, `unroll` in flight per lane),
+// x_sf[t][c] into the MN-major pool_sf[c][row], topk_weights[t][k] and the
+// source (r, t, k). Padding rows get zeros and source (-1, -1, -1).
+// Values read from memory are range-checked before they index anything: an
+// expert outside [0, L) or a slot outside [0, T * K) makes the row a padding
+// row instead of an out-of-bounds access. Every branch is warp-uniform.
+//
+// Used by moe_pull (a kernel of 32-warp CTAs doing nothing else) and by the
+// split schedule's L1 kernel (two dispatch warps per CTA beside the GEMM,
+// docs/SplitSchedule.md, "The pull in the L1 kernel").
+//
+//===----------------------------------------------------------------------===//
+#ifndef MEGAMOE_LIB_KERNELS_COLLECTIVES_POOLPULL_H
+#define MEGAMOE_LIB_KERNELS_COLLECTIVES_POOLPULL_H
+
+#include "mlir/IR/Builders.h"
+
+namespace megamoe::collectives {
+
+/// The layer's shapes the copy needs.
+struct PoolPullShape {
+  /// hidden, top-k, local experts, ranks, T * K (slots per rank), scale
+  /// columns per row (H / input scale block), rows per pool_block_expert
+  /// entry (the variant's expert alignment), pool rows.
+  int64_t H = 0, K = 0, L = 0, R = 0, slotsPerRank = 0, scaleColumns = 0,
+          align = 0, poolRows = 0;
+  /// 16-byte vectors each lane moves per iteration of the row copy.
+  int64_t unroll = 1;
+
+  /// The largest unroll (at most `most`: 4 or 2) whose 32 x unroll vectors
+  /// divide the row, so that the unrolled loop needs no bound check.
+  static int64_t chooseUnroll(int64_t hidden, int64_t most);
+};
+
+/// The regions the copy reads (on the source ranks: x, x_sf, topk_weights
+/// through warpspec.peer.ptr) and writes (this rank's pool).
+struct PoolPullOperands {
+  mlir::Value srcTokenIndex, poolRowStart, poolBlockExpert;
+  mlir::Value pool, poolScales, poolWeights, poolSource;
+  mlir::Value x, xScales, topkWeights, peerOffsets;
+};
+
+/// The whole warp (lane `lane`, i32) fills pool row `row` (i32, warp-
+/// uniform, below the pool's rows).
+void pullPoolRow(mlir::OpBuilder &b, mlir::Location loc,
+                 const PoolPullShape &s, const PoolPullOperands &ops,
+                 mlir::Value lane, mlir::Value row);
+
+} // namespace megamoe::collectives
+
+#endif // MEGAMOE_LIB_KERNELS_COLLECTIVES_POOLPULL_H
