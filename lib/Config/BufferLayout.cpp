@@ -81,10 +81,11 @@ BufferLayout stageKernelsBufferLayout(const LayerConfig &c, const Plan &p) {
   // blocks.
   const int64_t P = p.poolTokens;
   int64_t BM = p.variants.front().blockM;
-  bool halfBlocks = false;
+  bool halfBlocks = false, l1Pull = false;
   for (const Variant &v : p.variants) {
     BM = std::min(BM, v.expertAlign > 0 ? v.expertAlign : v.blockM);
     halfBlocks |= v.halfBlocks();
+    l1Pull |= v.l1Pull;
   }
 
   BufferLayout layout;
@@ -103,6 +104,14 @@ BufferLayout stageKernelsBufferLayout(const LayerConfig &c, const Plan &p) {
     // (docs/FusedSchedule.md).
     place.add("l2_arrivals", "u32", {P / kMinBlockM}, "kernel");
     place.add("l2_waits", "u32", {P / kMinBlockM}, "kernel");
+  }
+  if (l1Pull) {
+    // The L1 kernel's pull arrivals (rows of each 64-row unit -- the
+    // smallest segment alignment BM -- copied into the pool) and the L1
+    // tiles that have waited on them; the last waiter zeroes both
+    // (docs/SplitSchedule.md).
+    place.add("pull_arrivals", "u32", {P / BM}, "kernel");
+    place.add("pull_waits", "u32", {P / BM}, "kernel");
   }
   layout.workspaceBytes = place.offset();
 

@@ -157,6 +157,13 @@ int64_t stageExpertAlign(const LayerConfig &c, Schedule schedule,
   return blockM;
 }
 
+bool stageL1Pull(const LayerConfig &, Schedule, const Variant &) {
+  // Not measured yet: off until bench/RESULTS.md shows the pull inside the
+  // L1 kernel faster than moe_pull before it (docs/SplitSchedule.md, "The
+  // pull in the L1 kernel"); megamoe-plan="l1-pull=true" asks for it.
+  return false;
+}
+
 int64_t defaultNumSMs(Chip chip) {
   // The persistent grid is one CTA per SM and synchronizes in software, so it
   // must never exceed the SMs that are resident (H200/H100 SXM: 132).

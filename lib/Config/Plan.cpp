@@ -69,6 +69,8 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
     // The grouped GEMM's setmaxnreg targets (ChipLimits).
     ChipLimits limits = chipLimits(c.chip);
     v.registers = {limits.producerRegisters, limits.mathRegisters, 0};
+    // Asked of the variant as chosen so far (BLOCK_M, expert alignment).
+    v.l1Pull = o.l1Pull.value_or(stageL1Pull(c, plan.schedule, v));
     plan.variants.push_back(v);
     next = maxTokens + 1;
   }
@@ -159,6 +161,8 @@ std::vector<std::string> makePlan(const LayerConfig &c, const PlanOverrides &o,
       v.registers.producer = *o.producerRegisters;
     if (o.mathRegisters)
       v.registers.math = *o.mathRegisters;
+    // Asked of the variant as chosen so far (BLOCK_M, expert alignment).
+    v.l1Pull = o.l1Pull.value_or(stageL1Pull(c, plan.schedule, v));
     plan.variants.push_back(v);
     next = hi + 1;
   }

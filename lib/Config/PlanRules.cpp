@@ -424,6 +424,31 @@ const VariantRule kVariantRules[] = {
                     "schedule on sm_90a (64-row half blocks)"));
        return true;
      }},
+    {"l1-pull", kAnySchedule,
+     [](const LayerConfig &c, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       if (!v.l1Pull)
+         return true;
+       // The pull inside the L1 kernel is built for the split schedule's
+       // moe_l1_swiglu on sm_90a: its dispatch warps sit beside the TMA
+       // warps of the fused L1 + SwiGLU kernel (docs/SplitSchedule.md, "The
+       // pull in the L1 kernel"); the other L1 kernels load a pool that
+       // moe_pull has filled.
+       std::string why;
+       if (p.schedule != Schedule::Split)
+         why = cat("the ", toString(p.schedule), " schedule has no such L1 "
+                   "kernel (split only)");
+       else if (c.chip != Chip::SM90a)
+         why = cat("it is not built for ", toString(c.chip), " (sm_90a only)");
+       else if (!splitFusesActivation(c, v))
+         why = "this variant's L1 kernel stores h for moe_activation "
+               "(splitFusesActivation: BLOCK_M 64, or fast-math)";
+       if (!why.empty())
+         r.fail(cat(describe(v), ": l1-pull: ", why,
+                    "; the pull inside the L1 kernel is built for the split "
+                    "schedule's moe_l1_swiglu on sm_90a"));
+       return true;
+     }},
     {"stage-kernels-gemm-stages", kStageKernels,
      [](const LayerConfig &, const Plan &p, size_t i, Report &r) {
        const Variant &v = p.variants[i];

@@ -36,6 +36,7 @@ Json toJson(const Variant &v) {
               {"max_tokens", v.maxTokens},
               {"block_m", v.blockM},
               {"expert_align", v.expertAlign},
+              {"l1_pull", v.l1Pull},
               {"l1_block_n", v.l1BlockN},
               {"l2_block_n", v.l2BlockN},
               {"block_k", v.blockK},
@@ -164,6 +165,7 @@ std::string planToText(const LayerConfig &c, const Plan &p) {
                           ? " L1+SwiGLU epilogue"
                           : " L1 then activation (splitFusesActivation)")
                    : "")
+         << (v.l1Pull ? " l1-pull (the L1 kernel pulls its pool rows)" : "")
          << "\n";
     BufferLayout layout = computeBufferLayout(c, p);
     os << "symmetric buffer: " << formatBytes(layout.totalBytes)

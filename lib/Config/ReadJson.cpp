@@ -45,6 +45,18 @@ public:
     out = v->get<int64_t>();
   }
 
+  void boolean(const Json &object, const char *key, const std::string &where,
+               bool &out) {
+    const Json *v = member(object, key, where);
+    if (!v)
+      return;
+    if (!v->is_boolean()) {
+      errors.push_back(where + "." + key + " must be true or false");
+      return;
+    }
+    out = v->get<bool>();
+  }
+
   template <typename T, typename Parse>
   void name(const Json &object, const char *key, const std::string &where,
             T &out, Parse parse) {
@@ -118,6 +130,10 @@ void readVariant(Reader &r, const Json &j, const std::string &w, Variant &v) {
   v.expertAlign = v.blockM;
   if (j.is_object() && j.contains("expert_align"))
     r.integer(j, "expert_align", w, v.expertAlign);
+  // Older plans have no l1_pull: moe_pull fills the pool.
+  v.l1Pull = false;
+  if (j.is_object() && j.contains("l1_pull"))
+    r.boolean(j, "l1_pull", w, v.l1Pull);
   r.integer(j, "l1_block_n", w, v.l1BlockN);
   r.integer(j, "l2_block_n", w, v.l2BlockN);
   r.integer(j, "block_k", w, v.blockK);

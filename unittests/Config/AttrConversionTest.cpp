@@ -51,6 +51,28 @@ TEST(AttrConversion, SplitPlanWithHalfBlocksRoundTrips) {
   EXPECT_EQ(planToJson(c, p2), planToJson(c, p));
 }
 
+// l1_pull (omitted from the IR when false) through #megamoe.plan.
+TEST(AttrConversion, SplitPlanWithL1PullRoundTrips) {
+  mlir::MLIRContext context;
+  context.loadDialect<mlir::megamoe::MegaMoEDialect>();
+  LayerConfig c = v4Flash(1, 8192);
+  c.fastMath = true;
+  PlanOverrides o;
+  o.schedule = Schedule::Split;
+  for (bool pull : {true, false}) {
+    o.l1Pull = pull;
+    Plan p;
+    ASSERT_TRUE(makePlan(c, o, p).empty());
+    auto attr = mlir::megamoe::PlanAttr::get(&context, p);
+    for (mlir::Attribute v : attr.getVariants())
+      EXPECT_EQ(mlir::cast<mlir::megamoe::VariantAttr>(v).getL1Pull(), pull);
+    Plan p2 = attr.getPlan();
+    for (const Variant &v : p2.variants)
+      EXPECT_EQ(v.l1Pull, pull);
+    EXPECT_EQ(planToJson(c, p2), planToJson(c, p));
+  }
+}
+
 TEST(AttrConversion, GetCheckedReportsTheRules) {
   mlir::MLIRContext context;
   context.loadDialect<mlir::megamoe::MegaMoEDialect>();

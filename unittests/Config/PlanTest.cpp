@@ -320,6 +320,74 @@ TEST(Plan, Sm100IsPlannedLikeSm90) {
   }
 }
 
+// l1-pull: off by default (not measured yet), an override sets every
+// variant, and the rule allows it only where the L1 kernel is built: the
+// split schedule's moe_l1_swiglu on sm_90a. Its workspace holds the pull
+// arrivals and waits, one of each per 64-row unit.
+TEST(Plan, L1PullOverrideAndItsRule) {
+  LayerConfig c = v4Flash(1, 8192);
+  c.fastMath = true;
+  PlanOverrides o;
+  o.schedule = Schedule::Split;
+  Plan heuristic = planOk(c, o);
+  for (const Variant &v : heuristic.variants)
+    EXPECT_FALSE(v.l1Pull);
+  BufferLayout lh = computeBufferLayout(c, heuristic);
+  EXPECT_FALSE(lh.find("pull_arrivals"));
+  EXPECT_FALSE(lh.find("pull_waits"));
+
+  o.l1Pull = true;
+  Plan pulled = planOk(c, o);
+  ASSERT_EQ(pulled.variants.size(), 2u);
+  for (const Variant &v : pulled.variants) {
+    EXPECT_TRUE(v.l1Pull);
+    EXPECT_TRUE(splitFusesActivation(c, v));
+  }
+  BufferLayout lp = computeBufferLayout(c, pulled);
+  for (const char *name : {"pull_arrivals", "pull_waits"}) {
+    const Region *r = lp.find(name);
+    ASSERT_TRUE(r) << name;
+    EXPECT_EQ(r->element, "u32");
+    EXPECT_EQ(r->shape, std::vector<int64_t>{pulled.poolTokens / 64});
+    // Zero between calls: in the workspace.
+    EXPECT_LT(r->offset, lp.workspaceBytes) << name;
+  }
+  o.l1Pull = false;
+  for (const Variant &v : planOk(c, o).variants)
+    EXPECT_FALSE(v.l1Pull);
+
+  // Not the split schedule.
+  o.l1Pull = true;
+  for (Schedule s : {Schedule::Unfused, Schedule::FusedGemm}) {
+    o.schedule = s;
+    EXPECT_NE(planError(c, o).find(
+                  std::string(": l1-pull: the ") + toString(s) +
+                  " schedule has no such L1 kernel (split only); the pull "
+                  "inside the L1 kernel is built for the split schedule's "
+                  "moe_l1_swiglu on sm_90a"),
+              std::string::npos)
+        << toString(s);
+  }
+  // A split variant whose L1 kernel stores h for moe_activation: without
+  // fast-math the BLOCK_M 128 one (the BLOCK_M 64 one fuses).
+  o.schedule = Schedule::Split;
+  LayerConfig exact = v4Flash(1, 8192);
+  Plan p;
+  std::vector<std::string> e = makePlan(exact, o, p);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0], "variant BLOCK_M 128 (tokens/rank 2731..8192): l1-pull: "
+                  "this variant's L1 kernel stores h for moe_activation "
+                  "(splitFusesActivation: BLOCK_M 64, or fast-math); the "
+                  "pull inside the L1 kernel is built for the split "
+                  "schedule's moe_l1_swiglu on sm_90a");
+  // sm_100a.
+  LayerConfig sm100 = c;
+  sm100.chip = Chip::SM100a;
+  EXPECT_NE(planError(sm100, o).find(
+                ": l1-pull: it is not built for sm_100a (sm_90a only)"),
+            std::string::npos);
+}
+
 TEST(Plan, InvalidLayerIsReportedNotPlanned) {
   EXPECT_NE(planError(shape(4000, 2048, 256, 6, 8, 8), {}).find("H = 4000"),
             std::string::npos);
@@ -387,6 +455,39 @@ TEST(PlanJson, ExpertAlignRoundTripsAndDefaultsToBlockM) {
   ASSERT_TRUE(planFromJson(old, c2, p3).empty());
   for (const Variant &v : p3.variants)
     EXPECT_EQ(v.expertAlign, v.blockM);
+}
+
+// l1_pull survives the JSON, and a plan written before it existed reads as
+// moe_pull filling the pool.
+TEST(PlanJson, L1PullRoundTripsAndDefaultsToFalse) {
+  PlanOverrides o;
+  o.schedule = Schedule::Split;
+  o.l1Pull = true;
+  LayerConfig c = v4Flash(1, 8192);
+  c.fastMath = true;
+  Plan p = planOk(c, o);
+  ASSERT_EQ(p.variants.size(), 2u);
+  std::string json = planToJson(c, p);
+  EXPECT_NE(json.find("\"l1_pull\": true"), std::string::npos);
+  LayerConfig c2;
+  Plan p2;
+  ASSERT_TRUE(planFromJson(json, c2, p2).empty());
+  for (const Variant &v : p2.variants)
+    EXPECT_TRUE(v.l1Pull);
+  EXPECT_TRUE(validatePlan(c2, p2).empty());
+  EXPECT_EQ(planToJson(c2, p2), json);
+  std::string old = std::regex_replace(
+      json, std::regex(R"("l1_pull": (true|false),\s*)"), "");
+  ASSERT_EQ(old.find("l1_pull"), std::string::npos);
+  Plan p3;
+  ASSERT_TRUE(planFromJson(old, c2, p3).empty());
+  for (const Variant &v : p3.variants)
+    EXPECT_FALSE(v.l1Pull);
+  std::string bad = std::regex_replace(
+      json, std::regex(R"("l1_pull": true)"), R"("l1_pull": 1)");
+  std::vector<std::string> e = planFromJson(bad, c2, p3);
+  ASSERT_FALSE(e.empty());
+  EXPECT_EQ(e[0], "plan.variants[0].l1_pull must be true or false");
 }
 
 TEST(PlanJson, ReportsProblemsWithoutThrowing) {

@@ -58,6 +58,11 @@ int64_t stageL2BlockN(const LayerConfig &config, Schedule schedule);
 /// experts' last m-block may be a 64-row half block.
 int64_t stageExpertAlign(const LayerConfig &config, Schedule schedule,
                          int64_t blockM);
+/// Whether variant `v` (its BLOCK_M and expert alignment already chosen) of
+/// a plan of `schedule` pulls its own pool rows in its L1 kernel
+/// (Variant::l1Pull). PlanRules.cpp checks where it is allowed.
+bool stageL1Pull(const LayerConfig &config, Schedule schedule,
+                 const Variant &v);
 
 /// SMs of the chip's reference part (H200/H100 SXM: 132; B200: 148).
 int64_t defaultNumSMs(Chip chip);

@@ -155,7 +155,7 @@ LogicalResult VariantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   int64_t, int64_t, int64_t blockM,
                                   int64_t expertAlign, int64_t, int64_t,
                                   int64_t, int64_t, int64_t, StringRef mathMode,
-                                  int64_t, int64_t, int64_t, int64_t) {
+                                  int64_t, int64_t, int64_t, int64_t, bool) {
   if (expertAlign <= 0 || blockM % expertAlign != 0)
     return emitError() << "expert_align " << expertAlign
                        << " must be a positive divisor of block_m " << blockM;
@@ -217,6 +217,7 @@ cfg::Plan PlanAttr::getPlan() const {
     v.registers = {va.getProducerRegisters(), va.getMathRegisters(),
                    va.getIdleRegisters()};
     v.smemBytes = va.getSmemBytes();
+    v.l1Pull = va.getL1Pull();
     p.variants.push_back(v);
   }
   return p;
@@ -227,9 +228,9 @@ PlanAttr PlanAttr::get(MLIRContext *context, const cfg::Plan &p) {
   for (const cfg::Variant &v : p.variants)
     variants.push_back(VariantAttr::get(
         context, v.minTokens, v.maxTokens, v.blockM, v.expertAlign,
-        v.l1BlockN, v.l2BlockN,
-        v.blockK, v.stages, v.expertsPerWave, cfg::toString(v.mathMode),
-        v.registers.producer, v.registers.math, v.registers.idle, v.smemBytes));
+        v.l1BlockN, v.l2BlockN, v.blockK, v.stages, v.expertsPerWave,
+        cfg::toString(v.mathMode), v.registers.producer, v.registers.math,
+        v.registers.idle, v.smemBytes, v.l1Pull));
   return Base::get(
       context, cfg::toString(p.chip), p.numSMs, cfg::toString(p.schedule),
       p.roles.threads, p.roles.dispatchWarpEnd - p.roles.dispatchWarpBegin,

@@ -54,6 +54,11 @@ struct MegaMoEPlanPass
                << "megamoe-plan: unknown schedule=\"" << schedule
                << "\"; expected fused, split, unfused, fused-gemm or auto";
     }
+    if (l1Pull == "true" || l1Pull == "false")
+      o.l1Pull = l1Pull == "true";
+    else if (!l1Pull.empty())
+      return op->emitError() << "megamoe-plan: unknown l1-pull=\"" << l1Pull
+                             << "\"; expected true, false or empty (heuristic)";
     if (!mathMode.empty()) {
       o.mathMode = cfg::parseMathMode(mathMode);
       if (!o.mathMode)

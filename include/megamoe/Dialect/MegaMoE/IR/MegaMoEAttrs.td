@@ -79,7 +79,9 @@ def MegaMoE_VariantAttr : MegaMoE_Attr<"Variant", "variant"> {
     `experts_per_wave` for the wave scheduler; `math_mode` cooperative-m
     (two warpgroups split M), cooperative-n (split N) or single; setmaxnreg
     targets of the producer warpgroup, each math warpgroup and the idle one;
-    `smem_bytes` of dynamic shared memory.
+    `smem_bytes` of dynamic shared memory; `l1_pull` (split schedule only;
+    omitted when false) when the variant's L1 kernel fills its own pool rows
+    (dispatch warps beside the TMA warps, no moe_pull).
   }];
   let parameters = (ins
     "int64_t":$min_tokens,
@@ -95,7 +97,8 @@ def MegaMoE_VariantAttr : MegaMoE_Attr<"Variant", "variant"> {
     "int64_t":$producer_registers,
     "int64_t":$math_registers,
     "int64_t":$idle_registers,
-    "int64_t":$smem_bytes
+    "int64_t":$smem_bytes,
+    MegaMoE_BoolParameter:$l1_pull
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -65,6 +65,10 @@ def MegaMoEPlan : Pass<"megamoe-plan", "::mlir::ModuleOp"> {
     Option<"expertAlign", "expert-align", "int64_t", "0",
            "pool rows each expert is padded to: BLOCK_M, or 64 with BLOCK_M "
            "128 (64-row half blocks; 0 = heuristic)">,
+    Option<"l1Pull", "l1-pull", "std::string", "\"\"",
+           "true: each variant's L1 kernel pulls its own pool rows (split "
+           "schedule, sm_90a, an L1 kernel that fuses SwiGLU; no moe_pull), "
+           "false: moe_pull fills the pool (empty = heuristic)">,
     Option<"blockK", "block-k", "int64_t", "0",
            "BLOCK_K: 128 or 256 (0 = heuristic)">,
     Option<"stages", "stages", "int64_t", "0",
