@@ -158,9 +158,12 @@ int64_t stageExpertAlign(const LayerConfig &c, Schedule schedule,
 }
 
 bool stageL1Pull(const LayerConfig &, Schedule, const Variant &) {
-  // Not measured yet: off until bench/RESULTS.md shows the pull inside the
-  // L1 kernel faster than moe_pull before it (docs/SplitSchedule.md, "The
-  // pull in the L1 kernel"); megamoe-plan="l1-pull=true" asks for it.
+  // Off: measured slower than moe_pull before the L1 kernel at every size
+  // but one (bench/RESULTS.md 2026-12-02, "The pull in the L1 kernel"; V4-
+  // Flash 0.995-1.042, V4-Pro 1.005-1.090 at 1-8192 tokens, launches
+  // hidden): two dispatch warps per SM at 40 registers keep too few bytes in
+  // flight. megamoe-plan="l1-pull=true" asks for it (docs/SplitSchedule.md,
+  // "The pull in the L1 kernel").
   return false;
 }
 

@@ -118,12 +118,12 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   // two dispatch warps. In `roles` the TMA role comes first, the math
   // warpgroups next (roles[1 + wg]) and the dispatch role last.
   if (p.pullRows) {
-    // setmaxnreg is warpgroup-wide: the dispatch and TMA warps share what
-    // the math warpgroups leave (65,536 - 256 x 232 = 128 x 48 on sm_90a);
-    // the row copy keeps 4 x 16 bytes in flight per lane.
-    int64_t left = limits.registersPerSM -
-                   128 * mathWarpgroups * limits.mathRegisters;
-    int64_t regs = std::min<int64_t>(left / 128 / 8 * 8, 256);
+    // setmaxnreg is warpgroup-wide: the dispatch and TMA warps share the
+    // producer's target. Not more: the math warpgroups' setmaxnreg.inc
+    // takes only what warpgroup 0 released (validateKernelPlan; with 48 the
+    // layer hung on the GPU, bench/RESULTS.md 2026-12-02 "The pull in the
+    // L1 kernel").
+    int64_t regs = limits.producerRegisters;
     plan.roles.push_back({kTmaRole, 2, 4, regs, false});
     for (int64_t wg = 0; wg < mathWarpgroups; ++wg)
       plan.roles.push_back({"math" + std::to_string(wg), 4 + 4 * wg,
@@ -274,6 +274,23 @@ std::vector<std::string> validateKernelPlan(const KernelPlan &plan) {
     errors.push_back(cat("the roles' register targets need ", sum,
                          " registers, more than the ", limits.registersPerSM,
                          " of an SM"));
+  // setmaxnreg.inc draws on the registers the CTA's warps gave back with
+  // setmaxnreg.dec, not on the SM's unallocated ones: an increase the
+  // decreases do not cover blocks forever.
+  int64_t released = 0, wanted = 0;
+  for (const RolePlan &r : plan.roles) {
+    int64_t threads = 32 * (r.warpEnd - r.warpBegin);
+    if (r.registers > 0 && r.registers < plan.entryRegisters)
+      released += threads * (plan.entryRegisters - r.registers);
+    else if (r.registers > plan.entryRegisters)
+      wanted += threads * (r.registers - plan.entryRegisters);
+  }
+  if (wanted > released)
+    errors.push_back(cat("the roles' setmaxnreg increases need ", wanted,
+                         " registers above the entry's ", plan.entryRegisters,
+                         " per thread, but the decreases release only ",
+                         released,
+                         " (setmaxnreg.inc takes only released registers)"));
   return errors;
 }
 

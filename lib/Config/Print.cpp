@@ -135,10 +135,16 @@ std::string planToText(const LayerConfig &c, const Plan &p) {
     // the plan's only choices.
     bool split = p.schedule == Schedule::Split;
     bool allFuse = split;
-    for (const Variant &v : p.variants)
+    bool allPull = true, anyPull = false;
+    for (const Variant &v : p.variants) {
       allFuse = allFuse && splitFusesActivation(c, v);
+      allPull = allPull && v.l1Pull;
+      anyPull = anyPull || v.l1Pull;
+    }
+    // With l1-pull the L1 kernel fills the pool: no pull kernel.
     os << "plan: schedule=" << toString(p.schedule) << " sms=" << p.numSMs
-       << " kernels: route, layout, pull, "
+       << " kernels: route, layout, "
+       << (allPull ? "" : anyPull ? "pull (per variant), " : "pull, ")
        << (p.schedule == Schedule::FusedGemm
                ? "L1 grouped GEMM + SwiGLU + requant and L2 grouped GEMM + "
                  "combine scatter in one persistent kernel"

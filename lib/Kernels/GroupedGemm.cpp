@@ -691,6 +691,8 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   }
   if (c.pullRows) {
     // Every row of a unit is counted once; every tile of its m-block waits.
+    // One 16-byte vector per lane per step: at warpgroup 0's 40 registers
+    // two in flight spilled 4 bytes (V4-Pro).
     int64_t H = c.k;
     gemm.pullShape = {H,
                       c.pullTopk,
@@ -700,7 +702,7 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
                       H / c.pullScaleBlock,
                       c.pullAlign,
                       c.staticM,
-                      PoolPullShape::chooseUnroll(H, 4)};
+                      PoolPullShape::chooseUnroll(H, 1)};
     gemm.pullTarget = c.pullAlign + binds.missingPullArrivals;
     gemm.pullWaitsPerUnit = gemm.tiles.nBlocks;
     gemm.pullTimeoutCycles = binds.pullTimeoutCycles;

@@ -31,7 +31,7 @@
 // CHECK-SAME: megamoe.bind = "region:pull_waits", megamoe.name = "pull_waits"
 // Two producer arrivals per stage (A + A scales; B).
 // CHECK: warpspec.pipeline.create "ab" producer_arrivals 2 consumer_arrivals 8
-// CHECK: warpspec.role "tma" warps [2, 4) regs 48 {
+// CHECK: warpspec.role "tma" warps [2, 4) regs 40 {
 // Warp 0 waits for the m-block's units (one for a half block, else two),
 // counts its wait (2 tiles per m-block: the second zeroes both counters),
 // then fences the async proxy before its TMA loads.
@@ -65,7 +65,7 @@
 // CHECK: warpspec.role "math0"
 // CHECK: warpspec.mma.block_scaled
 // CHECK: warpspec.acc_rows.load
-// CHECK: warpspec.role "dispatch" warps [0, 2) regs 48 {
+// CHECK: warpspec.role "dispatch" warps [0, 2) regs 40 {
 // Rows below pool_info[1] (at most P = 1152); counted below the computed
 // m-blocks' end (the last block's first row + its 64 or 128 rows).
 // CHECK: arith.minui %{{.*}}, %c1152_i32 : i32
@@ -84,14 +84,14 @@
 // MISSING: warpspec.counter.wait %{{.*}}, %c67_i32{{.*}} scope gpu name "pull_arrival" timeout_cycles 1000
 
 // BM64-LABEL: warpspec.kernel @moe_l1_swiglu(
-// BM64: warpspec.role "tma" warps [2, 4) regs 48 {
+// BM64: warpspec.role "tma" warps [2, 4) regs 40 {
 // BM64: warpspec.counter.wait %{{.*}}, %c64_i32{{.*}} name "pull_arrival"
 // BM64: warpspec.producer.commit
 // BM64: } else {
 // BM64-NEXT: warpspec.tma.load
 // BM64-NEXT: warpspec.tma.load
 // BM64-NEXT: warpspec.producer.commit
-// BM64: warpspec.role "dispatch" warps [0, 2) regs 48 {
+// BM64: warpspec.role "dispatch" warps [0, 2) regs 40 {
 
 // PTX-DAG: ld.acquire.gpu
 // PTX-DAG: bar.warp.sync -1

@@ -144,23 +144,63 @@ TEST(KernelPlan, OneStageIsTooFew) {
 
 TEST(KernelPlan, RegisterRules) {
   KernelPlan p = planGroupedGemmKernel(gemm(4096, 7168, 128));
+  // Each also increases beyond what the producer releases (the second
+  // message: SetmaxnregIncreasesNeedReleasedRegisters).
   p.roles[1].registers = 236;
   std::vector<std::string> e = validateKernelPlan(p);
-  ASSERT_EQ(e.size(), 1u);
+  ASSERT_EQ(e.size(), 2u);
   EXPECT_NE(e[0].find("role 'math0' has a register target of 236"),
             std::string::npos);
   p.roles[1].registers = 256;
   p.roles[2].registers = 256;
   e = validateKernelPlan(p);
-  ASSERT_EQ(e.size(), 1u);
+  ASSERT_EQ(e.size(), 2u);
   EXPECT_NE(e[0].find("need 70656 registers, more than the 65536"),
             std::string::npos)
       << e[0];
+  EXPECT_NE(e[1].find("setmaxnreg increases"), std::string::npos) << e[1];
   p = planGroupedGemmKernel(gemm(4096, 7168, 128));
   p.entryRegisters = 176;
   e = validateKernelPlan(p);
   ASSERT_EQ(e.size(), 1u);
   EXPECT_NE(e[0].find("384 threads x 176 registers"), std::string::npos);
+}
+
+// setmaxnreg.inc only takes what the CTA's warps released: 40 / 232 at an
+// entry of 168 is exactly balanced (128 x 128 released, 256 x 64 wanted);
+// a 48-register producer leaves the math warpgroups 1,024 short.
+TEST(KernelPlan, SetmaxnregIncreasesNeedReleasedRegisters) {
+  KernelPlan p = planGroupedGemmKernel(gemm(4096, 7168, 128));
+  ASSERT_EQ(p.entryRegisters, 168);
+  EXPECT_TRUE(validateKernelPlan(p).empty());
+  p.roles[0].registers = 48;
+  std::vector<std::string> e = validateKernelPlan(p);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("increases need 16384 registers above the entry's 168 "
+                      "per thread, but the decreases release only 15360"),
+            std::string::npos)
+      << e[0];
+}
+
+// pullRows: warpgroup 0 is two TMA warps and two dispatch warps, at the
+// producer's registers; the TMA role stays the producer.
+TEST(KernelPlan, PullRowsSplitsWarpgroupZero) {
+  GemmProblem g = gemm(4096, 4096, 128);
+  g.swiglu = true;
+  g.pullRows = true;
+  KernelPlan p = planGroupedGemmKernel(g);
+  EXPECT_TRUE(validateKernelPlan(p).empty());
+  ASSERT_EQ(p.roles.size(), 4u);
+  EXPECT_EQ(p.producerRole().name, "tma");
+  EXPECT_EQ(p.producerRole().warpBegin, 2);
+  EXPECT_EQ(p.producerRole().warpEnd, 4);
+  ASSERT_TRUE(p.dispatchRole());
+  EXPECT_EQ(p.dispatchRole()->warpBegin, 0);
+  EXPECT_EQ(p.dispatchRole()->warpEnd, 2);
+  EXPECT_EQ(p.dispatchRole()->registers, p.producerRole().registers);
+  EXPECT_EQ(p.roles[1].name, "math0");
+  EXPECT_EQ(p.mathWarpgroups(), 2);
+  EXPECT_FALSE(planGroupedGemmKernel(gemm(4096, 4096, 128)).dispatchRole());
 }
 
 TEST(KernelPlan, Sm100PlanIsValid) {

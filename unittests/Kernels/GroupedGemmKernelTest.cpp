@@ -215,6 +215,56 @@ TEST(GroupedGemmConfig, CombineScatterNeedsBf16AndAStaticPool) {
   EXPECT_NE(error->find("combine-ranks"), std::string::npos) << *error;
 }
 
+// pull-rows: the split schedule's SwiGLU kernel with its pull's shapes.
+TEST(GroupedGemmConfig, PullRowsNeedsTheSwiGLUKernelAndItsShapes) {
+  megamoe::GroupedGemmConfig c;
+  c.experts = 8;
+  c.n = 512;
+  c.k = 512;
+  c.staticM = 1152;
+  c.deviceMBlocks = true;
+  c.bScaleInterleave = megamoe::config::kGateUpInterleave;
+  c.out = megamoe::config::DType::F32;
+  c.pullRows = true;
+  c.pullTopk = 2;
+  c.pullRanks = 1;
+  c.pullTokens = 64;
+  c.pullScaleBlock = 128;
+  c.pullAlign = 128;
+  std::optional<std::string> error = megamoe::verifyGroupedGemmConfig(c);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("pull-rows needs swiglu"), std::string::npos) << *error;
+  c.swiglu = true;
+  EXPECT_FALSE(megamoe::verifyGroupedGemmConfig(c));
+  c.halfBlocks = true; // a pool_block_expert entry is then 64 rows
+  error = megamoe::verifyGroupedGemmConfig(c);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("pull-align must be the rows of one pool_block_expert "
+                        "entry (64, half blocks), got 128"),
+            std::string::npos)
+      << *error;
+  c.pullAlign = 64;
+  EXPECT_FALSE(megamoe::verifyGroupedGemmConfig(c));
+  c.pullScaleBlock = 96;
+  error = megamoe::verifyGroupedGemmConfig(c);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("pull-scale-block that divides k"), std::string::npos)
+      << *error;
+  c.pullScaleBlock = 128;
+  c.pullRanks = 0;
+  error = megamoe::verifyGroupedGemmConfig(c);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("pull-topk, pull-ranks and pull-tokens >= 1"),
+            std::string::npos)
+      << *error;
+  c.pullRanks = 1;
+  c.chip = megamoe::config::Chip::SM100a;
+  error = megamoe::verifyGroupedGemmConfig(c);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("pull-rows is built for sm_90a"), std::string::npos)
+      << *error;
+}
+
 TEST(GroupedGemmConfig, FloatOutputTilesFitFiveStages) {
   // As many stages as fit (the K loop rolled: no unrolledStageCount). The
   // FP32 tile's extra 32 KiB still leave 5 stages (33296 B each): the plan

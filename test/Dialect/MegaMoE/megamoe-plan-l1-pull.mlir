@@ -22,8 +22,11 @@
 // OFF-NOT: l1_pull
 // OFF: smem_bytes = 0>]>
 
+// No pull kernel when every variant pulls in its L1 kernel.
+// TEXT: plan: schedule=split sms=132 kernels: route, layout, L1 grouped GEMM + SwiGLU + requant,
 // TEXT: variant tokens 0..2730: grouped GEMMs BLOCK_M=64 {{.*}} L1+SwiGLU epilogue l1-pull (the L1 kernel pulls its pool rows)
 // TEXT-NEXT: variant tokens 2731..8192: grouped GEMMs BLOCK_M=128 {{.*}} L1+SwiGLU epilogue l1-pull (the L1 kernel pulls its pool rows)
+// TEXT-OFF: kernels: route, layout, pull, L1
 // TEXT-OFF-NOT: l1-pull
 
 // The pull's arrivals and waits: u32 per 64-row unit of the 81664-row pool,
