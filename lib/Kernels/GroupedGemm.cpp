@@ -183,47 +183,54 @@ SmallVector<Value, 2> tileColumnBlocks(OpBuilder &b, Location loc,
           arith::AddIOp::create(b, loc, first, indexConst(b, loc, 1))};
 }
 
+/// One counted wait on a workspace counter: poll `arrivals[index] >= target`
+/// (ld.acquire.gpu, bounded by `timeoutCycles`, reported as `name`), fence
+/// the async proxy so the TMA reads that follow see what was published, and
+/// count the wait in `waits[index]`; the waiter that makes it `waiters`
+/// zeroes both, so the next call starts clean with no memset. The whole warp
+/// waits; lane 0 counts.
+void countedWait(OpBuilder &b, Location loc, Value arrivals, Value waits,
+                 Value index, int64_t target, int64_t waiters, StringRef name,
+                 std::optional<int64_t> timeoutCycles) {
+  Value arrived = ws::GlobalOffsetOp::create(b, loc, arrivals, index);
+  ws::CounterWaitOp::create(
+      b, loc, arrived, i32Const(b, loc, target), ws::Scope::gpu,
+      b.getStringAttr(name),
+      timeoutCycles ? b.getI64IntegerAttr(*timeoutCycles) : IntegerAttr());
+  ws::FenceAsyncGlobalOp::create(b, loc);
+  Value lane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      moe::laneId(b, loc), i32Const(b, loc, 0));
+  moe::ifThen(b, loc, lane0, [&](OpBuilder &lb) {
+    Value waited = ws::GlobalOffsetOp::create(lb, loc, waits, index);
+    Value before = ws::GlobalAtomicOp::create(
+        lb, loc, ws::AtomicKind::add, waited, i32Const(lb, loc, 1));
+    Value last = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::eq,
+                                       before, i32Const(lb, loc, waiters - 1));
+    moe::ifThen(lb, loc, last, [&](OpBuilder &zb) {
+      // Every waiter of this call has passed: nobody reads them again.
+      moe::store(zb, loc, i32Const(zb, loc, 0), arrived, 4);
+      moe::store(zb, loc, i32Const(zb, loc, 0), waited, 4);
+    });
+  });
+}
+
 /// The L2 arrival wait of the fused kernel's producer warps that load A
-/// rows (warp 0) and their scales (warp 1): the acquire, the proxy fence
-/// that orders the TMA reads after it, and the count of waiters whose last
-/// zeroes both counters.
+/// rows (warp 0) and their scales (warp 1).
 void waitForArrivals(OpBuilder &b, Location loc, const GemmPhase &g,
                      Value warp, Value mBlock) {
   Value loadsRows = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                           warp, indexConst(b, loc, 2));
   moe::ifThen(b, loc, loadsRows, [&](OpBuilder &wb) {
-    Value m = indexToI32(wb, loc, mBlock);
-    Value arrived = ws::GlobalOffsetOp::create(wb, loc, g.arrivals, m);
-    ws::CounterWaitOp::create(
-        wb, loc, arrived, i32Const(wb, loc, g.arrivalsPerBlock),
-        ws::Scope::gpu, wb.getStringAttr("l2_arrival"),
-        g.timeoutCycles ? wb.getI64IntegerAttr(*g.timeoutCycles)
-                        : IntegerAttr());
-    ws::FenceAsyncGlobalOp::create(wb, loc);
-    Value lane0 = arith::CmpIOp::create(wb, loc, arith::CmpIPredicate::eq,
-                                        moe::laneId(wb, loc),
-                                        i32Const(wb, loc, 0));
-    moe::ifThen(wb, loc, lane0, [&](OpBuilder &lb) {
-      Value waited = ws::GlobalOffsetOp::create(lb, loc, g.waits, m);
-      Value before = ws::GlobalAtomicOp::create(
-          lb, loc, ws::AtomicKind::add, waited, i32Const(lb, loc, 1));
-      Value last = arith::CmpIOp::create(
-          lb, loc, arith::CmpIPredicate::eq, before,
-          i32Const(lb, loc, g.waitsPerBlock - 1));
-      moe::ifThen(lb, loc, last, [&](OpBuilder &zb) {
-        // Every waiter of this call has passed: nobody reads them again.
-        moe::store(zb, loc, i32Const(zb, loc, 0), arrived, 4);
-        moe::store(zb, loc, i32Const(zb, loc, 0), waited, 4);
-      });
-    });
+    countedWait(wb, loc, g.arrivals, g.waits, indexToI32(wb, loc, mBlock),
+                g.arrivalsPerBlock, g.waitsPerBlock, "l2_arrival",
+                g.timeoutCycles);
   });
 }
 
 /// The pull wait of the producer warp that loads A rows and their scales
 /// (warp 0 of two): each 64-row unit of the m-block (two, or one for a half
-/// block; one at BLOCK_M 64) must hold all its rows; then the proxy fence
-/// that orders the TMA reads after the acquires, and the count of waiters
-/// whose last zeroes the unit's counters for the next call.
+/// block; one at BLOCK_M 64) must hold all its rows, waited on by every
+/// tile of the m-block.
 void waitForPulledRows(OpBuilder &b, Location loc, const GemmPhase &g,
                        Value warp, const BlockRows &rows) {
   Value isA = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
@@ -239,31 +246,10 @@ void waitForPulledRows(OpBuilder &b, Location loc, const GemmPhase &g,
     Value end = arith::AddIOp::create(wb, loc, first, units);
     moe::forLoop(wb, loc, first, end, i32Const(wb, loc, 1),
                  [&](OpBuilder &ub, Value unit) {
-      Value arrived = ws::GlobalOffsetOp::create(ub, loc, g.pullArrivals, unit);
-      ws::CounterWaitOp::create(
-          ub, loc, arrived, i32Const(ub, loc, g.pullTarget), ws::Scope::gpu,
-          ub.getStringAttr("pull_arrival"),
-          g.pullTimeoutCycles ? ub.getI64IntegerAttr(*g.pullTimeoutCycles)
-                              : IntegerAttr());
-      Value lane0 = arith::CmpIOp::create(ub, loc, arith::CmpIPredicate::eq,
-                                          moe::laneId(ub, loc),
-                                          i32Const(ub, loc, 0));
-      moe::ifThen(ub, loc, lane0, [&](OpBuilder &lb) {
-        Value waited = ws::GlobalOffsetOp::create(lb, loc, g.pullWaits, unit);
-        Value before = ws::GlobalAtomicOp::create(
-            lb, loc, ws::AtomicKind::add, waited, i32Const(lb, loc, 1));
-        Value last = arith::CmpIOp::create(
-            lb, loc, arith::CmpIPredicate::eq, before,
-            i32Const(lb, loc, g.pullWaitsPerUnit - 1));
-        moe::ifThen(lb, loc, last, [&](OpBuilder &zb) {
-          // Every tile of the m-block has waited: nobody reads them again
-          // in this call.
-          moe::store(zb, loc, i32Const(zb, loc, 0), arrived, 4);
-          moe::store(zb, loc, i32Const(zb, loc, 0), waited, 4);
-        });
-      });
-    });
-    ws::FenceAsyncGlobalOp::create(wb, loc);
+                   countedWait(ub, loc, g.pullArrivals, g.pullWaits, unit,
+                               g.pullTarget, g.pullWaitsPerUnit,
+                               "pull_arrival", g.pullTimeoutCycles);
+                 });
   });
 }
 

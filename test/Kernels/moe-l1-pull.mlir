@@ -33,8 +33,8 @@
 // CHECK: warpspec.pipeline.create "ab" producer_arrivals 2 consumer_arrivals 8
 // CHECK: warpspec.role "tma" warps [2, 4) regs 40 {
 // Warp 0 waits for the m-block's units (one for a half block, else two),
-// counts its wait (2 tiles per m-block: the second zeroes both counters),
-// then fences the async proxy before its TMA loads.
+// fences the async proxy before its TMA loads, and counts its wait (2 tiles
+// per m-block: the second zeroes both counters).
 // CHECK: warpspec.tile_loop
 // CHECK: %[[HALF:.*]] = arith.cmpi slt
 // CHECK: scf.if
@@ -44,11 +44,11 @@
 // CHECK: scf.for %[[U:.*]] = %[[FIRST]] to %[[END]]
 // CHECK: %[[ARR:.*]] = warpspec.global.offset %{{.*}}[%[[U]]]
 // CHECK: warpspec.counter.wait %[[ARR]], %c64_i32{{.*}} scope gpu name "pull_arrival" timeout_cycles 20000000000
+// CHECK-NEXT: warpspec.fence.async_global
 // CHECK: warpspec.global.atomic add
 // CHECK: arith.cmpi eq, %{{.*}}, %c1_i32
 // CHECK: warpspec.global.store
 // CHECK: warpspec.global.store
-// CHECK: warpspec.fence.async_global
 // One warp loads A and its scales under one commit, the other B.
 // CHECK: warpspec.producer.acquire
 // CHECK-NEXT: arith.constant 0 : index
