@@ -491,9 +491,14 @@ const PlanRule kCoverageRules[] = {
      }},
     {"stage-kernels-worst-case-pool", kStageKernels,
      [](const LayerConfig &c, const Plan &p, Report &r) {
+       // As pool-ring: only valid tiles size the pool (a variant rule
+       // reports the others; an absurd BLOCK_M would overflow the count).
        int64_t maxBlockM = 0;
        for (const Variant &v : p.variants)
-         maxBlockM = std::max(maxBlockM, v.blockM);
+         if (hasValidTile(v))
+           maxBlockM = std::max(maxBlockM, v.blockM);
+       if (maxBlockM == 0)
+         return true;
        int64_t worst = worstCasePoolTokens(c, maxBlockM);
        if (p.poolTokens != worst)
          r.fail(cat("the ", toString(p.schedule),

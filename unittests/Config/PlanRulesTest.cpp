@@ -4,6 +4,7 @@
 #include "megamoe/Config/Plan.h"
 
 #include <algorithm>
+#include <limits>
 #include <gtest/gtest.h>
 
 using namespace megamoe::config;
@@ -101,6 +102,22 @@ TEST(PlanRules, NoVariantStopsTheChecks) {
             std::vector<std::string>{
                 "the unfused schedule has one or two variants (BLOCK_M 64 "
                 "and/or 128), got 0"});
+}
+
+// An absurd BLOCK_M (a corrupted manifest) is a variant error, not an
+// overflow in the worst-case pool of the stage-kernel schedules (UBSan in
+// the runtime's manifest fuzz test found it).
+TEST(PlanRules, AnAbsurdBlockMDoesNotSizeThePool) {
+  LayerConfig c = v4Flash(2, 128);
+  for (Schedule s : {Schedule::Unfused, Schedule::Split}) {
+    Plan p = planned(c, s);
+    for (Variant &v : p.variants)
+      v.blockM = std::numeric_limits<int64_t>::max() - 1;
+    std::vector<std::string> e = validatePlan(c, p);
+    ASSERT_FALSE(e.empty());
+    for (const std::string &m : e)
+      EXPECT_EQ(m.find("worst-case pool"), std::string::npos) << m;
+  }
 }
 
 } // namespace
