@@ -117,24 +117,19 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   // B block or its arrival), or with pullRows two (A and its scales; B) and
   // two dispatch warps. In `roles` the TMA role comes first, the math
   // warpgroups next (roles[1 + wg]) and the dispatch role last.
-  if (p.pullRows) {
-    // setmaxnreg is warpgroup-wide: the dispatch and TMA warps share the
-    // producer's target. Not more: the math warpgroups' setmaxnreg.inc
-    // takes only what warpgroup 0 released (validateKernelPlan; with 48 the
-    // layer hung on the GPU, bench/RESULTS.md 2026-12-02 "The pull in the
-    // L1 kernel").
-    int64_t regs = limits.producerRegisters;
-    plan.roles.push_back({kTmaRole, 2, 4, regs, false});
-    for (int64_t wg = 0; wg < mathWarpgroups; ++wg)
-      plan.roles.push_back({"math" + std::to_string(wg), 4 + 4 * wg,
-                            8 + 4 * wg, limits.mathRegisters, true});
-    plan.roles.push_back({kDispatchRole, 0, 2, regs, false});
-  } else {
-    plan.roles.push_back({kTmaRole, 0, 4, limits.producerRegisters, false});
-    for (int64_t wg = 0; wg < mathWarpgroups; ++wg)
-      plan.roles.push_back({"math" + std::to_string(wg), 4 + 4 * wg,
-                            8 + 4 * wg, limits.mathRegisters, true});
-  }
+  // setmaxnreg is warpgroup-wide: with pullRows the dispatch and TMA warps
+  // share the producer's target. Not more: the math warpgroups'
+  // setmaxnreg.inc takes only what warpgroup 0 released (validateKernelPlan;
+  // with 48 the layer hung on the GPU, bench/RESULTS.md 2026-12-02 "The pull
+  // in the L1 kernel").
+  plan.roles.push_back(
+      {kTmaRole, p.pullRows ? 2 : 0, 4, limits.producerRegisters, false});
+  for (int64_t wg = 0; wg < mathWarpgroups; ++wg)
+    plan.roles.push_back({"math" + std::to_string(wg), 4 + 4 * wg, 8 + 4 * wg,
+                          limits.mathRegisters, true});
+  if (p.pullRows)
+    plan.roles.push_back(
+        {kDispatchRole, 0, 2, limits.producerRegisters, false});
   plan.blockM = p.blockM;
   plan.blockN = p.blockN;
   plan.blockK = kGroupedGemmBlockK;

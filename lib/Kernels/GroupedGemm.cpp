@@ -688,7 +688,7 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
                       H / c.pullScaleBlock,
                       c.pullAlign,
                       c.staticM,
-                      PoolPullShape::chooseUnroll(H, 1)};
+                      /*unroll=*/1};
     gemm.pullTarget = c.pullAlign + binds.missingPullArrivals;
     gemm.pullWaitsPerUnit = gemm.tiles.nBlocks;
     gemm.pullTimeoutCycles = binds.pullTimeoutCycles;

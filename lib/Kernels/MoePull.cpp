@@ -45,7 +45,7 @@ void megamoe::buildMoePullKernel(OpBuilder &b, Location loc,
                                sfBlock > 0 ? H / sfBlock : 0,
                                ctx.expertAlign,
                                ctx.plan.poolTokens,
-                               collectives::PoolPullShape::chooseUnroll(H, 4)};
+                               collectives::PoolPullShape::chooseUnroll(H)};
   if (H % 128 != 0 || sfBlock <= 0 || H % sfBlock != 0) {
     emitError(loc) << "moe_pull: hidden (" << H
                    << ") must be a multiple of 128 and of the input scale "

@@ -232,11 +232,10 @@ void collectives::pullPoolRow(OpBuilder &b, Location loc,
       [&](OpBuilder &eb) { zeroRow(eb, loc, f); });
 }
 
-
-int64_t PoolPullShape::chooseUnroll(int64_t hidden, int64_t most) {
+int64_t PoolPullShape::chooseUnroll(int64_t hidden) {
   int64_t vectors = hidden / kVectorBytes;
   for (int64_t u : {4, 2})
-    if (u <= most && vectors % (kWarpSize * u) == 0)
+    if (vectors % (kWarpSize * u) == 0)
       return u;
   return 1;
 }

@@ -35,9 +35,9 @@ struct PoolPullShape {
   /// 16-byte vectors each lane moves per iteration of the row copy.
   int64_t unroll = 1;
 
-  /// The largest unroll (at most `most`: 4 or 2) whose 32 x unroll vectors
-  /// divide the row, so that the unrolled loop needs no bound check.
-  static int64_t chooseUnroll(int64_t hidden, int64_t most);
+  /// The largest unroll (4, 2, 1) whose 32 x unroll vectors divide the
+  /// row, so that the unrolled loop needs no bound check.
+  static int64_t chooseUnroll(int64_t hidden);
 };
 
 /// The regions the copy reads (on the source ranks: x, x_sf, topk_weights

@@ -144,8 +144,9 @@ def MegaMoEExpand : Pass<"megamoe-expand", "::mlir::ModuleOp"> {
            "10 s; the fault tests use less)">,
     Option<"missingArrivals", "test-missing-arrivals", "int64_t", "0",
            "fault injection for the tests: the fused-gemm schedule's L2 "
-           "tiles wait for this many more L1 arrivals than will come, so "
-           "their wait must end in its timeout message (0 = off)">,
+           "tiles (and, with l1-pull, the split L1 kernel's A loads) wait "
+           "for this many more arrivals than will come, so their wait must "
+           "end in its timeout message (0 = off)">,
     Option<"profile", "profile", "bool", "false",
            "the phase profile (docs/Profile.md): every kernel stamps "
            "%globaltimer at its phase boundaries into the buffer bound to "
