@@ -71,9 +71,8 @@ bool KernelPlan::unrollEligible() const {
   // 2 x 64 totals and 64 scratch (320 bytes of spills); the mainloop then
   // rematerializes the K steps (0 spills; 1.06-1.18x faster than rolled,
   // bench/RESULTS.md "unroll-wide on the GPU").
-  int64_t columnBlocks = blockN / 128;
   return unrollStages && chip == Chip::SM90a &&
-         (columnBlocks == 1 || unrollWide);
+         (columnBlocks(blockN) == 1 || unrollWide);
 }
 
 bool KernelPlan::unrollsStages(int64_t k, int64_t otherK) const {
@@ -150,10 +149,10 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   auto fixed = [&](const char *name, int64_t bytes, int64_t alignment) {
     plan.smem.push_back({name, bytes, 1, alignment, /*perStage=*/false});
   };
-  // B comes in column blocks of at most 128 rows (one MMA n each): the
-  // pair's second block for the second warpgroup (splitN), or the second
-  // half of a BLOCK_N 256 tile.
-  int64_t bBlockRows = std::min<int64_t>(p.blockN, 128);
+  // B comes in column blocks (one MMA n each, columnBlockRows): the pair's
+  // second block for the second warpgroup (splitN), or the second half of a
+  // BLOCK_N 256 tile.
+  int64_t bBlockRows = columnBlockRows(p.blockN);
   stage("a_tiles", p.blockM * plan.blockK, kTileAlignment);
   stage("b_tiles", bBlockRows * plan.blockK, kTileAlignment);
   if (plan.splitN || p.blockN > bBlockRows)

@@ -441,7 +441,8 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
         // 256, which has no SwiGLU).
         SmallVector<Value, 2> t = k.mainloop.consumeTile(
             cb, loc, indexConst(cb, loc, 64 * epilogue.rowBlock), g.sfb,
-            sfbRow, splitN ? wg : 0, g.phase, releaseCount);
+            sfbRow, splitN ? wg : 0, g.phase, releaseCount,
+            groupedWeightScalesShift(cb, loc, k.mainloop.config(), nBlock));
         if (c.swiglu && !weights)
           weights = loadSwiGLURowWeights(cb, loc, epilogue, g.swiglu,
                                          rows.row0);

@@ -23,11 +23,26 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
   if (c.blockM != 64 && c.blockM != 128)
     return "block-m must be 128 (two math warpgroups) or 64 (one), got " +
            str(c.blockM);
-  if (c.blockN != 128 && c.blockN != 256)
+  if (c.blockN != 128 && c.blockN != 192 && c.blockN != 256)
     return "block-n must be 128 (one 128x128 weight scale block per tile "
-           "column range) or 256 (two, computed as two column blocks of 128), "
-           "got " +
+           "column range), 192 (one m64n192 MMA whose columns straddle two "
+           "scale blocks) or 256 (two column blocks of 128, computed one after "
+           "the other), got " +
            str(c.blockN);
+  if (c.blockN == 192) {
+    // One 96 + 96-register accumulator pair per warpgroup on sm_90a; the
+    // layer epilogues (SwiGLU pairs, the combine scatter) handle 128-column
+    // blocks only.
+    if (c.chip != cfg::Chip::SM90a)
+      return std::string("block-n 192 is built for sm_90a only, got chip '") +
+             cfg::toString(c.chip) + "'";
+    if (c.swiglu || c.combineScatter)
+      return "block-n 192 is built for the TMA-store epilogue only (not "
+             "swiglu or combine-scatter)";
+    if (c.bScaleInterleave)
+      return "block-n 192 does not support b-scale-interleave (its tiles "
+             "straddle two scale blocks already)";
+  }
   if (c.blockN == 256) {
     // The two column blocks are two SM90 wgmma accumulators per warpgroup;
     // the SwiGLU epilogue handles one column block per accumulator.

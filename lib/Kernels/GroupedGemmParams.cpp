@@ -56,12 +56,12 @@ SmallVector<KernelParam> gemm::kernelParams(Builder &b,
   params.push_back({kParamA, binds.a,
                     ws::TmaDescType::get(ctx, {c.blockM, 128}, fp8, 128),
                     tmaSpec(b, {n(c.k), rows(1)}, {n(c.k)})});
-  // One box per 128-row column block of B (a BLOCK_N 256 tile loads two);
+  // One box per column block of B (a BLOCK_N 256 tile loads two of 128);
   // in a cluster each CTA loads 1 / clusterM of each column block per box.
   params.push_back({kParamB, binds.b,
                     ws::TmaDescType::get(
                         ctx,
-                        {std::min<int64_t>(c.blockN, 128) / c.clusterM, 128},
+                        {config::columnBlockRows(c.blockN) / c.clusterM, 128},
                         fp8, 128),
                     tmaSpec(b, {n(c.k), n(c.experts * c.n)}, {n(c.k)})});
   params.push_back({kParamSfa, binds.aScales,

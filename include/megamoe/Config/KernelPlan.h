@@ -37,6 +37,24 @@ constexpr int64_t kGroupedGemmBlockK = 128;
 /// The deepest pipeline the grouped GEMM is built with.
 constexpr int64_t kGroupedGemmMaxStages = 8;
 
+/// The B rows of one column block of a BLOCK_N tile (one wgmma n, one
+/// accumulator per math warpgroup): BLOCK_N 256 is two column blocks of 128
+/// computed one after the other ("promotion in halves": 2 x 128 promoted
+/// registers do not fit beside a 128-register m64n256 scratch); 128 and 192
+/// are one (a 192-column tile straddles two 128-row weight-scale blocks at
+/// column 64 or 128 of the tile, BlockScaledMainloop's scale regions).
+/// Compiler, plan and manifest read it here.
+inline int64_t columnBlockRows(int64_t blockN) {
+  return blockN == 256 ? 128 : blockN;
+}
+/// Column blocks per BLOCK_N tile (1, or 2 for BLOCK_N 256).
+inline int64_t columnBlocks(int64_t blockN) {
+  return blockN / columnBlockRows(blockN);
+}
+/// Whether a BLOCK_N tile's columns can straddle two 128-row weight-scale
+/// blocks (BLOCK_N not a multiple of 128: 192).
+inline bool straddlesScaleBlocks(int64_t blockN) { return blockN % 128 != 0; }
+
 /// One grouped GEMM: D[M, N] = A[M, K] x B[expert(m), N, K]^T, FP8 block
 /// scaled (include/megamoe/Kernels/GroupedGemm.h says what each option does).
 /// Only given values, nothing derived.

@@ -46,9 +46,11 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
     Option<"blockM", "block-m", "int64_t", "128",
            "Rows per tile: 128 (two math warpgroups) or 64 (one)">,
     Option<"blockN", "block-n", "int64_t", "0",
-           "Columns per tile: 128, or 256 (sm_90a; two column blocks of 128 "
-           "per math warpgroup, not with swiglu or combine-scatter); 0: the "
-           "plan's choice (config::groupedGemmBlockN)">,
+           "Columns per tile: 128, 192 (sm_90a; one m64n192 MMA straddling "
+           "two weight-scale blocks, TMA-store epilogue only, N a multiple "
+           "of 192) or 256 (sm_90a; two column blocks of 128 per math "
+           "warpgroup, not with swiglu or combine-scatter); 0: the plan's "
+           "choice (config::groupedGemmBlockN)">,
     Option<"stages", "stages", "int64_t", "0",
            "Pipeline stages (0: as many as fit in shared memory, at most 8)">,
     Option<"clusterM", "cluster-m", "int64_t", "0",

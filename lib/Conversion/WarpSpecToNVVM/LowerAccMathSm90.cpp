@@ -132,6 +132,28 @@ struct AccDeinterleaveLowering : OpConversionPattern<AccDeinterleaveOp> {
   }
 };
 
+/// Element i of a thread's fragment lies in 8-column group i / 4: a slice
+/// of columns [offset, offset + n) is elements [offset / 2, (offset + n) /
+/// 2), renumbered from 0.
+struct AccSliceLowering : OpConversionPattern<AccSliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AccSliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type structTy = getTypeConverter()->convertType(op.getResult().getType());
+    int64_t first = op.getOffset() / 2;
+    int64_t elements = op.getResult().getType().getN() / 2;
+    Value result = LLVM::UndefOp::create(rewriter, loc, structTy);
+    for (int64_t i = 0; i < elements; ++i)
+      result = LLVM::InsertValueOp::create(
+          rewriter, loc, result,
+          extract(rewriter, loc, adaptor.getAcc(), first + i), i);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct AccRowReduceLowering : OpConversionPattern<AccRowReduceOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -332,7 +354,7 @@ struct AccRowsLoadSharedLowering : OpConversionPattern<AccRowsLoadSharedOp> {
 void warpspec::populateWarpSpecAccMathSm90Patterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<AccMapLowering, AccRowsMapLowering, AccDeinterleaveLowering,
-               AccRowReduceLowering, AccAnyLowering, AccRowsLoadLowering, AccRowsStoreLowering,
+               AccSliceLowering, AccRowReduceLowering, AccAnyLowering, AccRowsLoadLowering, AccRowsStoreLowering,
                AccRowsStoreSharedLowering, AccRowsLoadSharedLowering>(
       converter, patterns.getContext());
 }

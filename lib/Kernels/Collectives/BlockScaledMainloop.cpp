@@ -49,11 +49,12 @@ MainloopConfig MainloopConfig::fromPlan(const megamoe::config::KernelPlan &plan,
   m.producerWarps =
       plan.producerRole().warpEnd - plan.producerRole().warpBegin;
   m.consumerWarps = 0;
-  // A column block is one 128-row weight-scale block (the MMA n of 128).
-  m.columnBlocks = plan.blockN / 128;
+  // A column block is one MMA n (config::columnBlockRows).
+  m.columnBlocks = megamoe::config::columnBlocks(plan.blockN);
   m.bBlocks = plan.splitN ? 2 : m.columnBlocks;
   m.clusterM = plan.clusterM;
   m.scalePrefetch = plan.scalePrefetch;
+  m.straddlesScaleBlocks = megamoe::config::straddlesScaleBlocks(plan.blockN);
   for (const megamoe::config::RolePlan &r : plan.roles)
     if (r.mma)
       m.consumerWarps += r.warpEnd - r.warpBegin;
@@ -90,8 +91,26 @@ Value megamoe::collectives::groupedWeightScalesRow(OpBuilder &b, Location loc,
       arith::AddIOp::create(
           b, loc,
           arith::MulIOp::create(b, loc, expert, i32Const(b, loc, n / 128)),
-          megamoe::moe::blockStart(b, loc, nBlock, c.blockN / 128)),
+          c.straddlesScaleBlocks
+              ? arith::DivUIOp::create(
+                    b, loc, megamoe::moe::blockStart(b, loc, nBlock, c.blockN),
+                    i32Const(b, loc, 128))
+                    .getResult()
+              : megamoe::moe::blockStart(b, loc, nBlock, c.blockN / 128)),
       i32Const(b, loc, k / 128));
+}
+
+Value megamoe::collectives::groupedWeightScalesShift(OpBuilder &b,
+                                                     Location loc,
+                                                     const MainloopConfig &c,
+                                                     Value nBlock) {
+  if (!c.straddlesScaleBlocks)
+    return Value();
+  assert(c.blockN % 64 == 0 && "a straddling tile starts at 0 or 64 mod 128");
+  Value first = megamoe::moe::blockStart(b, loc, nBlock, c.blockN);
+  Value within = arith::RemUIOp::create(b, loc, first, i32Const(b, loc, 128));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, within,
+                               i32Const(b, loc, 0));
 }
 
 BlockScaledMainloop BlockScaledMainloop::create(OpBuilder &b, Location loc,
@@ -232,12 +251,21 @@ SmallVector<Value, 2>
 BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
                                  Value bScales, Value bScalesRow,
                                  int64_t bBlock, const MainloopPhase &phase,
-                                 Value releaseCount) const {
+                                 Value releaseCount,
+                                 Value bScalesShift) const {
   Type accType = accumulatorType(b.getContext());
   Value zero = ws::AccZeroOp::create(b, loc, accType);
   AffineMapAttr scaleMap;
   if (phase.bScaleMap)
     scaleMap = AffineMapAttr::get(*phase.bScaleMap);
+  // A straddling tile: region c / 64 of the columns uses b_scales[c / 64].
+  bool straddles = cfg.straddlesScaleBlocks;
+  assert((!straddles || (bScalesShift && cfg.columnBlocks == 1 &&
+                         phase.bScalesPerTile == 1 && !phase.bScaleMap)) &&
+         "a straddling tile is one column block of plain scales");
+  if (straddles)
+    scaleMap = AffineMapAttr::get(AffineMap::get(
+        1, 0, getAffineDimExpr(0, b.getContext()).floorDiv(64)));
   // With release lag 1 a stage is handed back one K block later, after the
   // next stage's MMA consumed the previous total: its scale reads are then
   // retired, so the release needs no async-proxy fence (`reads_retired`).
@@ -245,12 +273,13 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
   bool lag = cfg.releaseLag == 1;
   int64_t blocks = cfg.columnBlocks;
   // Column block j's weight scales of K block `kBlock` are K / 128 entries
-  // after block j - 1's.
+  // after block j - 1's (and so are a straddling tile's second block's).
+  int64_t loadedBlocks = straddles ? 2 : blocks;
   auto loadScales = [&](OpBuilder &ob, Location l, Value kBlock) {
     Value entry =
         arith::AddIOp::create(ob, l, bScalesRow, indexToI32(ob, l, kBlock));
     SmallVector<Value> all;
-    for (int64_t j = 0; j < blocks; ++j)
+    for (int64_t j = 0; j < loadedBlocks; ++j)
       llvm::append_range(
           all, loadWeightScales(
                    ob, l, phase, bScales,
@@ -261,8 +290,17 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
     return all;
   };
   int64_t perBlock = phase.bScalesPerTile;
-  auto splitScales = [&](ValueRange all) {
-    SmallVector<SmallVector<Value, 2>, 2> sb;
+  auto splitScales = [&](OpBuilder &ob, Location l, ValueRange all) {
+    SmallVector<SmallVector<Value, 3>, 2> sb;
+    if (straddles) {
+      // Regions [0, 64) and [128, 192) are the first and second block's;
+      // [64, 128) the second's when the tile starts 64 columns into the
+      // first.
+      Value middle =
+          arith::SelectOp::create(ob, l, bScalesShift, all[1], all[0]);
+      sb.push_back({all[0], middle, all[1]});
+      return sb;
+    }
     for (int64_t j = 0; j < blocks; ++j)
       sb.emplace_back(all.slice(j * perBlock, perBlock));
     return sb;
@@ -293,16 +331,18 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
     } else {
       current = loadScales(kb, l, kBlock);
     }
-    SmallVector<SmallVector<Value, 2>, 2> sb = splitScales(current);
+    SmallVector<SmallVector<Value, 3>, 2> sb = splitScales(kb, l, current);
     auto wait = ws::ConsumerWaitOp::create(kb, l, ring);
     if (known)
       wait.setKnownStage(*known);
     Value stage = wait;
     // One column block after the other: each MMA's scratch accumulator is
     // promoted (and dead) before the next block's MMA starts.
-    // Unrolled with two column blocks, the hoisted descriptor words would
-    // not fit beside the totals: their K steps are added where they issue.
-    bool remat = known && blocks == 2;
+    // Unrolled with two column blocks (or one of 192: 2 x 96 registers),
+    // the hoisted descriptor words would not fit beside the totals: their K
+    // steps are added where they issue (at BLOCK_N 192, cluster 1, K 2048:
+    // 124 bytes of spills without).
+    bool remat = known && (blocks == 2 || straddles);
     SmallVector<Value> next;
     for (int64_t j = 0; j < blocks; ++j) {
       auto mma = ws::MmaBlockScaledOp::create(

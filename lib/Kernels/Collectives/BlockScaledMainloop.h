@@ -21,7 +21,10 @@
 // halves"): per K block each block's MMA runs into one m64n128 scratch
 // accumulator, is waited for and promoted before the next block's, so a
 // consumer holds 2 x 64 promoted + 64 scratch registers per thread instead
-// of the 2 x 128 a single m64n256 MMA would need.
+// of the 2 x 128 a single m64n256 MMA would need. A tile of BLOCK_N 192 is
+// one m64n192 MMA (96 scratch + 96 promoted registers) whose columns
+// straddle two weight-scale blocks: the promotion multiplies each 64-column
+// region by its block's scale.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MEGAMOE_LIB_KERNELS_COLLECTIVES_BLOCKSCALEDMAINLOOP_H
@@ -70,6 +73,13 @@ struct MainloopConfig {
   /// columns (KernelPlan::splitN), warpgroup i consuming block i, or when
   /// every consumer computes two column blocks (columnBlocks 2).
   int64_t bBlocks = 1;
+  /// The tile's columns straddle two 128-row weight-scale blocks
+  /// (config::straddlesScaleBlocks: BLOCK_N 192): per K block the consumer
+  /// reads the scales of both blocks and column c of the tile uses region
+  /// c / 64's (the first region the first block's, the last the second's,
+  /// the middle one either, by where the tile starts: consumeTile's
+  /// `bScalesShift`).
+  bool straddlesScaleBlocks = false;
   /// CTAs per cluster (KernelPlan::clusterM): 1, or 2 with a cluster ring
   /// and the B tile loaded in halves.
   int64_t clusterM = 1;
@@ -128,10 +138,18 @@ TileOperands groupedTileOperands(mlir::OpBuilder &b, mlir::Location loc,
 
 /// The first weight-scale entry of tile nBlock of `expert` in scales
 /// [E, n / 128, k / 128] of 128 x 128 blocks (entries of bScalesPerTile
-/// floats): (expert * n/128 + nBlock * BLOCK_N/128) * k/128 (i32).
+/// floats): (expert * n/128 + nBlock * BLOCK_N / 128) * k/128 (i32; the
+/// scale block of the tile's first column).
 mlir::Value groupedWeightScalesRow(mlir::OpBuilder &b, mlir::Location loc,
                                    const MainloopConfig &c, mlir::Value expert,
                                    mlir::Value nBlock, int64_t n, int64_t k);
+
+/// For tiles that straddle two weight-scale blocks (straddlesScaleBlocks):
+/// whether tile nBlock starts 64 columns into its first scale block, so
+/// that its columns [64, 128) are the second block's (i1); null otherwise.
+mlir::Value groupedWeightScalesShift(mlir::OpBuilder &b, mlir::Location loc,
+                                     const MainloopConfig &c,
+                                     mlir::Value nBlock);
 
 class BlockScaledMainloop {
 public:
@@ -161,6 +179,9 @@ public:
   /// one column block), `bBlock` says which B column block. With
   /// `releaseCount` (i32) each release arrives that many times per warp: for
   /// this warpgroup and for the ones that skip the tile (skipTileStages).
+  /// With straddlesScaleBlocks, `bScalesShift` is the tile's
+  /// groupedWeightScalesShift and the second block's scales are kBlocks
+  /// entries after the first's.
   llvm::SmallVector<mlir::Value, 2>
   consumeTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value row,
               mlir::Value bScales, mlir::Value bScalesRow,
@@ -170,8 +191,8 @@ public:
   llvm::SmallVector<mlir::Value, 2>
   consumeTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value row,
               mlir::Value bScales, mlir::Value bScalesRow, int64_t bBlock,
-              const MainloopPhase &phase,
-              mlir::Value releaseCount = {}) const;
+              const MainloopPhase &phase, mlir::Value releaseCount = {},
+              mlir::Value bScalesShift = {}) const;
 
   /// The consumer protocol of one tile without the MMAs: a math warpgroup
   /// that has no columns of this phase's tiles waits for and hands back

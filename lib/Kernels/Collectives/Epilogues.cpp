@@ -84,21 +84,29 @@ void stageAndStore(OpBuilder &b, Location loc, const EpilogueTile &e,
 namespace {
 /// The pieces of the SMEM tile's slot width a warpgroup's tile goes
 /// through, in column order, each with its first column in the tile: the
-/// column blocks (`totals`), each halved until a piece is one slot wide (a
-/// register renumbering, no data movement).
+/// column blocks (`totals`), each halved until a piece is one slot wide, or
+/// sliced into slots where a block is not a power of two of them (BLOCK_N
+/// 192): a register renumbering either way, no data movement.
 SmallVector<std::pair<Value, int64_t>, 8>
 tilePieces(OpBuilder &b, Location loc, const EpilogueTile &e,
            ValueRange totals, const TilePosition &at) {
   int64_t width = cast<ws::SmemType>(e.tile.getType()).getShape()[1];
   int64_t blockColumns = at.blockN / static_cast<int64_t>(totals.size());
-  assert(blockColumns % width == 0 &&
-         llvm::isPowerOf2_64(blockColumns / width) &&
-         "a column block is a power-of-two number of slots");
+  assert(blockColumns % width == 0 && "a column block is whole slots");
+  bool halve = llvm::isPowerOf2_64(blockColumns / width);
   SmallVector<std::pair<Value, int64_t>, 8> pieces;
   std::function<void(Value, int64_t)> split = [&](Value acc, int64_t first) {
     auto type = cast<ws::AccType>(acc.getType());
     if (type.getN() == width) {
       pieces.push_back({acc, first});
+      return;
+    }
+    if (!halve) {
+      auto sliceType = ws::AccType::get(b.getContext(), type.getM(), width,
+                                        type.getElementType());
+      for (int64_t c = 0; c < type.getN(); c += width)
+        pieces.push_back(
+            {ws::AccSliceOp::create(b, loc, sliceType, acc, c), first + c});
       return;
     }
     int64_t half = type.getN() / 2;

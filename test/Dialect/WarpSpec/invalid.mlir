@@ -2147,3 +2147,19 @@ warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads =
   }
   warpspec.return
 }
+
+// -----
+
+func.func @slice_unaligned(%d: !warpspec.acc<64x192xf32>) {
+  // expected-error @+1 {{offset and columns must be multiples of 8 (a thread holds accumulator columns in groups of 8), got offset 4 and 64 columns}}
+  %p = warpspec.acc.slice %d offset 4 : !warpspec.acc<64x192xf32> -> !warpspec.acc<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @slice_outside(%d: !warpspec.acc<64x192xf32>) {
+  // expected-error @+1 {{columns [160, 224) are not within the 192 columns of the accumulator}}
+  %p = warpspec.acc.slice %d offset 160 : !warpspec.acc<64x192xf32> -> !warpspec.acc<64x64xf32>
+  return
+}

@@ -317,6 +317,8 @@ func.func @element_math(%x: f32, %y: f32) -> (f32, f32, i16) {
 func.func @acc_math(%h: !warpspec.acc<64x128xf32>, %p: !warpspec.global<f32>, %xbuf: !warpspec.smem<64xf32, slots = 2, align = 16>) -> !warpspec.acc<64x64xf32> {
   // CHECK: %[[G:.*]], %[[U:.*]] = warpspec.acc.deinterleave %{{.*}} period 8 : !warpspec.acc<64x128xf32> -> !warpspec.acc<64x64xf32>
   %g, %u = warpspec.acc.deinterleave %h period 8 : !warpspec.acc<64x128xf32> -> !warpspec.acc<64x64xf32>
+  // CHECK: warpspec.acc.slice %{{.*}} offset 64 : !warpspec.acc<64x128xf32> -> !warpspec.acc<64x32xf32>
+  %sl = warpspec.acc.slice %h offset 64 : !warpspec.acc<64x128xf32> -> !warpspec.acc<64x32xf32>
   // CHECK: %[[W:.*]] = warpspec.acc_rows.load %{{.*}} : !warpspec.global<f32> -> !warpspec.acc_rows<64xf32>
   %w = warpspec.acc_rows.load %p : !warpspec.global<f32> -> !warpspec.acc_rows<64xf32>
   // CHECK: warpspec.acc.map %[[G]], %[[U]] rows(%[[W]]) : !warpspec.acc<64x64xf32>, !warpspec.acc<64x64xf32> rows !warpspec.acc_rows<64xf32> -> !warpspec.acc<64x64xf32> {

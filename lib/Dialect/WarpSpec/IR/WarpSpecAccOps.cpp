@@ -86,6 +86,21 @@ LogicalResult AccDeinterleaveOp::verify() {
   return success();
 }
 
+LogicalResult AccSliceOp::verify() {
+  // Rows (64) and element type (f32) are the accumulator type's own rule.
+  AccType acc = getAcc().getType(), result = getResult().getType();
+  int64_t offset = getOffset(), n = result.getN();
+  if (offset % 8 != 0 || n % 8 != 0)
+    return emitOpError("offset and columns must be multiples of 8 (a thread "
+                       "holds accumulator columns in groups of 8), got offset ")
+           << offset << " and " << n << " columns";
+  if (offset + n > acc.getN())
+    return emitOpError("columns [")
+           << offset << ", " << offset + n << ") are not within the "
+           << acc.getN() << " columns of the accumulator";
+  return success();
+}
+
 LogicalResult AccRowReduceOp::verify() {
   if (failed(verifySameType<AccType>(*this, getAccs(), "accumulator")))
     return failure();

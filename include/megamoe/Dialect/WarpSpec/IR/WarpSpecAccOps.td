@@ -86,6 +86,31 @@ def WarpSpec_AccDeinterleaveOp : WarpSpec_Op<"acc.deinterleave", [
   let hasVerifier = 1;
 }
 
+def WarpSpec_AccSliceOp : WarpSpec_Op<"acc.slice", [Pure]> {
+  let summary = "columns [offset, offset + n) of an accumulator";
+  let description = [{
+    The `m x n` accumulator of columns `[offset, offset + n)` of an
+    `m x N` one: `result[r, j] = acc[r, offset + j]`. E.g. the three
+    64-column panels of a 192-column tile that an epilogue stores in turn.
+
+    `offset` and `n` must be multiples of 8 (a thread holds accumulator
+    columns in groups of 8, so that the slice moves no data) and the slice
+    must lie within the accumulator.
+
+    ```mlir
+    %p1 = warpspec.acc.slice %d offset 64
+        : !warpspec.acc<64x192xf32> -> !warpspec.acc<64x64xf32>
+    ```
+  }];
+  let arguments = (ins WarpSpec_AccType:$acc,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$offset);
+  let results = (outs WarpSpec_AccType:$result);
+  let assemblyFormat = [{
+    $acc `offset` $offset attr-dict `:` qualified(type($acc)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def WarpSpec_AccReduceKind : I32EnumAttr<"AccReduceKind",
     "a per-row reduction whose result does not depend on the order", [
       I32EnumAttrCase<"max", 0>,
