@@ -77,16 +77,17 @@
 // CHECK: arith.select %{{.*}}, %c64_i32{{.*}}, %c128_i32
 // CHECK: %[[END2:.*]] = arith.select
 // CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step
-// A real row's x: a bulk copy into the warp's SMEM slot, then to the pool;
-// lane 0 waits for the writes before the slot goes back.
+// A real row's x: a bulk copy into stage 0 of the warp's SMEM slot, then
+// to the pool; lane 0 waits for the writes. No acquire or release: the
+// warp is the slot's only user and lane 0 issues both copies in order.
 // CHECK: warpspec.peer.ptr
-// CHECK: warpspec.producer.acquire %[[PULL0]]
-// CHECK: warpspec.bulk.copy %{{.*}}, %c512_i32 -> %[[ROW0]][%{{.*}}], %[[PULL0]]
-// CHECK: warpspec.producer.commit %[[PULL0]]
+// CHECK-NOT: warpspec.producer.acquire %[[PULL0]]
+// CHECK: warpspec.bulk.copy %{{.*}}, %c512_i32 -> %[[ROW0]][%[[S0:.*]]], %[[PULL0]]
+// CHECK: warpspec.producer.commit %[[PULL0]][%[[S0]]]
 // CHECK: warpspec.consumer.wait %[[PULL0]]
 // CHECK: warpspec.bulk.store %{{.*}}, %c512_i32{{.*}} -> %{{.*}} : !warpspec.global<i8>
 // CHECK-NEXT: warpspec.tma.store.wait pending 0{{$}}
-// CHECK-NEXT: warpspec.consumer.release %[[PULL0]][%{{.*}}] reads_retired
+// CHECK-NOT: warpspec.consumer.release %[[PULL0]]
 // CHECK: %[[COUNTED:.*]] = arith.cmpi ult, %[[ROW]], %[[END2]] : i32
 // CHECK: scf.if %[[COUNTED]] {
 // CHECK-NEXT: warpspec.fence.async_global

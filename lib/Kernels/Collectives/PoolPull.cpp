@@ -95,23 +95,29 @@ void copyXThroughRegisters(OpBuilder &b, Location loc, const RowFrame &f,
   });
 }
 
-/// x[t] into the SMEM slot (lane 0's bulk copy, completing on the stage's
-/// full barrier): the whole row in flight, no registers. Returns the stage.
-Value startXThroughSmem(OpBuilder &b, Location loc, const RowFrame &f,
-                        Value xRow) {
+/// x[t] into the SMEM slot (lane 0's bulk copy, completing on full[0] of
+/// the slot's one-stage pipeline): the whole row in flight, no registers.
+/// The warp is the slot's only producer and consumer and lane 0 issues both
+/// copies in order: its wait for the previous row's store to complete
+/// (finishXThroughSmem) already orders this copy after that store's reads,
+/// so the pipeline's empty side (producer.acquire, consumer.release) would
+/// order nothing. Leaving it out keeps its barrier address and iterator out
+/// of the dispatch warps' 40 registers (with it V4-Pro's BLOCK_M 64 L1
+/// kernel spilled 12 bytes).
+void startXThroughSmem(OpBuilder &b, Location loc, const RowFrame &f,
+                       Value xRow) {
   Value pipe = f.ops.stagingPipeline;
-  Value stage = ws::ProducerAcquireOp::create(b, loc, pipe);
+  Value stage = indexConst(b, loc, 0);
   Value source = ws::GlobalCastOp::create(
       b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1), xRow);
   ws::BulkCopyOp::create(b, loc, source, i32Const(b, loc, f.s.H),
                          f.ops.staging, stage, pipe, IntegerAttr());
   ws::ProducerCommitOp::create(b, loc, pipe, stage, IntegerAttr());
-  return stage;
 }
 
-/// Then from the slot to the pool row; lane 0 waits until the global
-/// writes are performed and the slot goes back. Both copies touch the slot
-/// in the async proxy only: the release needs no proxy fence.
+/// Then, once it landed, from the slot to the pool row; lane 0 waits until
+/// the global writes are performed (the row is counted after that, and the
+/// next row's copy may then refill the slot).
 void finishXThroughSmem(OpBuilder &b, Location loc, const RowFrame &f) {
   Value pipe = f.ops.stagingPipeline;
   Value full = ws::ConsumerWaitOp::create(b, loc, pipe);
@@ -120,8 +126,6 @@ void finishXThroughSmem(OpBuilder &b, Location loc, const RowFrame &f) {
       full);
   ws::BulkStoreOp::create(b, loc, src, i32Const(b, loc, f.s.H), f.poolRow);
   ws::TmaStoreWaitOp::create(b, loc, 0u, /*read=*/false);
-  ws::ConsumerReleaseOp::create(b, loc, pipe, full, Value(),
-                                /*reads_retired=*/true);
 }
 
 /// A real row: rank r's x[t], x_sf[t][:], topk_weights[t][k], source. With

@@ -50,7 +50,8 @@ struct PoolPullOperands {
   /// them a real row's x moves by two bulk copies (global -> SMEM -> pool,
   /// lane 0, no registers: the whole row in flight) instead of through the
   /// lanes' registers; the row's global writes are performed when the copy
-  /// returns (its lane 0 waited for them).
+  /// returns (its lane 0 waited for them). The slot must be the warp's own:
+  /// only full[0] of the pipeline is used (its empty side is not).
   mlir::Value staging, stagingPipeline;
 };
 
