@@ -161,9 +161,12 @@ bool stageL1Pull(const LayerConfig &, Schedule, const Variant &) {
   // Off: measured slower than moe_pull before the L1 kernel at every size
   // but one (bench/RESULTS.md 2026-12-02, "The pull in the L1 kernel"; V4-
   // Flash 0.995-1.042, V4-Pro 1.005-1.090 at 1-8192 tokens, launches
-  // hidden): two dispatch warps per SM at 40 registers keep too few bytes in
-  // flight. megamoe-plan="l1-pull=true" asks for it (docs/SplitSchedule.md,
-  // "The pull in the L1 kernel").
+  // hidden) with the copy through registers, and again with each row moved
+  // through SMEM by bulk copies (bench/RESULTS.md 2026-12-02, "... through
+  // SMEM by bulk copies": V4-Flash 0.956-1.041, V4-Pro 0.992-1.079): the
+  // first m-blocks' tiles wait for their rows, and at 8192 tokens the copy
+  // competes with the GEMM for memory bandwidth. megamoe-plan="l1-pull=true"
+  // asks for it (docs/SplitSchedule.md, "The pull in the L1 kernel").
   return false;
 }
 

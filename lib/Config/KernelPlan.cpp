@@ -182,6 +182,14 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   stage("ring_barriers", kRingBarrierBytesPerStage, kMbarrierBytes);
   if (limits.tmemColumns > 0)
     fixed("tmem_state", tmemStateBytes(mathWarpgroups), kMbarrierBytes);
+  // pullRows: each dispatch warp moves a row through an SMEM slot of its
+  // own (bulk copies, no registers), with a one-stage pipeline's barriers.
+  if (const RolePlan *d = plan.dispatchRole()) {
+    int64_t warps = d->warpEnd - d->warpBegin;
+    for (int64_t w = 0; w < warps; ++w)
+      fixed("pull_row", alignUp(p.k, kPullRowAlignment), kPullRowAlignment);
+    fixed("pull_barriers", warps * kRingBarrierBytesPerStage, kMbarrierBytes);
+  }
 
   // The standalone TMA-store GEMM of one column block per warpgroup takes a
   // stage count its K blocks are a multiple of, so that the math warps' K

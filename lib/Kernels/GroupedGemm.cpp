@@ -72,6 +72,8 @@ struct GemmPhase {
   /// zeroes both.
   PoolPullOperands pullOps;
   PoolPullShape pullShape;
+  /// Each dispatch warp's SMEM row slot and its one-stage pipeline.
+  SmallVector<Value, 2> pullStaging, pullPipelines;
   Value poolInfo, pullArrivals, pullWaits;
   int64_t pullTarget = 0, pullWaitsPerUnit = 0;
   std::optional<int64_t> pullTimeoutCycles;
@@ -259,16 +261,26 @@ void waitForPulledRows(OpBuilder &b, Location loc, const GemmPhase &g,
 /// to its 64-row unit's arrival counter. Rows past the computed blocks
 /// (only in a pool that overflowed) are copied but not counted: no tile
 /// would wait on them and zero their counter.
+/// One warpspec.role per dispatch warp (`w` of the plan's dispatch role):
+/// each has its own SMEM row slot and pipeline, whose arrivals a pipeline
+/// counts per warp of the roles that use it.
 void buildDispatchRole(OpBuilder &b, Location loc, const GemmKernel &k,
-                       const GemmPhase &g) {
-  auto role = createPlannedRole(b, loc, *k.plan.dispatchRole());
+                       const GemmPhase &g, int64_t w) {
+  config::RolePlan plan = *k.plan.dispatchRole();
+  int64_t dispatchWarps = plan.warpEnd - plan.warpBegin;
+  plan.name += std::to_string(w);
+  plan.warpBegin += w;
+  plan.warpEnd = plan.warpBegin + 1;
+  auto role = createPlannedRole(b, loc, plan);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&role.getBody().front());
   const PoolPullShape &s = g.pullShape;
-  Value warp = indexToI32(b, loc, ws::RoleWarpIdOp::create(b, loc));
+  PoolPullOperands ops = g.pullOps;
+  ops.staging = g.pullStaging[w];
+  ops.stagingPipeline = g.pullPipelines[w];
+  Value warp = i32Const(b, loc, w);
   Value lane = moe::laneId(b, loc);
-  Value warps = i32Const(b, loc, k.plan.dispatchRole()->warpEnd -
-                                     k.plan.dispatchRole()->warpBegin);
+  Value warps = i32Const(b, loc, dispatchWarps);
   Value rows = moe::umin(
       b, loc,
       moe::loadAt(b, loc, b.getI32Type(), g.poolInfo, i32Const(b, loc, 1), 4),
@@ -295,7 +307,7 @@ void buildDispatchRole(OpBuilder &b, Location loc, const GemmKernel &k,
       warp);
   Value stride = arith::MulIOp::create(b, loc, moe::gridDimX(b, loc), warps);
   moe::forLoop(b, loc, first, rows, stride, [&](OpBuilder &lb, Value row) {
-    pullPoolRow(lb, loc, s, g.pullOps, lane, row);
+    pullPoolRow(lb, loc, s, ops, lane, row);
     Value counted = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult,
                                           row, computedEnd);
     moe::ifThen(lb, loc, counted, [&](OpBuilder &cb) {
@@ -630,8 +642,9 @@ void buildRoles(OpBuilder &b, Location loc, GemmKernel &k) {
   buildProducerRole(b, loc, k);
   for (int64_t wg = 0; wg < k.plan.mathWarpgroups(); ++wg)
     buildMathRole(b, loc, k, wg);
-  if (k.plan.dispatchRole())
-    buildDispatchRole(b, loc, k, *k.phases.front());
+  if (const config::RolePlan *d = k.plan.dispatchRole())
+    for (int64_t w = 0; w < d->warpEnd - d->warpBegin; ++w)
+      buildDispatchRole(b, loc, k, *k.phases.front(), w);
 }
 
 } // namespace
@@ -678,8 +691,6 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   }
   if (c.pullRows) {
     // Every row of a unit is counted once; every tile of its m-block waits.
-    // One 16-byte vector per lane per step: at warpgroup 0's 40 registers
-    // two in flight spilled 4 bytes (V4-Pro).
     int64_t H = c.k;
     gemm.pullShape = {H,
                       c.pullTopk,
@@ -690,6 +701,21 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
                       c.pullAlign,
                       c.staticM,
                       /*unroll=*/1};
+    // The row slots (after the ring and the output tiles: the plan's
+    // pull_rows and pull_barriers regions).
+    const config::RolePlan *d = plan.dispatchRole();
+    for (int64_t w = 0; w < d->warpEnd - d->warpBegin; ++w) {
+      std::string n = std::to_string(w);
+      Value slot = ws::SmemAllocOp::create(
+          b, loc,
+          ws::SmemType::get(ctx, {H}, b.getI8Type(), 1,
+                            config::kPullRowAlignment, 0),
+          "pull_row" + n, IntegerAttr());
+      gemm.pullStaging.push_back(slot);
+      gemm.pullPipelines.push_back(ws::PipelineCreateOp::create(
+          b, loc, ws::PipelineType::get(ctx, 1), "pull" + n, 1u, 1u,
+          ValueRange{slot}, IntegerAttr(), IntegerAttr()));
+    }
     gemm.pullTarget = c.pullAlign + binds.missingPullArrivals;
     gemm.pullWaitsPerUnit = gemm.tiles.nBlocks;
     gemm.pullTimeoutCycles = binds.pullTimeoutCycles;

@@ -31,6 +31,11 @@
 // CHECK-SAME: megamoe.bind = "region:pull_waits", megamoe.name = "pull_waits"
 // Two producer arrivals per stage (A + A scales; B).
 // CHECK: warpspec.pipeline.create "ab" producer_arrivals 2 consumer_arrivals 8
+// Each dispatch warp's row slot and its one-stage pipeline.
+// CHECK: %[[ROW0:.*]] = warpspec.smem.alloc "pull_row0" : !warpspec.smem<512xi8, slots = 1, align = 128>
+// CHECK: %[[PULL0:.*]] = warpspec.pipeline.create "pull0" producer_arrivals 1 consumer_arrivals 1 buffers(%[[ROW0]]
+// CHECK: warpspec.smem.alloc "pull_row1"
+// CHECK: warpspec.pipeline.create "pull1"
 // CHECK: warpspec.role "tma" warps [2, 4) regs 40 {
 // Warp 0 waits for the m-block's units (one for a half block, else two),
 // fences the async proxy before its TMA loads, and counts its wait (2 tiles
@@ -65,14 +70,24 @@
 // CHECK: warpspec.role "math0"
 // CHECK: warpspec.mma.block_scaled
 // CHECK: warpspec.acc_rows.load
-// CHECK: warpspec.role "dispatch" warps [0, 2) regs 40 {
+// CHECK: warpspec.role "dispatch0" warps [0, 1) regs 40 {
 // Rows below pool_info[1] (at most P = 1152); counted below the computed
 // m-blocks' end (the last block's first row + its 64 or 128 rows).
 // CHECK: arith.minui %{{.*}}, %c1152_i32 : i32
 // CHECK: arith.select %{{.*}}, %c64_i32{{.*}}, %c128_i32
 // CHECK: %[[END2:.*]] = arith.select
 // CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step
+// A real row's x: a bulk copy into stage 0 of the warp's SMEM slot, then
+// to the pool; lane 0 waits for the writes. No acquire or release: the
+// warp is the slot's only user and lane 0 issues both copies in order.
 // CHECK: warpspec.peer.ptr
+// CHECK-NOT: warpspec.producer.acquire %[[PULL0]]
+// CHECK: warpspec.bulk.copy %{{.*}}, %c512_i32 -> %[[ROW0]][%[[S0:.*]]], %[[PULL0]]
+// CHECK: warpspec.producer.commit %[[PULL0]][%[[S0]]]
+// CHECK: warpspec.consumer.wait %[[PULL0]]
+// CHECK: warpspec.bulk.store %{{.*}}, %c512_i32{{.*}} -> %{{.*}} : !warpspec.global<i8>
+// CHECK-NEXT: warpspec.tma.store.wait pending 0{{$}}
+// CHECK-NOT: warpspec.consumer.release %[[PULL0]]
 // CHECK: %[[COUNTED:.*]] = arith.cmpi ult, %[[ROW]], %[[END2]] : i32
 // CHECK: scf.if %[[COUNTED]] {
 // CHECK-NEXT: warpspec.fence.async_global
@@ -91,11 +106,13 @@
 // BM64-NEXT: warpspec.tma.load
 // BM64-NEXT: warpspec.tma.load
 // BM64-NEXT: warpspec.producer.commit
-// BM64: warpspec.role "dispatch" warps [0, 2) regs 40 {
+// BM64: warpspec.role "dispatch0" warps [0, 1) regs 40 {
+// BM64: warpspec.role "dispatch1" warps [1, 2) regs 40 {
 
 // PTX-DAG: ld.acquire.gpu
 // PTX-DAG: bar.warp.sync -1
 // PTX-DAG: red.release.gpu.global.add.u32
+// PTX-DAG: cp.async.bulk.global.shared::cta.bulk_group
 
 // JSON: ['moe_route', 'moe_layout', 'moe_l1_swiglu', 'moe_l2_gemm', 'moe_combine_barrier', 'moe_combine_reduce']
 // JSON: ['barriers', 'send_count', 'errors', 'pull_arrivals', 'pull_waits',

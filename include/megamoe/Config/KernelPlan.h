@@ -128,6 +128,9 @@ struct GemmProblem {
 /// The names of warpgroup 0's roles: the TMA warps that feed the ring, and
 /// the dispatch warps of a kernel that pulls its rows (pullRows).
 inline constexpr char kTmaRole[] = "tma";
+/// Alignment of a dispatch warp's SMEM row slot (pullRows; bulk copies need
+/// 16 bytes).
+inline constexpr int64_t kPullRowAlignment = 128;
 inline constexpr char kDispatchRole[] = "dispatch";
 
 /// A warp role: warps [warpBegin, warpEnd) with a setmaxnreg target.

@@ -163,6 +163,24 @@ struct BulkCopyLowering : OpConversionPattern<BulkCopyOp> {
   }
 };
 
+struct BulkStoreLowering : OpConversionPattern<BulkStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BulkStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    buildIf(rewriter, loc, isLaneZero(rewriter, loc),
+            [&](OpBuilder &b, Location l) {
+              NVVM::CpAsyncBulkSharedCTAToGlobalOp::create(
+                  b, l, adaptor.getDest(), adaptor.getSource(),
+                  adaptor.getBytes(), Value(), Value());
+              NVVM::CpAsyncBulkCommitGroupOp::create(b, l);
+            });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct FenceAsyncSharedLowering : OpConversionPattern<FenceAsyncSharedOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -192,7 +210,8 @@ struct FenceAsyncGlobalLowering : OpConversionPattern<FenceAsyncGlobalOp> {
 void warpspec::populateWarpSpecAsyncCopyPatterns(const TypeConverter &converter,
                                                  RewritePatternSet &patterns) {
   patterns.add<TmaLoadLowering, TmaStoreLowering, TmaStoreWaitLowering,
-               TmaPrefetchLowering, BulkCopyLowering, FenceAsyncSharedLowering,
+               TmaPrefetchLowering, BulkCopyLowering, BulkStoreLowering,
+               FenceAsyncSharedLowering,
                FenceAsyncGlobalLowering>(
       converter, patterns.getContext());
 }

@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -79,7 +80,56 @@ void storeSource(OpBuilder &b, Location loc, const RowFrame &f, Value r,
             arith::AddIOp::create(b, loc, base, i64Const(b, loc, i)), 4);
 }
 
-/// A real row: rank r's x[t], x_sf[t][:], topk_weights[t][k], source.
+/// x[t] through the lanes' registers: `unroll` 16-byte vectors in flight
+/// per lane.
+void copyXThroughRegisters(OpBuilder &b, Location loc, const RowFrame &f,
+                           Value xRow) {
+  Type vec = vector16BytesType(b);
+  forRowVectors(b, loc, f, [&](OpBuilder &lb, ArrayRef<Value> indices) {
+    // All loads first: `unroll` 16-byte NVLink reads in flight per lane.
+    SmallVector<Value> values;
+    for (Value i : indices)
+      values.push_back(loadAt(lb, loc, vec, xRow, i, kVectorBytes));
+    for (auto [i, v] : llvm::zip(indices, values))
+      storeAt(lb, loc, v, f.poolRow, i, kVectorBytes);
+  });
+}
+
+/// x[t] into the SMEM slot (lane 0's bulk copy, completing on full[0] of
+/// the slot's one-stage pipeline): the whole row in flight, no registers.
+/// The warp is the slot's only producer and consumer and lane 0 issues both
+/// copies in order: its wait for the previous row's store to complete
+/// (finishXThroughSmem) already orders this copy after that store's reads,
+/// so the pipeline's empty side (producer.acquire, consumer.release) would
+/// order nothing. Leaving it out keeps its barrier address and iterator out
+/// of the dispatch warps' 40 registers (with it V4-Pro's BLOCK_M 64 L1
+/// kernel spilled 12 bytes).
+void startXThroughSmem(OpBuilder &b, Location loc, const RowFrame &f,
+                       Value xRow) {
+  Value pipe = f.ops.stagingPipeline;
+  Value stage = indexConst(b, loc, 0);
+  Value source = ws::GlobalCastOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1), xRow);
+  ws::BulkCopyOp::create(b, loc, source, i32Const(b, loc, f.s.H),
+                         f.ops.staging, stage, pipe, IntegerAttr());
+  ws::ProducerCommitOp::create(b, loc, pipe, stage, IntegerAttr());
+}
+
+/// Then, once it landed, from the slot to the pool row; lane 0 waits until
+/// the global writes are performed (the row is counted after that, and the
+/// next row's copy may then refill the slot).
+void finishXThroughSmem(OpBuilder &b, Location loc, const RowFrame &f) {
+  Value pipe = f.ops.stagingPipeline;
+  Value full = ws::ConsumerWaitOp::create(b, loc, pipe);
+  Value src = ws::SmemSlotOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), f.ops.staging,
+      full);
+  ws::BulkStoreOp::create(b, loc, src, i32Const(b, loc, f.s.H), f.poolRow);
+  ws::TmaStoreWaitOp::create(b, loc, 0u, /*read=*/false);
+}
+
+/// A real row: rank r's x[t], x_sf[t][:], topk_weights[t][k], source. With
+/// the SMEM slot, the scales and the weight move while x is in flight.
 void copyRow(OpBuilder &b, Location loc, const RowFrame &f, Value r,
              Value slot) {
   const PoolPullShape &s = f.s;
@@ -90,15 +140,10 @@ void copyRow(OpBuilder &b, Location loc, const RowFrame &f, Value r,
   Value xRow = elementPtr(
       b, loc, peerX, b.getI8Type(),
       arith::MulIOp::create(b, loc, widen(b, loc, t), i64Const(b, loc, s.H)));
-  Type vec = vector16BytesType(b);
-  forRowVectors(b, loc, f, [&](OpBuilder &lb, ArrayRef<Value> indices) {
-    // All loads first: `unroll` 16-byte NVLink reads in flight per lane.
-    SmallVector<Value> values;
-    for (Value i : indices)
-      values.push_back(loadAt(lb, loc, vec, xRow, i, kVectorBytes));
-    for (auto [i, v] : llvm::zip(indices, values))
-      storeAt(lb, loc, v, f.poolRow, i, kVectorBytes);
-  });
+  if (f.ops.staging)
+    startXThroughSmem(b, loc, f, xRow);
+  else
+    copyXThroughRegisters(b, loc, f, xRow);
   Value peerSf =
       ws::PeerPtrOp::create(b, loc, f.ops.xScales, r, f.ops.peerOffsets);
   Value sfRow = arith::MulIOp::create(b, loc, widen(b, loc, t),
@@ -117,6 +162,8 @@ void copyRow(OpBuilder &b, Location loc, const RowFrame &f, Value r,
     storeAt(lb, loc, weight, f.ops.poolWeights, f.row, 4);
     storeSource(lb, loc, f, r, t, k);
   });
+  if (f.ops.staging)
+    finishXThroughSmem(b, loc, f);
 }
 
 /// A padding row: zero x, scales and weight; source (-1, -1, -1).

@@ -46,6 +46,13 @@ struct PoolPullOperands {
   mlir::Value srcTokenIndex, poolRowStart, poolBlockExpert;
   mlir::Value pool, poolScales, poolWeights, poolSource;
   mlir::Value x, xScales, topkWeights, peerOffsets;
+  /// Optional: an SMEM slot of H bytes and its one-stage pipeline. With
+  /// them a real row's x moves by two bulk copies (global -> SMEM -> pool,
+  /// lane 0, no registers: the whole row in flight) instead of through the
+  /// lanes' registers; the row's global writes are performed when the copy
+  /// returns (its lane 0 waited for them). The slot must be the warp's own:
+  /// only full[0] of the pipeline is used (its empty side is not).
+  mlir::Value staging, stagingPipeline;
 };
 
 /// The whole warp (lane `lane`, i32) fills pool row `row` (i32, warp-

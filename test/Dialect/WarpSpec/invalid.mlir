@@ -2163,3 +2163,21 @@ func.func @slice_outside(%d: !warpspec.acc<64x192xf32>) {
   %p = warpspec.acc.slice %d offset 160 : !warpspec.acc<64x192xf32> -> !warpspec.acc<64x64xf32>
   return
 }
+
+// -----
+
+warpspec.kernel @k(%g: !warpspec.global<i8>) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<512xi8, slots = 1, align = 128>
+  warpspec.roles {
+    warpspec.role "dispatch" warps [0, 1) regs 128 {
+      %c0 = arith.constant 0 : index
+      %src = warpspec.smem.slot %a[%c0] : !warpspec.smem<512xi8, slots = 1, align = 128> -> !llvm.ptr<3>
+      %c24 = arith.constant 24 : i32
+      // expected-error @+1 {{bulk store size must be a positive multiple of 16 bytes, got 24}}
+      warpspec.bulk.store %src, %c24 -> %g : !warpspec.global<i8>
+    }
+    warpspec.role "rest" warps [1, 4) regs 128 {
+    }
+  }
+  warpspec.return
+}

@@ -112,6 +112,15 @@ LogicalResult BulkCopyOp::verify() {
                             getPipeline(), bytes, offset, "bulk copy");
 }
 
+LogicalResult BulkStoreOp::verify() {
+  std::optional<int64_t> bytes = getConstantIntValue(getBytes());
+  if (bytes && (*bytes <= 0 || *bytes % 16 != 0))
+    return emitOpError("bulk store size must be a positive multiple of 16 "
+                       "bytes, got ")
+           << *bytes;
+  return verifyInsideRole(*this);
+}
+
 //===----------------------------------------------------------------------===//
 // Counters, grid sync, symmetric memory
 //===----------------------------------------------------------------------===//

@@ -635,6 +635,29 @@ def WarpSpec_BulkCopyOp : WarpSpec_Op<"bulk.copy"> {
   let hasVerifier = 1;
 }
 
+def WarpSpec_BulkStoreOp : WarpSpec_Op<"bulk.store"> {
+  let summary = "1-D bulk copy SMEM -> global, in the issuing lane's bulk group";
+  let description = [{
+    Issued once per executing warp (lane 0): `cp.async.bulk.global.shared::cta
+    .bulk_group` of `bytes` (a multiple of 16; both addresses 16-B aligned)
+    from `source` (an SMEM address, e.g. `warpspec.smem.slot`) to `dest`,
+    then `cp.async.bulk.commit_group`. `warpspec.tma.store.wait` waits for
+    it like for a TMA store: with `read` until the SMEM may be rewritten,
+    without until the global writes are performed (then a
+    `fence.async_global` and a release publish them).
+
+    ```mlir
+    warpspec.bulk.store %src, %nbytes -> %dst : !warpspec.global<i8>
+    ```
+  }];
+  let arguments = (ins WarpSpec_SharedPtr:$source, I32:$bytes,
+                       WarpSpec_AnyGlobalPtr:$dest);
+  let assemblyFormat = [{
+    $source `,` $bytes `->` $dest attr-dict `:` qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
 def WarpSpec_FenceAsyncGlobalOp : WarpSpec_Op<"fence.async_global"> {
   let summary = "order generic-proxy global accesses with async-proxy ones";
   let description = [{
