@@ -222,7 +222,7 @@ int64_t gemmRasterGroupN(int64_t n, int64_t k, int64_t blockN) {
   // gained 7%).
   if (blockN <= 0)
     return 1;
-  int64_t nBlocks = n / blockN;
+  int64_t nBlocks = nTiles(n, blockN);
   if (n * k <= (int64_t(24) << 20))
     return nBlocks;
   for (int64_t g : {8, 4, 2})
@@ -239,7 +239,10 @@ int64_t groupedGemmBlockN(Chip chip, int64_t n, bool swiglu,
   // 4096x4096, 4096x2048 (bench/RESULTS.md 2026-12-01): BLOCK_N 256 over
   // 128 at BLOCK_M 128 1.01-1.10x (pass 1) and 1.01-1.23x (pass 2), at
   // BLOCK_M 64 1.00-1.15x; outputs bitwise equal. (With 3 stages instead of
-  // 4 it was 0.99-1.07x at BLOCK_M 128.)
+  // 4 it was 0.99-1.07x at BLOCK_M 128.) BLOCK_N 192 (one m64n192 MMA,
+  // an option) is not chosen: 1.02-1.04x over the 128 x 256 cluster-2
+  // default at N 6144 (8 x 4096 rows), but with partial last tiles at N
+  // 4096 / 7168 0.90-1.06x (bench/RESULTS.md 2026-12-02, "BLOCK_N 192").
   if (chip == Chip::SM90a && n % 256 == 0 && !swiglu && !combineScatter)
     return 256;
   return 128;

@@ -454,7 +454,8 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
         SmallVector<Value, 2> t = k.mainloop.consumeTile(
             cb, loc, indexConst(cb, loc, 64 * epilogue.rowBlock), g.sfb,
             sfbRow, splitN ? wg : 0, g.phase, releaseCount,
-            groupedWeightScalesShift(cb, loc, k.mainloop.config(), nBlock));
+            groupedStraddlingScales(cb, loc, k.mainloop.config(), nBlock, c.n,
+                                    c.k));
         if (c.swiglu && !weights)
           weights = loadSwiGLURowWeights(cb, loc, epilogue, g.swiglu,
                                          rows.row0);
@@ -674,7 +675,8 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   gemm.computingWarpgroups = plan.mathWarpgroups();
   gemm.phase = phaseOf(ctx, c, plan, plan.splitN);
   gemm.tiles = {numMBlocksAtStart(b, loc, c, kernel.find(kParamNumMBlocks)),
-                c.n / c.blockN / (c.swiglu ? 2 : 1), plan.rasterGroupN,
+                config::nTiles(c.n, c.blockN) / (c.swiglu ? 2 : 1),
+                plan.rasterGroupN,
                 plan.clusterM};
   // Shared memory: the mainloop's ring (A, B, A scales) and the output tile.
   GemmKernel k{plan, BlockScaledMainloop::create(

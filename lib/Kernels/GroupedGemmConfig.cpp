@@ -42,6 +42,12 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
     if (c.bScaleInterleave)
       return "block-n 192 does not support b-scale-interleave (its tiles "
              "straddle two scale blocks already)";
+    // The last tile may be partial (config::nTiles); every tile starts on a
+    // 64-column scale region and the scales are whole 128-row blocks.
+    if (c.n < 128 || c.n % 128 != 0)
+      return "block-n 192 needs n to be a positive multiple of 128 (whole "
+             "weight-scale blocks; the last tile may be partial), got " +
+             str(c.n);
   }
   if (c.blockN == 256) {
     // The two column blocks are two SM90 wgmma accumulators per warpgroup;
@@ -53,7 +59,7 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
       return "block-n 256 does not support swiglu (its tile is already a pair "
              "of 128-column blocks, computed one after the other)";
   }
-  if (c.n < c.blockN || c.n % c.blockN != 0)
+  if (c.blockN != 192 && (c.n < c.blockN || c.n % c.blockN != 0))
     return "n must be a positive multiple of block-n " + str(c.blockN) +
            ", got " + str(c.n);
   if (c.k < GroupedGemmConfig::kBlockK || c.k % GroupedGemmConfig::kBlockK)

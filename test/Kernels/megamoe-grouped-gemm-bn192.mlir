@@ -8,6 +8,9 @@
 // epilogue sends the 192 columns through three 64-column panels
 // (warpspec.acc.slice).
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=6144 k=7168 max-m=32768 block-m=128 block-n=192 cluster-m=1 scale-prefetch=0" | FileCheck %s --check-prefix=IR
+// N 4096: 22 tiles, the last partial (columns 4032-4223): its second scale
+// block (32) is past the expert's last (31), so it reads the first again.
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=192 cluster-m=1 scale-prefetch=0" | FileCheck %s --check-prefix=PARTIAL
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t/c2 %t/k2048
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=6144 k=7168 max-m=32768 block-m=128 block-n=192" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
@@ -19,6 +22,19 @@
 // RUN: %ptxas -arch=sm_90a -v %t/c2/grouped_gemm.ptx -o %t/c2/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=6144 k=2048 max-m=32768 block-m=128 block-n=192 cluster-m=1 scale-prefetch=0" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/k2048" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t/k2048/grouped_gemm.ptx -o %t/k2048/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: mkdir -p %t/n4096 && megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=128 block-n=192" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/n4096" -o /dev/null
+// RUN: %ptxas -arch=sm_90a -v %t/n4096/grouped_gemm.ptx -o %t/n4096/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+
+// PARTIAL: warpspec.role "math0"
+// PARTIAL: warpspec.tile_loop (%{{.*}}, %{{.*}}) m_blocks(%{{.*}}) n_blocks 22 raster 2 {
+// PARTIAL: arith.remui %{{.*}}, %c128_i32{{.*}} : i32
+// PARTIAL: %[[FIRST:.*]] = arith.divui %{{.*}}, %c128_i32{{.*}} : i32
+// PARTIAL: %[[NEXT:.*]] = arith.addi %[[FIRST]], %c1_i32{{.*}} : i32
+// PARTIAL: %[[HAS:.*]] = arith.cmpi ult, %[[NEXT]], %c32_i32{{.*}} : i32
+// PARTIAL: %[[SECOND:.*]] = arith.select %[[HAS]], %c56_i32{{.*}}, %c0_i32{{.*}} : i32
+// PARTIAL: warpspec.global.load
+// PARTIAL: arith.addi %{{.*}}, %[[SECOND]] : i32
+// PARTIAL: warpspec.global.load
 
 // IR: #[[REGIONS:.*]] = affine_map<(d0) -> (d0 floordiv 64)>
 // One 192-row B box per stage; 4 stages of 40.5 KiB beside 3 panels.
@@ -30,8 +46,11 @@
 // The tile's first column mod 128 says which block the middle region uses.
 // IR: %[[MOD:.*]] = arith.remui %{{.*}}, %c128_i32{{.*}} : i32
 // IR: %[[SHIFT:.*]] = arith.cmpi ne, %[[MOD]], %c0_i32{{.*}} : i32
+// The second block's scales are K / 128 = 56 entries on (N 6144: every
+// tile's second block exists, 47 < 48).
+// IR: %[[SECOND:.*]] = arith.select %{{.*}}, %c56_i32{{.*}}, %c0_i32{{.*}} : i32
 // IR: %[[S0:.*]] = warpspec.global.load
-// IR: arith.addi %{{.*}}, %c56_i32{{.*}} : i32
+// IR: arith.addi %{{.*}}, %[[SECOND]] : i32
 // IR: %[[S1:.*]] = warpspec.global.load
 // IR: %[[MID:.*]] = arith.select %[[SHIFT]], %[[S1]], %[[S0]] : f32
 // IR: warpspec.mma.block_scaled {{.*}} b_scales %[[S0]], %[[MID]], %[[S1]] b_scale_map #[[REGIONS]] rematerialize_k_steps into {{.*}} !warpspec.acc<64x192xf32>

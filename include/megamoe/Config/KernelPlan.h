@@ -51,6 +51,13 @@ inline int64_t columnBlockRows(int64_t blockN) {
 inline int64_t columnBlocks(int64_t blockN) {
   return blockN / columnBlockRows(blockN);
 }
+/// The BLOCK_N tiles over n columns: the last one is partial where BLOCK_N
+/// does not divide n (BLOCK_N 192 at n 4096 or 7168: its B rows past the
+/// expert's are the next expert's or TMA zero fill, its columns past n are
+/// clipped by the TMA store, its missing second scale block is the first's).
+inline int64_t nTiles(int64_t n, int64_t blockN) {
+  return (n + blockN - 1) / blockN;
+}
 /// Whether a BLOCK_N tile's columns can straddle two 128-row weight-scale
 /// blocks (BLOCK_N not a multiple of 128: 192).
 inline bool straddlesScaleBlocks(int64_t blockN) { return blockN % 128 != 0; }

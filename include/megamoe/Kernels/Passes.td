@@ -48,7 +48,7 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
     Option<"blockN", "block-n", "int64_t", "0",
            "Columns per tile: 128, 192 (sm_90a; one m64n192 MMA straddling "
            "two weight-scale blocks, TMA-store epilogue only, N a multiple "
-           "of 192) or 256 (sm_90a; two column blocks of 128 per math "
+           "of 128, the last tile partial where 192 does not divide it) or 256 (sm_90a; two column blocks of 128 per math "
            "warpgroup, not with swiglu or combine-scatter); 0: the plan's "
            "choice (config::groupedGemmBlockN)">,
     Option<"stages", "stages", "int64_t", "0",

@@ -100,17 +100,26 @@ Value megamoe::collectives::groupedWeightScalesRow(OpBuilder &b, Location loc,
       i32Const(b, loc, k / 128));
 }
 
-Value megamoe::collectives::groupedWeightScalesShift(OpBuilder &b,
-                                                     Location loc,
-                                                     const MainloopConfig &c,
-                                                     Value nBlock) {
+StraddlingScales megamoe::collectives::groupedStraddlingScales(
+    OpBuilder &b, Location loc, const MainloopConfig &c, Value nBlock,
+    int64_t n, int64_t k) {
   if (!c.straddlesScaleBlocks)
-    return Value();
+    return {};
   assert(c.blockN % 64 == 0 && "a straddling tile starts at 0 or 64 mod 128");
   Value first = megamoe::moe::blockStart(b, loc, nBlock, c.blockN);
   Value within = arith::RemUIOp::create(b, loc, first, i32Const(b, loc, 128));
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, within,
-                               i32Const(b, loc, 0));
+  StraddlingScales s;
+  s.shift = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, within,
+                                  i32Const(b, loc, 0));
+  Value block = arith::DivUIOp::create(b, loc, first, i32Const(b, loc, 128));
+  Value hasNext = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ult,
+      arith::AddIOp::create(b, loc, block, i32Const(b, loc, 1)),
+      i32Const(b, loc, n / 128));
+  s.second = arith::SelectOp::create(b, loc, hasNext,
+                                     i32Const(b, loc, k / 128),
+                                     i32Const(b, loc, 0));
+  return s;
 }
 
 BlockScaledMainloop BlockScaledMainloop::create(OpBuilder &b, Location loc,
@@ -252,7 +261,7 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
                                  Value bScales, Value bScalesRow,
                                  int64_t bBlock, const MainloopPhase &phase,
                                  Value releaseCount,
-                                 Value bScalesShift) const {
+                                 const StraddlingScales &straddle) const {
   Type accType = accumulatorType(b.getContext());
   Value zero = ws::AccZeroOp::create(b, loc, accType);
   AffineMapAttr scaleMap;
@@ -260,7 +269,7 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
     scaleMap = AffineMapAttr::get(*phase.bScaleMap);
   // A straddling tile: region c / 64 of the columns uses b_scales[c / 64].
   bool straddles = cfg.straddlesScaleBlocks;
-  assert((!straddles || (bScalesShift && cfg.columnBlocks == 1 &&
+  assert((!straddles || (straddle.shift && cfg.columnBlocks == 1 &&
                          phase.bScalesPerTile == 1 && !phase.bScaleMap)) &&
          "a straddling tile is one column block of plain scales");
   if (straddles)
@@ -283,8 +292,10 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
       llvm::append_range(
           all, loadWeightScales(
                    ob, l, phase, bScales,
-                   j ? arith::AddIOp::create(ob, l, entry,
-                                             i32Const(ob, l, j * phase.kBlocks))
+                   j ? arith::AddIOp::create(
+                           ob, l, entry,
+                           straddles ? straddle.second
+                                     : i32Const(ob, l, j * phase.kBlocks))
                            .getResult()
                      : entry));
     return all;
@@ -297,7 +308,7 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
       // [64, 128) the second's when the tile starts 64 columns into the
       // first.
       Value middle =
-          arith::SelectOp::create(ob, l, bScalesShift, all[1], all[0]);
+          arith::SelectOp::create(ob, l, straddle.shift, all[1], all[0]);
       sb.push_back({all[0], middle, all[1]});
       return sb;
     }

@@ -144,12 +144,24 @@ mlir::Value groupedWeightScalesRow(mlir::OpBuilder &b, mlir::Location loc,
                                    const MainloopConfig &c, mlir::Value expert,
                                    mlir::Value nBlock, int64_t n, int64_t k);
 
-/// For tiles that straddle two weight-scale blocks (straddlesScaleBlocks):
-/// whether tile nBlock starts 64 columns into its first scale block, so
-/// that its columns [64, 128) are the second block's (i1); null otherwise.
-mlir::Value groupedWeightScalesShift(mlir::OpBuilder &b, mlir::Location loc,
-                                     const MainloopConfig &c,
-                                     mlir::Value nBlock);
+/// The scale blocks of a tile that straddles two (straddlesScaleBlocks);
+/// null members otherwise.
+struct StraddlingScales {
+  /// i1: the tile starts 64 columns into its first scale block, so that its
+  /// columns [64, 128) are the second block's.
+  mlir::Value shift;
+  /// i32: the second block's entries after the first's: K / 128, or 0 when
+  /// the first is the expert's last block (a partial last tile, whose
+  /// columns past n are never stored).
+  mlir::Value second;
+};
+
+/// Tile nBlock's StraddlingScales in a GEMM of n columns and inner size k.
+StraddlingScales groupedStraddlingScales(mlir::OpBuilder &b,
+                                         mlir::Location loc,
+                                         const MainloopConfig &c,
+                                         mlir::Value nBlock, int64_t n,
+                                         int64_t k);
 
 class BlockScaledMainloop {
 public:
@@ -179,9 +191,8 @@ public:
   /// one column block), `bBlock` says which B column block. With
   /// `releaseCount` (i32) each release arrives that many times per warp: for
   /// this warpgroup and for the ones that skip the tile (skipTileStages).
-  /// With straddlesScaleBlocks, `bScalesShift` is the tile's
-  /// groupedWeightScalesShift and the second block's scales are kBlocks
-  /// entries after the first's.
+  /// With straddlesScaleBlocks, `straddle` is the tile's
+  /// groupedStraddlingScales.
   llvm::SmallVector<mlir::Value, 2>
   consumeTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value row,
               mlir::Value bScales, mlir::Value bScalesRow,
@@ -192,7 +203,7 @@ public:
   consumeTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value row,
               mlir::Value bScales, mlir::Value bScalesRow, int64_t bBlock,
               const MainloopPhase &phase, mlir::Value releaseCount = {},
-              mlir::Value bScalesShift = {}) const;
+              const StraddlingScales &straddle = {}) const;
 
   /// The consumer protocol of one tile without the MMAs: a math warpgroup
   /// that has no columns of this phase's tiles waits for and hands back
