@@ -675,9 +675,7 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   gemm.computingWarpgroups = plan.mathWarpgroups();
   gemm.phase = phaseOf(ctx, c, plan, plan.splitN);
   gemm.tiles = {numMBlocksAtStart(b, loc, c, kernel.find(kParamNumMBlocks)),
-                config::nTiles(c.n, c.blockN) / (c.swiglu ? 2 : 1),
-                plan.rasterGroupN,
-                plan.clusterM};
+                tilesPerMBlock(c), plan.rasterGroupN, plan.clusterM};
   // Shared memory: the mainloop's ring (A, B, A scales) and the output tile.
   GemmKernel k{plan, BlockScaledMainloop::create(
                          b, loc, mainloopConfig(ctx, c, plan))};

@@ -122,9 +122,7 @@ SmallVector<KernelParam> gemm::kernelParams(Builder &b,
 /// host never knows, launches the same body this way.
 SmallVector<Attribute, 3> gemm::kernelGrid(Builder &b,
                                            const GroupedGemmConfig &c) {
-  // A SwiGLU tile is a pair of column blocks.
-  int64_t nBlocks = config::nTiles(c.n, c.blockN) / (c.swiglu ? 2 : 1);
   if (c.staticM > 0)
-    return persistentGrid(b, c.staticM / c.blockM * nBlocks);
+    return persistentGrid(b, c.staticM / c.blockM * tilesPerMBlock(c));
   return persistentGrid(b);
 }

@@ -56,6 +56,12 @@ inline int64_t dPanelCols(const GroupedGemmConfig &c) {
   return kDPanelBytes / c.outBytes();
 }
 
+/// Tiles per m-block: the N tiles (config::nTiles), pairs of them with
+/// SwiGLU (a tile is a pair of column blocks).
+inline int64_t tilesPerMBlock(const GroupedGemmConfig &c) {
+  return config::nTiles(c.n, c.blockN) / (c.swiglu ? 2 : 1);
+}
+
 /// The kernel's parameters: types, names, bindings and TMA specs.
 llvm::SmallVector<KernelParam> kernelParams(mlir::Builder &b,
                                             const GroupedGemmConfig &c,

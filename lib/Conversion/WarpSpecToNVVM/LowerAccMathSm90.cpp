@@ -28,6 +28,18 @@ Value extract(OpBuilder &b, Location loc, Value s, int64_t i) {
   return LLVM::ExtractValueOp::create(b, loc, s, i);
 }
 
+/// A fragment of `structTy` whose element i is element source(i) of `acc`
+/// (a register renumbering: the accumulator ops that move no data).
+Value gatherElements(OpBuilder &b, Location loc, Type structTy, Value acc,
+                     int64_t elements,
+                     llvm::function_ref<int64_t(int64_t)> source) {
+  Value result = LLVM::UndefOp::create(b, loc, structTy);
+  for (int64_t i = 0; i < elements; ++i)
+    result = LLVM::InsertValueOp::create(b, loc, result,
+                                         extract(b, loc, acc, source(i)), i);
+  return result;
+}
+
 /// The row half (0: row r0, 1: row r0 + 8) of fragment element i.
 int64_t rowHalf(int64_t i) { return (i % 4) >= 2; }
 
@@ -114,19 +126,17 @@ struct AccDeinterleaveLowering : OpConversionPattern<AccDeinterleaveOp> {
     int64_t groups = op.getFirst().getType().getN() / 8;
     int64_t perKind = op.getPeriod() / 8; // 8-column groups per run
     SmallVector<Value, 2> results;
-    for (int64_t kind = 0; kind < 2; ++kind) {
-      Value result = LLVM::UndefOp::create(rewriter, loc, structTy);
-      for (int64_t g = 0; g < groups; ++g) {
-        // Output group g is input group 2 perKind (g / perKind) + g %
-        // perKind, plus perKind for the second kind.
-        int64_t in = 2 * perKind * (g / perKind) + g % perKind + kind * perKind;
-        for (int64_t q = 0; q < 4; ++q)
-          result = LLVM::InsertValueOp::create(
-              rewriter, loc, result,
-              extract(rewriter, loc, adaptor.getAcc(), 4 * in + q), 4 * g + q);
-      }
-      results.push_back(result);
-    }
+    for (int64_t kind = 0; kind < 2; ++kind)
+      results.push_back(gatherElements(
+          rewriter, loc, structTy, adaptor.getAcc(), 4 * groups,
+          [&](int64_t i) {
+            // Output group g is input group 2 perKind (g / perKind) + g %
+            // perKind, plus perKind for the second kind.
+            int64_t g = i / 4;
+            int64_t in =
+                2 * perKind * (g / perKind) + g % perKind + kind * perKind;
+            return 4 * in + i % 4;
+          }));
     rewriter.replaceOp(op, results);
     return success();
   }
@@ -143,13 +153,10 @@ struct AccSliceLowering : OpConversionPattern<AccSliceOp> {
     Location loc = op.getLoc();
     Type structTy = getTypeConverter()->convertType(op.getResult().getType());
     int64_t first = op.getOffset() / 2;
-    int64_t elements = op.getResult().getType().getN() / 2;
-    Value result = LLVM::UndefOp::create(rewriter, loc, structTy);
-    for (int64_t i = 0; i < elements; ++i)
-      result = LLVM::InsertValueOp::create(
-          rewriter, loc, result,
-          extract(rewriter, loc, adaptor.getAcc(), first + i), i);
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(
+        op, gatherElements(rewriter, loc, structTy, adaptor.getAcc(),
+                           op.getResult().getType().getN() / 2,
+                           [&](int64_t i) { return first + i; }));
     return success();
   }
 };

@@ -35,6 +35,16 @@ SmallVector<Value, 2> loadWeightScales(OpBuilder &b, Location loc,
     out.push_back(vector::ExtractOp::create(b, loc, all, ArrayRef<int64_t>{i}));
   return out;
 }
+/// The 128-row weight-scale block of tile nBlock's first column (i32):
+/// nBlock * BLOCK_N / 128 (a straddling tile's may start mid-block).
+Value firstScaleBlock(OpBuilder &b, Location loc, const MainloopConfig &c,
+                      Value nBlock) {
+  if (!c.straddlesScaleBlocks)
+    return megamoe::moe::blockStart(b, loc, nBlock, c.blockN / 128);
+  return arith::DivUIOp::create(
+      b, loc, megamoe::moe::blockStart(b, loc, nBlock, c.blockN),
+      i32Const(b, loc, 128));
+}
 } // namespace
 
 MainloopConfig MainloopConfig::fromPlan(const megamoe::config::KernelPlan &plan,
@@ -91,12 +101,7 @@ Value megamoe::collectives::groupedWeightScalesRow(OpBuilder &b, Location loc,
       arith::AddIOp::create(
           b, loc,
           arith::MulIOp::create(b, loc, expert, i32Const(b, loc, n / 128)),
-          c.straddlesScaleBlocks
-              ? arith::DivUIOp::create(
-                    b, loc, megamoe::moe::blockStart(b, loc, nBlock, c.blockN),
-                    i32Const(b, loc, 128))
-                    .getResult()
-              : megamoe::moe::blockStart(b, loc, nBlock, c.blockN / 128)),
+          firstScaleBlock(b, loc, c, nBlock)),
       i32Const(b, loc, k / 128));
 }
 
@@ -111,7 +116,7 @@ StraddlingScales megamoe::collectives::groupedStraddlingScales(
   StraddlingScales s;
   s.shift = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, within,
                                   i32Const(b, loc, 0));
-  Value block = arith::DivUIOp::create(b, loc, first, i32Const(b, loc, 128));
+  Value block = firstScaleBlock(b, loc, c, nBlock);
   Value hasNext = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ult,
       arith::AddIOp::create(b, loc, block, i32Const(b, loc, 1)),

@@ -78,7 +78,7 @@ struct MainloopConfig {
   /// reads the scales of both blocks and column c of the tile uses region
   /// c / 64's (the first region the first block's, the last the second's,
   /// the middle one either, by where the tile starts: consumeTile's
-  /// `bScalesShift`).
+  /// `straddle`).
   bool straddlesScaleBlocks = false;
   /// CTAs per cluster (KernelPlan::clusterM): 1, or 2 with a cluster ring
   /// and the B tile loaded in halves.
