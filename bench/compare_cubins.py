@@ -91,7 +91,8 @@ def run(layer_dir, tokens_list, iters, sleep_cycles=0):
                 if i >= 2:  # the first calls warm the module and descriptor caches
                     times[label].append(start.elapsed_time(stop) * 1000.0)
         same = torch.equal(ys["old"].view(torch.int16), ys["new"].view(torch.int16))
-        ref = moe_oracle(shape, t, ExpertSource(shape, SEED, dev, w), clamp=cfg.get("clamp"))
+        ref = moe_oracle(shape, t, ExpertSource(shape, SEED, dev, w), clamp=cfg.get("clamp"),
+                         requant_block=int((cfg.get("recipe") or {}).get("requant_block", 128)))
         err = {label: relative_l2(ys[label].float(), ref) for label in ys}
         t_old, t_new = (statistics.median(times[label]) for label in ("old", "new"))
         rows.append((name, tokens, t_old, t_new, t_new / t_old, same, err["old"], err["new"]))

@@ -16,7 +16,8 @@
 #   flash, pro  V4-Flash and V4-Pro at EP1, 8192 tokens (both variants),
 #               clamp 10: the bitwise check at size and the benchmark
 # LAYERS overrides the list; a name ending in _fm compiles with fast-math=true,
-# names starting with flash or pro get clamp 10. With OLD_OPT (a megamoe-opt
+# one containing _q64 with requant-block=64 (per-64 requantization), names
+# starting with flash or pro get clamp 10. With OLD_OPT (a megamoe-opt
 # binary) each layer's split schedule is also compiled by it, into split_old,
 # so that gpu-split.sh times the two compilers' split kernels side by side.
 # BUILDS (default "unfused split") lists the schedules compiled per layer
@@ -39,6 +40,7 @@ for spec in $LAYERS; do
   expand=${expand//,/ }; planopts=${planopts//,/ }
   clamp=""; [[ $name == flash* || $name == pro* ]] && clamp=" clamp=10"
   [[ $name == *_fm ]] && clamp+=" fast-math=true"
+  [[ $name == *_q64* ]] && clamp+=" requant-block=64"
   builds=${BUILDS:-unfused split}; [[ -n ${OLD_OPT:-} ]] && builds+=" split_old"
   [[ $name == missing* ]] && builds=fused_gemm
   for build in ${builds//-/_}; do

@@ -26,7 +26,7 @@ done
 # The layer tests (oracle, repeat, graph, EPLB) on the candidates' layers at EP1.
 for cand in $cands; do
   mkdir -p "$out/cand-layers"
-  for name in s_ep1 s_ep1_bm128 flash; do
+  for name in ${LAYER_TESTS:-s_ep1 s_ep1_bm128 flash}; do
     [[ -d $here/layers/$name/$cand ]] && ln -sfn "$here/layers/$name/$cand" "$out/cand-layers/$name"
   done
   if [[ -n $(ls "$out/cand-layers") ]]; then

@@ -70,9 +70,12 @@ bool KernelPlan::unrollEligible() const {
   // hoisted all 48 of them (4 stages x 4 K steps x A, B0, B1) beside the
   // 2 x 64 totals and 64 scratch (320 bytes of spills); the mainloop then
   // rematerializes the K steps (0 spills; 1.06-1.18x faster than rolled,
-  // bench/RESULTS.md "unroll-wide on the GPU").
+  // bench/RESULTS.md "unroll-wide on the GPU"). Not with two A-scale groups
+  // (per-64 activations: each column block's K block is two MMA rounds):
+  // unrolled, the V4-Flash L2 GEMM spilled 160 bytes even with the K steps
+  // rematerialized; rolled it has none.
   return unrollStages && chip == Chip::SM90a &&
-         (columnBlocks(blockN) == 1 || unrollWide);
+         (columnBlocks(blockN) == 1 || (unrollWide && aScaleGroups == 1));
 }
 
 bool KernelPlan::unrollsStages(int64_t k, int64_t otherK) const {
@@ -135,6 +138,7 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   plan.releaseLag = p.releaseLag;
   plan.clusterM = p.clusterM;
   plan.scalePrefetch = p.scalePrefetch;
+  plan.aScaleGroups = p.aScaleGroups;
   plan.unrollStages = p.unrollStages;
   plan.unrollWide = p.unrollWide;
   // A SwiGLU tile spans two column blocks: its raster counts pairs.
@@ -174,7 +178,7 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
         kTileAlignment);
   if (plan.splitN) // the two warpgroups' per-row amaxes
     fixed("row_exchange", 2 * 64 * 4, 16);
-  stage("a_scales", alignUp(p.blockM * 4, 128), 128);
+  stage("a_scales", alignUp(p.blockM * p.aScaleGroups * 4, 128), 128);
   // The ring's full/empty mbarriers and, on a chip with tensor memory, the
   // TMEM state: the bytes warpspec-plan-smem lays out (no slack: the
   // dynamic SMEM symbol is declared 1024-byte aligned, and the layout check

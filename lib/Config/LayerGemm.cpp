@@ -27,6 +27,11 @@ GemmProblem layerGemmProblem(const LayerConfig &c, const Plan &plan,
                      splitFusesActivation(c, v)));
   // The fused GEMM kernel's L2 waits on the L1 tiles of its m-block.
   g.swigluArrivals = l1 && plan.schedule == Schedule::FusedGemm;
+  // The activation's requantization block: L1's SwiGLU epilogue writes one
+  // scale per requantBlock columns, which L2 reads as 128 / requantBlock A
+  // scales per K block (l2_pool_sf [I / requantBlock, pool rows]).
+  g.swigluRequantBlock = c.recipe.requantBlock;
+  g.aScaleGroups = l1 ? 1 : 128 / c.recipe.requantBlock;
   g.swigluClamp = c.clamp;
   g.fastMath = c.fastMath;
   // moe_layout writes the m-block count (pool_info[0]); the pool is static.

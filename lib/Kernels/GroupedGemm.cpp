@@ -588,6 +588,7 @@ GemmPhase bindPhase(const GroupedGemmConfig &c,
   g.pullWaits = arg(kParamPullWaits);
   g.swiglu.clamp = c.swigluClamp;
   g.swiglu.fastMath = c.fastMath;
+  g.swiglu.requantBlock = c.swigluRequantBlock;
   return g;
 }
 

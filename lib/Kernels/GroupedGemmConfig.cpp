@@ -165,6 +165,18 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
              str(align) + (c.halfBlocks ? ", half blocks" : ", block-m") +
              "), got " + str(c.pullAlign);
   }
+  if (c.aScaleGroups != 1 && c.aScaleGroups != 2)
+    return "a-scale-groups must be 1 (A scaled per 128 K) or 2 (per 64 K), "
+           "got " +
+           str(c.aScaleGroups);
+  if (c.aScaleGroups == 2 && c.chip != cfg::Chip::SM90a)
+    return std::string("a-scale-groups 2 is built for sm_90a only (the "
+                       "sm_100a block-scaled MMA promotes one A scale per K "
+                       "block), got chip '") +
+           cfg::toString(c.chip) + "'";
+  if (c.swigluRequantBlock != 128 && c.swigluRequantBlock != 64)
+    return "swiglu-requant-block must be 128 or 64 activation columns, got " +
+           str(c.swigluRequantBlock);
   if (c.clusterM != 1 && c.clusterM != 2)
     return "cluster-m must be 1 or 2 (CTAs per cluster), got " +
            str(c.clusterM);

@@ -64,9 +64,13 @@ SmallVector<KernelParam> gemm::kernelParams(Builder &b,
                         {config::columnBlockRows(c.blockN) / c.clusterM, 128},
                         fp8, 128),
                     tmaSpec(b, {n(c.k), n(c.experts * c.n)}, {n(c.k)})});
-  params.push_back({kParamSfa, binds.aScales,
-                    ws::TmaDescType::get(ctx, {1, c.blockM}, b.getF32Type(), 0),
-                    tmaSpec(b, {rows(1), n(c.k / 128)}, {rows(4)})});
+  // MN-major A scales, aScaleGroups rows of them per K block of 128 (one
+  // box per K block).
+  params.push_back(
+      {kParamSfa, binds.aScales,
+       ws::TmaDescType::get(ctx, {c.aScaleGroups, c.blockM}, b.getF32Type(),
+                            0),
+       tmaSpec(b, {rows(1), n(c.k / 128 * c.aScaleGroups)}, {rows(4)})});
   if (!c.combineScatter && !c.swiglu)
     params.push_back(
         {kParamD, binds.d,

@@ -18,7 +18,7 @@ namespace megamoe::gemm {
 /// Kernel parameter names (the manifest lists them in kernelParams' order).
 inline constexpr char kParamA[] = "a";          // TMA: A [M, K] fp8
 inline constexpr char kParamB[] = "b";          // TMA: B [E*N, K] fp8
-inline constexpr char kParamSfa[] = "a_scales"; // TMA: SFA [K/128, M] f32
+inline constexpr char kParamSfa[] = "a_scales"; // TMA: SFA [K/128*G, M] f32
 inline constexpr char kParamD[] = "d";          // TMA: D [M, N] (no scatter)
 inline constexpr char kParamSfb[] = "b_scales"; // SFB [E, N/128, K/128(, 2)]
 inline constexpr char kParamBlockExpert[] = "block_expert"; // i32 [M / BLOCK_M]
@@ -28,7 +28,7 @@ inline constexpr char kParamCombine[] = "combine";          // bf16 [K', T, N]
 inline constexpr char kParamPeerOffsets[] = "peer_offsets"; // i64 [R]
 inline constexpr char kParamRowWeight[] = "row_weight"; // f32 [M] (swiglu)
 inline constexpr char kParamOut[] = "out";              // TMA: e4m3 [M, N / 2]
-inline constexpr char kParamOutScales[] = "out_scales"; // f32 [N / 256, M]
+inline constexpr char kParamOutScales[] = "out_scales"; // f32 [N/2/rq, M]
 inline constexpr char kParamArrivals[] = "arrivals";     // i32 [M / BLOCK_M]
 inline constexpr char kParamBlockRow[] = "block_row"; // i32 [M / 64] (half blocks)
 /// pullRows: the pool's rows and scales as pointers, the layout's tables,

@@ -66,6 +66,8 @@ struct GroupedGemmPass
     config.swiglu = swiglu;
     config.swigluArrivals = swigluArrivals;
     config.halfBlocks = halfBlocks;
+    config.aScaleGroups = aScaleGroups;
+    config.swigluRequantBlock = swigluRequantBlock;
     // The plan's choices, in this order (the cluster and the prefetch
     // depend on the tile).
     if (blockN == 0)

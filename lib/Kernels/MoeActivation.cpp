@@ -4,7 +4,8 @@
 // pool row and every group of 128 activation columns, one warp reads the
 // row's L1 output (gate/up in the GEMM's interleave of 8), applies SwiGLU
 // times the router weight, and requantizes the 128 values to e4m3 with one
-// f32 scale (amax / 448). Each lane owns 4 consecutive columns, so its gate
+// f32 scale (amax / 448), or with per-64 requantization two (each half warp
+// reduces its own 64 columns). Each lane owns 4 consecutive columns, so its gate
 // and up values are two aligned 16-byte loads and its 4 e4m3 bytes one 4-byte
 // store (the warp's stores are one contiguous 128-byte line).
 //
@@ -32,7 +33,8 @@ namespace {
 constexpr int64_t kThreads = 1024;
 constexpr int64_t kWarps = kThreads / 32;
 constexpr int64_t kMaxRegisters = 64; // 65536 / 1024
-/// Activation columns per warp work item: one requantization block.
+/// Activation columns per warp work item: one requantization block of 128,
+/// or two of 64.
 constexpr int64_t kGroupColumns = 128;
 constexpr int64_t kColumnsPerLane = kGroupColumns / 32;
 /// The L1 GEMM's output interleave: gate columns [16q, 16q + 8), up columns
@@ -45,12 +47,16 @@ void megamoe::buildMoeActivationKernel(OpBuilder &b, Location loc,
                                        const MoeKernelContext &ctx) {
   const config::LayerConfig &c = ctx.config;
   const int64_t inter = c.intermediate, pool = ctx.plan.poolTokens;
-  if (c.recipe.requantBlock != kGroupColumns) {
-    emitError(loc) << "moe_activation requantizes per " << kGroupColumns
-                   << " columns; the layer asks for per "
-                   << c.recipe.requantBlock;
+  const int64_t requant = c.recipe.requantBlock;
+  if (requant != kGroupColumns && requant != kGroupColumns / 2) {
+    emitError(loc) << "moe_activation requantizes per 128 or 64 columns; the "
+                      "layer asks for per "
+                   << requant;
     return;
   }
+  // Lanes per requantization block, and blocks per work item.
+  const int64_t blockLanes = requant / kColumnsPerLane;
+  const int64_t blocksPerItem = kGroupColumns / requant;
   if (inter % kGroupColumns != 0 || pool <= 0) {
     emitError(loc) << "moe_activation needs intermediate % 128 == 0 and a "
                       "pool; got intermediate "
@@ -166,7 +172,7 @@ void megamoe::buildMoeActivationKernel(OpBuilder &b, Location loc,
             laneMax = arith::MaxNumFOp::create(b, loc, laneMax,
                                                math::AbsFOp::create(b, loc, a));
           }
-          Value amax = buildWarpAbsMaxF32(b, loc, laneMax);
+          Value amax = buildWarpAbsMaxF32(b, loc, laneMax, blockLanes);
           Value scale = buildRequantScale(b, loc, amax);
           Value packed = buildQuantizeE4M3x4(b, loc, acts, scale);
           scf::YieldOp::create(b, loc, ValueRange{packed, scale});
@@ -181,16 +187,32 @@ void megamoe::buildMoeActivationKernel(OpBuilder &b, Location loc,
                 arith::MulIOp::create(b, loc, row64, i64Const(b, loc, inter)),
                 widen(b, loc, column)));
         store(b, loc, q, qPtr, 4);
-        // The scale, MN-major: l2_pool_sf[group][row].
+        // The scale, MN-major: l2_pool_sf[block][row], stored by the first
+        // lane of each requantization block (block = group x blocksPerItem
+        // + lane / blockLanes).
+        Value inBlock =
+            blocksPerItem > 1
+                ? arith::RemUIOp::create(b, loc, lane,
+                                         i32Const(b, loc, blockLanes))
+                      .getResult()
+                : lane;
         Value isLane0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                              lane, i32Const(b, loc, 0));
+                                              inBlock, i32Const(b, loc, 0));
         auto ifLane0 = scf::IfOp::create(b, loc, TypeRange{}, isLane0, false);
         {
           OpBuilder::InsertionGuard g(b);
           b.setInsertionPoint(ifLane0.thenBlock()->getTerminator());
+          Value block = group;
+          if (blocksPerItem > 1)
+            block = arith::AddIOp::create(
+                b, loc,
+                arith::MulIOp::create(b, loc, group,
+                                      i32Const(b, loc, blocksPerItem)),
+                arith::DivUIOp::create(b, loc, lane,
+                                       i32Const(b, loc, blockLanes)));
           Value sfIndex = arith::AddIOp::create(
               b, loc,
-              arith::MulIOp::create(b, loc, widen(b, loc, group),
+              arith::MulIOp::create(b, loc, widen(b, loc, block),
                                     i64Const(b, loc, pool)),
               row64);
           store(b, loc, sf, rowPtr(b, loc, l2PoolSf, sfIndex, 4), 4);

@@ -71,9 +71,11 @@ Value megamoe::buildSwiGLU(OpBuilder &b, Location loc, Value gate, Value up,
   return arith::MulFOp::create(b, loc, siluUp, weight);
 }
 
-Value megamoe::buildWarpAbsMaxF32(OpBuilder &b, Location loc, Value v) {
+Value megamoe::buildWarpAbsMaxF32(OpBuilder &b, Location loc, Value v,
+                                  int64_t lanes) {
+  assert((lanes == 32 || lanes == 16) && "a warp or half a warp");
   Value m = math::AbsFOp::create(b, loc, v);
-  for (int64_t offset : {16, 8, 4, 2, 1}) {
+  for (int64_t offset = lanes / 2; offset >= 1; offset /= 2) {
     Value other = gpu::ShuffleOp::create(b, loc, m, offset, /*width=*/32,
                                          gpu::ShuffleMode::XOR)
                       .getShuffleResult();

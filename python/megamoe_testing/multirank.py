@@ -132,6 +132,8 @@ class MultiRankLayer:
         self.experts, self.topk = int(sym["E"]), int(sym["K"])
         self.ranks, self.max_tokens = int(sym["R"]), int(sym["T"])
         self.clamp = (doc.get("layer") or {}).get("clamp")
+        # Channels per requantization scale (128, or 64 with requant-block=64).
+        self.requant_block = int((doc.get("layer") or {}).get("requant_block", 128))
         self.layout = doc["buffer_layout"]
         self.layout_bytes = int(self.layout["total_bytes"])
         self.device = torch.device("cuda", device)
@@ -236,7 +238,7 @@ class MultiRankLayer:
         clean = TokenInputs(t.x, t.x_sf,
                             torch.where((t.topk_idx >= 0) & (t.topk_idx < e), t.topk_idx, -1),
                             t.topk_weights)
-        return moe_oracle(self.shape, clean, self.source, self.clamp, 128)
+        return moe_oracle(self.shape, clean, self.source, self.clamp, self.requant_block)
 
     def region(self, rank, name, dtype=torch.int32):
         for reg in self.layout["regions"]:

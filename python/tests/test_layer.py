@@ -19,7 +19,10 @@ paid once):
   small     every rank min(8, T) tokens, uniform routing (decode: a manifest
             with "variants" runs its small-token schedule)
 
-For each: relative L2 of y against the oracle <= 1e-2 (printed), a second call
+For each: relative L2 of y against the oracle <= 1e-2 (printed; the oracle
+requantizes per the manifest's requant_block, 128 or 64, and in the first
+scenario y must also be at most half as far from it as from the oracle of the
+other block, so a layer that requantized per the wrong block fails), a second call
 bitwise equal to the first, CUDA-graph capture + two replays bitwise equal,
 check_errors() equal to the number of bad ids this rank sent, and the EPLB
 counters (cumulative_local_expert_recv_stats, passed to every call) equal to
@@ -57,7 +60,7 @@ def _layer_config(doc):
         return None
     return {"hidden": c["hidden"], "intermediate": c["intermediate"], "experts": c["experts"],
             "topk": c["topk"], "ranks": c["ranks"], "max_tokens": c["max_tokens_per_rank"],
-            "clamp": c.get("clamp")}
+            "clamp": c.get("clamp"), "requant_block": int((c.get("recipe") or {}).get("requant_block", 128))}
 
 
 def _layers():
@@ -162,19 +165,25 @@ def _worker(rank, world, manifest, cfg, nbytes, out_dir):
             idx[n - 1, k - 1] = -5
             bad = 2
         clean = TokenInputs(t.x, t.x_sf, torch.where((idx >= 0) & (idx < e), idx, -1), t.topk_weights)
-        ref = moe_oracle(shape, clean, source, clamp, 128)
+        ref = moe_oracle(shape, clean, source, clamp, cfg["requant_block"])
+        # The first scenario also against the other requantization block's
+        # oracle: y must be clearly nearer its own (the kernels did requantize
+        # per requant_block, not merely within the tolerance of it).
+        other = None
+        if i == 0 and n:
+            other = moe_oracle(shape, clean, source, clamp, 192 - cfg["requant_block"])
         all_idx = [clean.topk_idx.cpu()]
         if world > 1:
             all_idx = [None] * world
             torch.distributed.all_gather_object(all_idx, clean.topk_idx.cpu())
-        cases.append((sc, t, idx, bad, ref, _expected_recv(all_idx, rank, e, local)))
+        cases.append((sc, t, idx, bad, ref, other, _expected_recv(all_idx, rank, e, local)))
     torch.cuda.synchronize()
     buf.check_errors()  # starts from zero
     if world > 1:
         torch.distributed.barrier()
 
     results = []
-    for sc, t, idx, bad, ref, recv in cases:
+    for sc, t, idx, bad, ref, other, recv in cases:
         n = t.tokens
         variant, block_m = buf.variant_for(n)
         _stage(buf, t, idx)
@@ -198,6 +207,7 @@ def _worker(rank, world, manifest, cfg, nbytes, out_dir):
         results.append({
             "scenario": sc["name"], "tokens": n, "variant": variant, "block_m": block_m,
             "rel_l2": relative_l2(y1, ref) if n else 0.0,
+            "rel_l2_other": relative_l2(y1, other) if other is not None else None,
             "finite": bool(torch.isfinite(y1.float()).all()), "repeat_equal": torch.equal(y1, y2),
             "graph_equal": graph_equal, "errors": errors, "errors_expected": bad * calls,
             "ms_per_forward": ms,
@@ -217,6 +227,10 @@ def _check(row):
         why.append("y not finite")
     if not row["rel_l2"] <= TOLERANCE:
         why.append("rel L2 %.3e > %g" % (row["rel_l2"], TOLERANCE))
+    other = row.get("rel_l2_other")
+    if other is not None and not row["rel_l2"] < 0.5 * other:
+        why.append("rel L2 %.3e against its requantization block's oracle is not below half of "
+                   "%.3e against the other block's" % (row["rel_l2"], other))
     if not row["repeat_equal"]:
         why.append("second call differs")
     if not row["graph_equal"]:
@@ -244,9 +258,9 @@ def test_layer_matches_oracle(layer, tmp_path):
     assert nbytes > 0, "%s: the manifest has no buffer_layout" % manifest
     dist_launch.spawn(_worker, ranks, manifest, cfg, nbytes, str(tmp_path))
     failures = []
-    print("\n%s (H=%d I=%d E=%d K=%d R=%d T=%d clamp=%s)" % (
+    print("\n%s (H=%d I=%d E=%d K=%d R=%d T=%d clamp=%s requant=%d)" % (
         name, cfg["hidden"], cfg["intermediate"], cfg["experts"], cfg["topk"], ranks,
-        cfg["max_tokens"], cfg.get("clamp")))
+        cfg["max_tokens"], cfg.get("clamp"), cfg["requant_block"]))
     print("  %-8s %4s %6s %7s %10s %6s %6s %5s %7s %9s" % (
         "scenario", "rank", "tokens", "variant", "rel_l2", "repeat", "graph", "eplb", "errors",
         "ms/fwd"))
@@ -260,6 +274,9 @@ def test_layer_matches_oracle(layer, tmp_path):
                 row["rel_l2"], row["repeat_equal"],
                 row["graph_equal"], row["stats_equal"], row["errors"], row["errors_expected"], row["ms_per_forward"],
                 "FAIL: " + "; ".join(why) if why else "ok"))
+            if row.get("rel_l2_other") is not None:
+                print("  %-8s %4d rel_l2 against the other requantization block's oracle: %.3e" % (
+                    row["scenario"], r, row["rel_l2_other"]))
             if why:
                 failures.append("%s rank %d %s: %s" % (name, r, row["scenario"], "; ".join(why)))
     assert not failures, "\n".join(failures)

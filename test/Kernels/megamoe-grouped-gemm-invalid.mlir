@@ -30,6 +30,9 @@
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=160" 2>&1 | FileCheck %s --check-prefix=BN
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=192 n=4160" 2>&1 | FileCheck %s --check-prefix=BN192N
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=192 n=6144 chip=sm_100a" 2>&1 | FileCheck %s --check-prefix=BN192CHIP
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 a-scale-groups=3" 2>&1 | FileCheck %s --check-prefix=GROUPS
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 a-scale-groups=2 chip=sm_100a" 2>&1 | FileCheck %s --check-prefix=GROUPSCHIP
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 swiglu-requant-block=32" 2>&1 | FileCheck %s --check-prefix=RQ
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=192 n=6144 b-scale-interleave=8" 2>&1 | FileCheck %s --check-prefix=BN192IL
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=192 n=6144 swiglu=true b-scale-interleave=8 static-m=4096 device-m-blocks=true" 2>&1 | FileCheck %s --check-prefix=BN192EPI
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=256 n=384" 2>&1 | FileCheck %s --check-prefix=BNN
@@ -74,6 +77,9 @@ module {}
 // BN: error: megamoe-grouped-gemm: block-n must be 128 (one 128x128 weight scale block per tile column range), 192 (one m64n192 MMA whose columns straddle two scale blocks) or 256 (two column blocks of 128, computed one after the other), got 160
 // BN192N: error: megamoe-grouped-gemm: block-n 192 needs n to be a positive multiple of 128 (whole weight-scale blocks; the last tile may be partial), got 4160
 // BN192CHIP: error: megamoe-grouped-gemm: block-n 192 is built for sm_90a only, got chip 'sm_100a'
+// GROUPS: error: megamoe-grouped-gemm: a-scale-groups must be 1 (A scaled per 128 K) or 2 (per 64 K), got 3
+// GROUPSCHIP: error: megamoe-grouped-gemm: a-scale-groups 2 is built for sm_90a only
+// RQ: error: megamoe-grouped-gemm: swiglu-requant-block must be 128 or 64 activation columns, got 32
 // BN192IL: error: megamoe-grouped-gemm: block-n 192 does not support b-scale-interleave (its tiles straddle two scale blocks already)
 // BN192EPI: error: megamoe-grouped-gemm: block-n 192 is built for the TMA-store epilogue only (not swiglu or combine-scatter)
 // BNN: error: megamoe-grouped-gemm: n must be a positive multiple of block-n 256, got 384

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -192,16 +193,30 @@ TEST(MoeElementwiseKernels, FastMathUsesApproximateExp) {
   EXPECT_TRUE(ex2);
 }
 
-TEST(MoeElementwiseKernels, ActivationRefusesPer64Requantization) {
+// Per 64: each half warp reduces its own amax (butterfly offsets 8..1, none
+// of 16); any other block is refused with a message.
+TEST(MoeElementwiseKernels, ActivationRequantizesPer64WithHalfWarps) {
   cfg::LayerConfig layer = smallLayer();
   layer.recipe.requantBlock = 64;
   Fixture f(layer);
-  std::string messages = f.build(megamoe::buildMoeActivationKernel);
-  EXPECT_NE(messages.find("requantizes per 128 columns; the layer asks for "
-                          "per 64"),
+  EXPECT_EQ(f.build(megamoe::buildMoeActivationKernel), "");
+  ASSERT_TRUE(f.kernel(megamoe::kActivationKernel));
+  std::vector<int64_t> offsets;
+  f.gpuModule.walk([&](gpu::ShuffleOp op) {
+    if (std::optional<int64_t> c = getConstantIntValue(op.getOffset()))
+      offsets.push_back(*c);
+  });
+  EXPECT_EQ(offsets, (std::vector<int64_t>{8, 4, 2, 1}));
+
+  cfg::LayerConfig bad = smallLayer();
+  bad.recipe.requantBlock = 32;
+  Fixture g(bad);
+  std::string messages = g.build(megamoe::buildMoeActivationKernel);
+  EXPECT_NE(messages.find("requantizes per 128 or 64 columns; the layer asks "
+                          "for per 32"),
             std::string::npos)
       << messages;
-  EXPECT_FALSE(f.kernel(megamoe::kActivationKernel));
+  EXPECT_FALSE(g.kernel(megamoe::kActivationKernel));
 }
 
 } // namespace

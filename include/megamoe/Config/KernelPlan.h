@@ -118,6 +118,16 @@ struct GemmProblem {
   /// Read each K block's weight scales one K block ahead (carried in
   /// registers through the K loop) instead of just before its stage wait.
   bool scalePrefetch = false;
+  /// Activation (A) scales per row and K block of 128: 1, or 2 when A was
+  /// requantized per 64 channels (the L2 GEMM of a layer at requant-block
+  /// 64). A scales are then [K / 64, M]; each K block's product is formed
+  /// and promoted per 64 K (warpspec.mma.block_scaled with [2, BLOCK_M]
+  /// a_scales tiles). sm_90a only.
+  int64_t aScaleGroups = 1;
+  /// The SwiGLU epilogue's requantization block (swiglu): 128 activation
+  /// columns (one scale per row and column-block pair) or 64 (one per
+  /// column block); out_scales are [N / 2 / swigluRequantBlock, M].
+  int64_t swigluRequantBlock = 128;
   /// Unroll the math warps' K loop over the pipeline stages where every
   /// tile's K blocks are a multiple of them (constant stage addresses).
   bool unrollStages = true;
@@ -164,6 +174,7 @@ struct KernelPlan {
   bool splitN = false;
   int64_t clusterM = 1; // CTAs per cluster (GemmProblem::clusterM)
   bool scalePrefetch = false; // GemmProblem::scalePrefetch
+  int64_t aScaleGroups = 1;   // GemmProblem::aScaleGroups
   bool unrollStages = true;   // GemmProblem::unrollStages
   bool unrollWide = true;     // GemmProblem::unrollWide
   /// Columns of the epilogue's SMEM output tile: one column block (128), or

@@ -48,11 +48,12 @@ mlir::Value buildSwiGLU(mlir::OpBuilder &b, mlir::Location loc,
                         mlir::Value gate, mlir::Value up, mlir::Value weight,
                         std::optional<double> clamp, bool fastMath = false);
 
-/// max(|v|) over the 32 lanes of a warp (butterfly shuffles; every lane gets
-/// the result). All 32 lanes must execute it. NaN inputs are ignored
-/// (max.f32), as std::max in the reference oracle does.
+/// max(|v|) over the 32 lanes of a warp, or with `lanes` 16 over each half
+/// warp (butterfly shuffles; every lane gets its group's result). All 32
+/// lanes must execute it. NaN inputs are ignored (max.f32), as std::max in
+/// the reference oracle does.
 mlir::Value buildWarpAbsMaxF32(mlir::OpBuilder &b, mlir::Location loc,
-                               mlir::Value v);
+                               mlir::Value v, int64_t lanes = 32);
 
 /// The requantization scale of a block: amax / 448 (IEEE division).
 mlir::Value buildRequantScale(mlir::OpBuilder &b, mlir::Location loc,

@@ -106,6 +106,13 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
            "whose rows math warpgroup 0 stores; with combine-scatter "
            "warpgroup 1 skips its stages); block_expert per 64-row unit. "
            "BLOCK_M 128, static-m and device-m-blocks only">,
+    Option<"aScaleGroups", "a-scale-groups", "int64_t", "1",
+           "A scales per row and K block of 128: 1, or 2 for an A "
+           "requantized per 64 channels (a_scales [K / 64, M]; each K "
+           "block promoted per 64 K; sm_90a)">,
+    Option<"swigluRequantBlock", "swiglu-requant-block", "int64_t", "128",
+           "With swiglu: activation columns per scale, 128 (one per "
+           "column-block pair) or 64 (one per column block)">,
   ];
   let dependentDialects = [
     "::mlir::warpspec::WarpSpecDialect", "::mlir::gpu::GPUDialect",

@@ -39,34 +39,45 @@ LogicalResult warpspec::expandBlockScaledMmaSm90(gpu::GPUModuleOp module) {
     OpBuilder b(op);
     Location loc = op.getLoc();
     AccType accType = op.getTotal().getType();
-    // After another block-scaled MMA of the block (a tile of two column
-    // blocks) the wgmma reuses that one's scratch registers (discard_acc),
-    // which its promotion (fenced below) has consumed: one scratch
-    // accumulator for both.
-    Value previous = lastScratch.lookup(op->getBlock());
-    bool reuse = previous && previous.getType() == accType;
-    Value fresh = reuse ? previous : AccZeroOp::create(b, loc, accType);
-    auto mma = MmaSm90Op::create(b, loc, op.getA(), op.getStage(), op.getRow(),
-                                 op.getB(), op.getStage(), fresh);
-    if (reuse)
-      mma.setDiscardAcc(true);
-    mma.setRematerializeKSteps(op.getRematerializeKSteps());
-    Value ready =
-        MmaWaitOp::create(b, loc, 0u, ValueRange{mma.getResult()})
-            .getResult(0);
-    lastScratch[op->getBlock()] = ready;
     AffineMapAttr map;
     if (std::optional<AffineMap> m = op.getBScaleMap())
       map = AffineMapAttr::get(*m);
-    Value total = AccPromoteOp::create(b, loc, ready, op.getTotal(),
-                                       op.getAScales(), op.getStage(),
-                                       op.getRow(), op.getBScales(), map);
-    // Another block-scaled MMA follows (a tile of two column blocks): its
-    // wgmma must not start before this promotion consumed the scratch
-    // accumulator, or both scratch accumulators are live at once (BLOCK_N
-    // 256: 2 x 64 + 128 promoted registers, which spills).
-    if (followedByBlockScaledMma(op))
-      total = AccFenceOp::create(b, loc, total);
+    // One round per activation-scale group (the verifier's split of K into
+    // whole MMA steps); a [M] a_scales tile is one group over all of K.
+    SmemType scalesType = op.getAScales().getType();
+    int64_t groups =
+        scalesType.getShape().size() == 2 ? scalesType.getShape()[0] : 1;
+    int64_t k = op.getA().getType().getShape()[1];
+    Value total = op.getTotal();
+    for (int64_t g = 0; g < groups; ++g) {
+      // After another block-scaled MMA of the block (a tile of two column
+      // blocks, or the previous scale group) the wgmma reuses that one's
+      // scratch registers (discard_acc), which its promotion (fenced below)
+      // has consumed: one scratch accumulator for all.
+      Value previous = lastScratch.lookup(op->getBlock());
+      bool reuse = previous && previous.getType() == accType;
+      Value fresh = reuse ? previous : AccZeroOp::create(b, loc, accType);
+      DenseI64ArrayAttr range;
+      if (groups > 1)
+        range = b.getDenseI64ArrayAttr({g * k / groups, k / groups});
+      auto mma = MmaSm90Op::create(
+          b, loc, op.getA(), op.getStage(), op.getRow(), op.getB(),
+          op.getStage(), fresh, Major::k, Major::k, /*discard_acc=*/reuse,
+          op.getRematerializeKSteps(), range);
+      Value ready =
+          MmaWaitOp::create(b, loc, 0u, ValueRange{mma.getResult()})
+              .getResult(0);
+      lastScratch[op->getBlock()] = ready;
+      total = AccPromoteOp::create(b, loc, ready, total, op.getAScales(),
+                                   op.getStage(), op.getRow(), op.getBScales(),
+                                   map, static_cast<uint64_t>(g));
+      // Another MMA follows (the next scale group, or a tile of two column
+      // blocks): its wgmma must not start before this promotion consumed
+      // the scratch accumulator, or two scratch accumulators are live at
+      // once (BLOCK_N 256: 2 x 64 + 128 promoted registers, which spills).
+      if (g + 1 < groups || followedByBlockScaledMma(op))
+        total = AccFenceOp::create(b, loc, total);
+    }
     op.replaceAllUsesWith(total);
     op.erase();
   }

@@ -132,7 +132,12 @@ struct MmaSm90Lowering : OpConversionPattern<MmaSm90Op> {
     Location loc = op.getLoc();
     int64_t eb = elementBytes(aType.getElementType());
     int64_t k = 32 / eb; // one wgmma consumes 32 bytes of K
-    int64_t steps = aType.getShape()[1] / k;
+    // The K steps [first, last) of the tiles: all, or the k_range.
+    int64_t first = 0, last = aType.getShape()[1] / k;
+    if (std::optional<ArrayRef<int64_t>> range = op.getKRange()) {
+      first = (*range)[0] / k;
+      last = first + (*range)[1] / k;
+    }
     unsigned aSw = aType.getSwizzle(), bSw = bType.getSwizzle();
 
     Value aRowBytes = arith::MulIOp::create(
@@ -154,7 +159,7 @@ struct MmaSm90Lowering : OpConversionPattern<MmaSm90Op> {
         NVVM::MMAShapeAttr::get(rewriter.getContext(), 64, accType.getN(), k);
     Value acc = adaptor.getAcc();
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-    for (int64_t j = 0; j < steps; ++j) {
+    for (int64_t j = first; j < last; ++j) {
       Value step = i32Const(rewriter, loc, 2 * j);
       // rematerialize_k_steps: the offset goes through an opaque zero (a
       // volatile asm, one per K step), so the step's descriptor is computed
@@ -173,7 +178,7 @@ struct MmaSm90Lowering : OpConversionPattern<MmaSm90Op> {
       acc = NVVM::WgmmaMmaAsyncOp::create(
           rewriter, loc, structTy, acc, da, db, shape, *ab, *ab,
           NVVM::WGMMATypes::f32,
-          (zeroInit && j == 0) ? NVVM::WGMMAScaleOut::zero
+          (zeroInit && j == first) ? NVVM::WGMMAScaleOut::zero
                                : NVVM::WGMMAScaleOut::one,
           NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
           NVVM::MMALayout::row, NVVM::MMALayout::col,
@@ -228,9 +233,15 @@ struct AccPromoteLowering : OpConversionPattern<AccPromoteOp> {
     Value row0 =
         arith::AddIOp::create(rewriter, loc, fragmentRow0(rewriter, loc),
                               toI32(rewriter, loc, adaptor.getRow()));
-    Value slot = slotAddress(rewriter, loc, op.getAScales().getType(),
-                             adaptor.getAScales(), adaptor.getStage());
+    SmemType scalesType = op.getAScales().getType();
+    Value slot = slotAddress(rewriter, loc, scalesType, adaptor.getAScales(),
+                             adaptor.getStage());
+    // Group g of a [G, M] tile starts g * M scales into the slot.
+    int64_t groupFirst = op.getAScaleGroup() * scalesType.getShape().back();
     auto loadScale = [&](Value row) -> Value {
+      if (groupFirst)
+        row = arith::AddIOp::create(rewriter, loc, row,
+                                    i32Const(rewriter, loc, groupFirst));
       Value bytes =
           arith::MulIOp::create(rewriter, loc, row, i32Const(rewriter, loc, 4));
       return LLVM::LoadOp::create(rewriter, loc, f32,

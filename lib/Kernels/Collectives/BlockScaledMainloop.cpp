@@ -64,6 +64,7 @@ MainloopConfig MainloopConfig::fromPlan(const megamoe::config::KernelPlan &plan,
   m.bBlocks = plan.splitN ? 2 : m.columnBlocks;
   m.clusterM = plan.clusterM;
   m.scalePrefetch = plan.scalePrefetch;
+  m.aScaleGroups = plan.aScaleGroups;
   m.straddlesScaleBlocks = megamoe::config::straddlesScaleBlocks(plan.blockN);
   for (const megamoe::config::RolePlan &r : plan.roles)
     if (r.mma)
@@ -145,8 +146,13 @@ BlockScaledMainloop BlockScaledMainloop::create(OpBuilder &b, Location loc,
         ws::SmemType::get(ctx, {c.bBlockRows(), c.blockK}, fp8, st, 1024, 128),
         i ? "b_tiles" + std::to_string(i) : std::string("b_tiles"),
         IntegerAttr()));
+  // [BLOCK_M] scales per slot, or [groups, BLOCK_M] (one TMA box of the
+  // groups' rows of the MN-major scales).
+  SmallVector<int64_t, 2> scalesShape{c.blockM};
+  if (c.aScaleGroups > 1)
+    scalesShape.insert(scalesShape.begin(), c.aScaleGroups);
   m.aScales = ws::SmemAllocOp::create(
-      b, loc, ws::SmemType::get(ctx, {c.blockM}, b.getF32Type(), st, 128, 0),
+      b, loc, ws::SmemType::get(ctx, scalesShape, b.getF32Type(), st, 128, 0),
       "a_scales", IntegerAttr());
   m.ring = ws::PipelineCreateOp::create(
       b, loc, ws::PipelineType::get(ctx, st), "ab",
@@ -180,6 +186,13 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
         Value k0 = arith::MulIOp::create(kb, l, kb32,
                                          i32Const(kb, l, cfg.blockK));
         Value stage = ws::ProducerAcquireOp::create(kb, l, ring);
+        // The A scales' row of K block k: k, or k * groups (their first).
+        Value scalesRow =
+            cfg.aScaleGroups > 1
+                ? arith::MulIOp::create(kb, l, kb32,
+                                        i32Const(kb, l, cfg.aScaleGroups))
+                      .getResult()
+                : kb32;
         // One branch per warp: its copy and its commit, whose transaction
         // bytes the ring derives from that copy.
         auto loadAndCommit = [&](OpBuilder &ob, Value desc, ValueRange coords,
@@ -226,7 +239,7 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
           OpBuilder ab = ifA.getThenBodyBuilder();
           ws::TmaLoadOp::create(ab, l, t.aDesc, ValueRange{k0, t.aRow}, aTiles,
                                 stage, ring, IntegerAttr(), IntegerAttr());
-          ws::TmaLoadOp::create(ab, l, t.aScalesDesc, ValueRange{t.aRow, kb32},
+          ws::TmaLoadOp::create(ab, l, t.aScalesDesc, ValueRange{t.aRow, scalesRow},
                                 aScales, stage, ring, IntegerAttr(),
                                 IntegerAttr());
           ws::ProducerCommitOp::create(ab, l, ring, stage, IntegerAttr());
@@ -246,7 +259,7 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
         OpBuilder ea = ifA.getElseBodyBuilder();
         auto ifS = scf::IfOp::create(ea, l, isWarp(ea, 1), true);
         OpBuilder sb = ifS.getThenBodyBuilder();
-        loadAndCommit(sb, t.aScalesDesc, ValueRange{t.aRow, kb32}, aScales);
+        loadAndCommit(sb, t.aScalesDesc, ValueRange{t.aRow, scalesRow}, aScales);
         OpBuilder es = ifS.getElseBodyBuilder();
         auto ifB = scf::IfOp::create(es, l, isWarp(es, 2), true);
         OpBuilder bb = ifB.getThenBodyBuilder();

@@ -87,6 +87,9 @@ struct MainloopConfig {
   /// (KernelPlan::scalePrefetch), so their global-load latency is off the
   /// promotion's path even when the stage is already full.
   bool scalePrefetch = false;
+  /// Activation scales per row and K block (KernelPlan::aScaleGroups): 1,
+  /// or 2 with a ring slot of [2, BLOCK_M] scales (per-64 activations).
+  int64_t aScaleGroups = 1;
   /// The consumers' K loop is unrolled over the stages, K block j of each
   /// group waiting with `known_stage j` (constant slot, barrier and
   /// descriptor addresses). Only valid when every tile of every phase on the

@@ -430,29 +430,68 @@ void megamoe::collectives::requantStoreTile(
   Value row0 = warpgroupRow0(b, loc, e, tileRow0);
   auto rowsType =
       ws::AccRowsType::get(b.getContext(), kWarpgroupRows, b.getF32Type());
-  // One scale per row over the pair's 128 columns.
-  Value amax = ws::AccRowReduceOp::create(b, loc, rowsType,
-                                          ws::AccReduceKind::absmax, acts);
-  if (split) {
-    // The other block's amax: both store theirs, meet, read the other's,
-    // meet again (the slot is rewritten at the next tile). max is exact in
-    // any order, so this equals one reduction over both blocks.
-    ws::AccRowsStoreSharedOp::create(b, loc, amax, s.exchange,
-                                     indexConst(b, loc, firstBlock));
-    ws::BarrierSyncOp::create(b, loc, s.pairBarrier);
-    Value other = ws::AccRowsLoadSharedOp::create(
-        b, loc, rowsType, s.exchange, indexConst(b, loc, 1 - firstBlock));
-    ws::BarrierSyncOp::create(b, loc, s.pairBarrier);
-    amax = mapRows(b, loc, ValueRange{amax, other},
-                   [&](OpBuilder &mb, ValueRange v) -> Value {
-                     return arith::MaxNumFOp::create(mb, loc, v[0], v[1]);
+  auto scaleOf = [&](OpBuilder &ob, Value amax) {
+    return mapRows(ob, loc, ValueRange{amax},
+                   [&](OpBuilder &mb, ValueRange v) {
+                     return megamoe::buildRequantScale(mb, loc, v[0]);
                    });
-  }
-  Value sf = mapRows(b, loc, ValueRange{amax},
-                     [&](OpBuilder &mb, ValueRange v) {
-                       return megamoe::buildRequantScale(mb, loc, v[0]);
+  };
+  // The scales, MN-major: outScales[group][row].
+  auto storeScales = [&](OpBuilder &ob, Value sf, Value group) {
+    Value sfIndex = arith::AddIOp::create(
+        ob, loc,
+        arith::MulIOp::create(ob, loc, indexToI32(ob, loc, group),
+                              i32Const(ob, loc, s.rows)),
+        row0);
+    ws::AccRowsStoreOp::create(
+        ob, loc, sf, ws::GlobalOffsetOp::create(ob, loc, s.outScales, sfIndex));
+  };
+  assert((s.requantBlock == 2 * kActivationColumns ||
+          s.requantBlock == kActivationColumns) &&
+         "a requantization group is the pair or one column block");
+  bool perBlock = s.requantBlock == kActivationColumns;
+  SmallVector<Value, 2> quantized;
+  // (scale, group) to store once the tile's stores are issued.
+  SmallVector<std::pair<Value, Value>, 2> scales;
+  if (perBlock) {
+    // Per 64 columns: each column block is a group of its own, group
+    // 2 pair + block of the activation row.
+    for (size_t i = 0; i < acts.size(); ++i) {
+      Value amax = ws::AccRowReduceOp::create(
+          b, loc, rowsType, ws::AccReduceKind::absmax, ValueRange{acts[i]});
+      Value sf = scaleOf(b, amax);
+      quantized.push_back(requantize(b, loc, ValueRange{acts[i]}, sf).front());
+      Value group = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, pair, indexConst(b, loc, 2)),
+          indexConst(b, loc, firstBlock + i));
+      scales.push_back({sf, group});
+    }
+  } else {
+    // One scale per row over the pair's 128 columns.
+    Value amax = ws::AccRowReduceOp::create(b, loc, rowsType,
+                                            ws::AccReduceKind::absmax, acts);
+    if (split) {
+      // The other block's amax: both store theirs, meet, read the other's,
+      // meet again (the slot is rewritten at the next tile). max is exact in
+      // any order, so this equals one reduction over both blocks.
+      ws::AccRowsStoreSharedOp::create(b, loc, amax, s.exchange,
+                                       indexConst(b, loc, firstBlock));
+      ws::BarrierSyncOp::create(b, loc, s.pairBarrier);
+      Value other = ws::AccRowsLoadSharedOp::create(
+          b, loc, rowsType, s.exchange, indexConst(b, loc, 1 - firstBlock));
+      ws::BarrierSyncOp::create(b, loc, s.pairBarrier);
+      amax = mapRows(b, loc, ValueRange{amax, other},
+                     [&](OpBuilder &mb, ValueRange v) -> Value {
+                       return arith::MaxNumFOp::create(mb, loc, v[0], v[1]);
                      });
-  SmallVector<Value, 2> quantized = requantize(b, loc, acts, sf);
+    }
+    Value sf = scaleOf(b, amax);
+    quantized = requantize(b, loc, acts, sf);
+    // Both warpgroups of split columns hold the same scales: the first writes.
+    if (firstBlock == 0)
+      scales.push_back({sf, pair});
+  }
 
   // acc.store converts to e4m3 (cvt.rn.satfinite.e4m3x2).
   Value col0 = moe::blockStart(b, loc, pair, 2 * kActivationColumns);
@@ -474,16 +513,8 @@ void megamoe::collectives::requantStoreTile(
               row0);
         }
       });
-  // outScales[pair][row]: the pair is the 128-column requantization group.
-  Value sfIndex = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, indexToI32(b, loc, pair),
-                            i32Const(b, loc, s.rows)),
-      row0);
-  // Both warpgroups of split columns hold the same scales: the first writes.
-  if (firstBlock == 0)
-    ws::AccRowsStoreOp::create(
-        b, loc, sf, ws::GlobalOffsetOp::create(b, loc, s.outScales, sfIndex));
+  for (auto [sf, group] : scales)
+    storeScales(b, sf, group);
   if (!s.arrivals)
     return;
   // The arrival: every thread's scale stores are ordered before the

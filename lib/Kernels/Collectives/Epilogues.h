@@ -108,6 +108,10 @@ struct SwiGLURequant {
   /// amax exchange (f32 [64], 2 slots) and the named barrier of both.
   mlir::Value exchange, pairBarrier;
   int64_t rows = 1; // the scales' row stride: the pool rows
+  /// Activation columns per scale: 128 (the pair's, one scale per row and
+  /// pair) or 64 (one per column block: no amax exchange with split
+  /// columns); outScales are [N / 2 / requantBlock, rows].
+  int64_t requantBlock = 128;
   std::optional<double> clamp;
   bool fastMath = false;
 
@@ -133,6 +137,8 @@ struct SwiGLURequant {
 /// With `arrivals`, the tile's arrival is released last. With split
 /// columns a warpgroup holds one block (`acts` = {a_firstBlock}) and the
 /// row amax is the max of both warpgroups' (exchanged through SMEM).
+/// With requantBlock 64 each column block is its own group: its own amax
+/// and scale (outScales[2 pair + block][row]), nothing exchanged.
 /// `row0` is the tile's first pool row (i32), `mBlock` its m-block (the
 /// arrival counter's index).
 mlir::Value loadSwiGLURowWeights(mlir::OpBuilder &b, mlir::Location loc,

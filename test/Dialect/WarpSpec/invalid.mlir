@@ -1111,7 +1111,7 @@ warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, t
   warpspec.roles {
     warpspec.role "m" warps [0, 4) regs 128 mma {
       %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
-      // expected-error @+1 {{a_scales must be a buffer of 1-d f32 tiles, got '!warpspec.smem<128xf16, slots = 4, align = 128>'}}
+      // expected-error @+1 {{a_scales must be a buffer of f32 tiles of per-row scales, [M] or [groups, M], got '!warpspec.smem<128xf16, slots = 4, align = 128>'}}
       %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c0] b_scales %sb : !warpspec.smem<128xf16, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
     }
   }
@@ -2177,6 +2177,88 @@ warpspec.kernel @k(%g: !warpspec.global<i8>) attributes {chip = "sm_90a", maxnre
       warpspec.bulk.store %src, %c24 -> %g : !warpspec.global<i8>
     }
     warpspec.role "rest" warps [1, 4) regs 128 {
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!tile = !warpspec.smem<128x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 168 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !tile
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 168 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{k_range [96, 64] must be multiples of the MMA k = 32 with size > 0 and begin + size <= K = 128}}
+      %p = warpspec.mma.sm90 %a[%c0, %c0], %a[%c0], %z k_range [96, 64] : !tile, !tile, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!tile = !warpspec.smem<128x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 168 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !tile
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 168 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{k_range must be [begin, size], got 1 value(s)}}
+      %p = warpspec.mma.sm90 %a[%c0, %c0], %a[%c0], %z k_range [64] : !tile, !tile, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!sfa2 = !warpspec.smem<2x128xf32, slots = 2, align = 128>
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 168 : i32, threads = 128 : i32} {
+  %sfa = warpspec.smem.alloc "sfa" : !sfa2
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 168 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{a_scale_group 2 is outside the a_scales tile's 2 group(s)}}
+      %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c0] group 2 b_scales %sb : !sfa2, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!tile = !warpspec.smem<128x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>
+!sfa8 = !warpspec.smem<8x128xf32, slots = 2, align = 128>
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 168 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !tile
+  %sfa = warpspec.smem.alloc "sfa" : !sfa8
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 168 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{the 8 activation-scale groups split K = 128 into ranges that are not multiples of the MMA k = 32}}
+      %t = warpspec.mma.block_scaled %a, %a stage %c0 row %c0 a_scales %sfa b_scales %sb into %z : !tile, !tile, !sfa8, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!sfa3 = !warpspec.smem<2x2x128xf32, slots = 2, align = 128>
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 168 : i32, threads = 128 : i32} {
+  %sfa = warpspec.smem.alloc "sfa" : !sfa3
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 168 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{a_scales must be a buffer of f32 tiles of per-row scales, [M] or [groups, M]}}
+      %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c0] b_scales %sb : !sfa3, !warpspec.acc<64x128xf32>
     }
   }
   warpspec.return

@@ -370,3 +370,30 @@ warpspec.kernel @profile_ops(%buf: !warpspec.global<i64>)
   %n = warpspec.sequence.next "profile" : i32
   warpspec.return
 }
+
+// Per-64 activation scales: [2, M] a_scales tiles, a promotion of one
+// group, an MMA over one K range.
+!tile64 = !warpspec.smem<128x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>
+!sfa2 = !warpspec.smem<2x128xf32, slots = 2, align = 128>
+// CHECK-LABEL: warpspec.kernel @scale_groups
+warpspec.kernel @scale_groups(%sb: f32)
+    attributes {chip = "sm_90a", maxnreg = 168 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !tile64
+  %sfa = warpspec.smem.alloc "sfa" : !sfa2
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "math" warps [0, 4) regs 168 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // CHECK: warpspec.mma.sm90 {{.*}} k_range [64, 64] : !warpspec.smem<128x128xf8E4M3FN
+      %p = warpspec.mma.sm90 %a[%c0, %c0], %a[%c0], %z k_range [64, 64] : !tile64, !tile64, !warpspec.acc<64x128xf32>
+      %r = warpspec.mma.wait 0, %p : !warpspec.acc<64x128xf32>
+      // CHECK: warpspec.acc.promote %{{.*}} into %{{.*}} a_scales %{{.*}}[%{{.*}}, %{{.*}}] group 1 b_scales %{{.*}} : !warpspec.smem<2x128xf32, slots = 2, align = 128>
+      %t = warpspec.acc.promote %r into %z a_scales %sfa[%c0, %c0] group 1 b_scales %sb : !sfa2, !warpspec.acc<64x128xf32>
+      // CHECK: warpspec.acc.promote %{{.*}} into %{{.*}} a_scales %{{.*}}[%{{.*}}, %{{.*}}] b_scales
+      %t0 = warpspec.acc.promote %r into %t a_scales %sfa[%c0, %c0] group 0 b_scales %sb : !sfa2, !warpspec.acc<64x128xf32>
+      // CHECK: warpspec.mma.block_scaled {{.*}} : !warpspec.smem<128x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>, !warpspec.smem<2x128xf32, slots = 2, align = 128>, !warpspec.acc<64x128xf32>
+      %m = warpspec.mma.block_scaled %a, %a stage %c0 row %c0 a_scales %sfa b_scales %sb into %t0 : !tile64, !tile64, !sfa2, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}

@@ -101,19 +101,38 @@ int64_t bScaleIndex(std::optional<AffineMap> map, int64_t n, int64_t nb,
   return result.size() == 1 ? result[0] : -1;
 }
 
-/// Rules shared by every op that promotes a block-scaled product: a per-row
-/// f32 a_scales tile covering the accumulator's rows, and b_scales whose
-/// column map is constant over each 8-column group and in range.
+/// The activation-scale groups per K block of an a_scales tile: G of a
+/// [G, M] tile, 1 of an [M] one.
+int64_t aScaleGroups(SmemType scales) {
+  return scales.getShape().size() == 2 ? scales.getShape()[0] : 1;
+}
+
+/// Rules shared by every op that promotes a block-scaled product: an f32
+/// a_scales tile of per-row scales ([M], or [G, M] with G groups per K
+/// block, `group` the one used) covering the accumulator's rows, and
+/// b_scales whose column map is constant over each 8-column group and in
+/// range.
 LogicalResult verifyBlockScales(Operation *op, SmemType scales, Value row,
                                 Value stage, AccType acc, int64_t nb,
-                                std::optional<AffineMap> map) {
-  if (scales.getShape().size() != 1 || !scales.getElementType().isF32())
-    return op->emitOpError("a_scales must be a buffer of 1-d f32 tiles, got ")
+                                std::optional<AffineMap> map,
+                                int64_t group = 0) {
+  size_t rank = scales.getShape().size();
+  if ((rank != 1 && rank != 2) || !scales.getElementType().isF32())
+    return op->emitOpError("a_scales must be a buffer of f32 tiles of per-row "
+                           "scales, [M] or [groups, M], got ")
            << scales;
-  if (scales.getShape()[0] < acc.getM())
+  int64_t groups = aScaleGroups(scales);
+  if (groups < 1)
+    return op->emitOpError("a_scales tile has no scale groups: ") << scales;
+  if (group < 0 || group >= groups)
+    return op->emitOpError("a_scale_group ")
+           << group << " is outside the a_scales tile's " << groups
+           << " group(s)";
+  int64_t rows = scales.getShape().back();
+  if (rows < acc.getM())
     return op->emitOpError("a_scales tile holds ")
-           << scales.getShape()[0] << " scales, fewer than the accumulator's "
-           << acc.getM() << " rows";
+           << rows << " scales, fewer than the accumulator's " << acc.getM()
+           << " rows";
   int64_t n = acc.getN();
   if (nb == 0)
     return op->emitOpError("needs at least one b_scales value");
@@ -141,8 +160,7 @@ LogicalResult verifyBlockScales(Operation *op, SmemType scales, Value row,
            << " b_scales in groups of a multiple of 8 columns; give a "
               "b_scale_map";
   }
-  if (failed(verifyRowOffset(op, row, acc.getM(), scales.getShape()[0],
-                             "a_scales")))
+  if (failed(verifyRowOffset(op, row, acc.getM(), rows, "a_scales")))
     return failure();
   return verifyStageForBuffer(op, stage, scales);
 }
@@ -182,15 +200,32 @@ LogicalResult MmaSm90Op::verify() {
   if (failed(verifyInsideRole(*this)) ||
       failed(verifyChip(*this, "sm_90", "sm_90a")))
     return failure();
-  return verifyMmaOperands(*this, getA().getType(), getAStage(), getARow(),
-                           getAMajor(), getB().getType(), getBStage(),
-                           getBMajor(), getAcc().getType());
+  if (failed(verifyMmaOperands(*this, getA().getType(), getAStage(),
+                               getARow(), getAMajor(), getB().getType(),
+                               getBStage(), getBMajor(), getAcc().getType())))
+    return failure();
+  std::optional<ArrayRef<int64_t>> range = getKRange();
+  if (!range)
+    return success();
+  SmemType a = getA().getType();
+  int64_t k = getAMajor() == Major::k ? a.getShape()[1] : a.getShape()[0];
+  int64_t step = isFp8(a.getElementType()) ? 32 : 16;
+  if (range->size() != 2)
+    return emitOpError("k_range must be [begin, size], got ")
+           << range->size() << " value(s)";
+  int64_t begin = (*range)[0], size = (*range)[1];
+  if (begin < 0 || size <= 0 || begin % step != 0 || size % step != 0 ||
+      begin + size > k)
+    return emitOpError("k_range [")
+           << begin << ", " << size << "] must be multiples of the MMA k = "
+           << step << " with size > 0 and begin + size <= K = " << k;
+  return success();
 }
 
 LogicalResult AccPromoteOp::verify() {
   return verifyBlockScales(*this, getAScales().getType(), getRow(), getStage(),
                            getTotal().getType(), getBScales().size(),
-                           getBScaleMap());
+                           getBScaleMap(), getAScaleGroup());
 }
 
 int64_t AccPromoteOp::getBScaleIndex(int64_t column) {
@@ -206,8 +241,20 @@ LogicalResult MmaBlockScaledOp::verify() {
                                Major::k, getB().getType(), getStage(),
                                Major::k, acc)))
     return failure();
-  return verifyBlockScales(*this, getAScales().getType(), getRow(), getStage(),
-                           acc, getBScales().size(), getBScaleMap());
+  if (failed(verifyBlockScales(*this, getAScales().getType(), getRow(),
+                               getStage(), acc, getBScales().size(),
+                               getBScaleMap())))
+    return failure();
+  // Each scale group's K range is its own MMA: whole MMA k steps.
+  int64_t groups = aScaleGroups(getAScales().getType());
+  SmemType a = getA().getType();
+  int64_t k = a.getShape()[1];
+  int64_t step = isFp8(a.getElementType()) ? 32 : 16;
+  if (k % groups != 0 || (k / groups) % step != 0)
+    return emitOpError("the ")
+           << groups << " activation-scale groups split K = " << k
+           << " into ranges that are not multiples of the MMA k = " << step;
+  return success();
 }
 
 LogicalResult AccFenceOp::verify() {

@@ -890,6 +890,11 @@ def WarpSpec_MmaSm90Op : WarpSpec_Op<"mma.sm90", [
     previous promotion has consumed, instead of in fresh ones (ptxas does
     not share the registers of two wgmma accumulators on its own).
 
+    With `k_range = [begin, size]` only the K elements `[begin, begin +
+    size)` of the tiles are multiplied (both multiples of the MMA k): a
+    block-scaled K block whose activation scales change every 64 K is two
+    MMAs over the two halves of the stage, each promoted with its own scale.
+
     With `rematerialize_k_steps` the descriptors of the K steps after the
     first are the first's plus an offset added where the wgmma issues
     (through an opaque zero), not values of their own: in a loop unrolled
@@ -909,12 +914,13 @@ def WarpSpec_MmaSm90Op : WarpSpec_Op<"mma.sm90", [
                        WarpSpec_AccType:$acc,
                        DefaultValuedAttr<WarpSpec_MajorAttr, "::mlir::warpspec::Major::k">:$a_major,
                        DefaultValuedAttr<WarpSpec_MajorAttr, "::mlir::warpspec::Major::k">:$b_major,
-                       UnitAttr:$discard_acc, UnitAttr:$rematerialize_k_steps);
+                       UnitAttr:$discard_acc, UnitAttr:$rematerialize_k_steps,
+                       OptionalAttr<DenseI64ArrayAttr>:$k_range);
   let results = (outs WarpSpec_AccType:$result);
   let assemblyFormat = [{
     $a `[` $a_stage `,` $a_row `]` `,` $b `[` $b_stage `]` `,` $acc
     (`a_major` $a_major^)? (`b_major` $b_major^)? (`discard_acc` $discard_acc^)?
-    (`rematerialize_k_steps` $rematerialize_k_steps^)?
+    (`rematerialize_k_steps` $rematerialize_k_steps^)? (`k_range` $k_range^)?
     attr-dict
     `:` qualified(type($a)) `,` qualified(type($b)) `,` qualified(type($acc))
   }];
@@ -961,6 +967,10 @@ def WarpSpec_AccPromoteOp : WarpSpec_Op<"acc.promote", [
     `affine_map<(c) -> ((c floordiv 8) mod 2)>` alternates two scales every
     8 columns (a weight whose rows interleave two scale blocks).
 
+    `a_scales` may also be a buffer of 2-d `[G, M]` tiles: G groups of
+    per-row scales per K block (activations scaled per 128 / G K), and
+    `a_scale_group` (default 0) says which group this promotion uses.
+
     ```mlir
     %t1 = warpspec.acc.promote %r into %t0 a_scales %sfa[%s, %row] b_scales %sb
         : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
@@ -972,10 +982,12 @@ def WarpSpec_AccPromoteOp : WarpSpec_Op<"acc.promote", [
   let arguments = (ins WarpSpec_AccType:$partial, WarpSpec_AccType:$total,
                        WarpSpec_SmemType:$a_scales, Index:$stage, Index:$row,
                        Variadic<F32>:$b_scales,
-                       OptionalAttr<AffineMapAttr>:$b_scale_map);
+                       OptionalAttr<AffineMapAttr>:$b_scale_map,
+                       DefaultValuedAttr<I64Attr, "0">:$a_scale_group);
   let results = (outs WarpSpec_AccType:$result);
   let assemblyFormat = [{
     $partial `into` $total `a_scales` $a_scales `[` $stage `,` $row `]`
+    (`group` $a_scale_group^)?
     `b_scales` $b_scales (`b_scale_map` $b_scale_map^)? attr-dict `:`
     qualified(type($a_scales)) `,` qualified(type($total))
   }];

@@ -140,6 +140,14 @@ def WarpSpec_MmaBlockScaledOp : WarpSpec_Op<"mma.block_scaled", [
     columns (the kernel verifier checks it), and the MMAs of one role share
     one accumulator width.
 
+    `a_scales` may also hold 2-d `[G, M]` tiles: G activation scales per
+    row and K block, group g covering K `[g K / G, (g + 1) K / G)` (an
+    activation requantized per 64 channels is the A of a K block of 128
+    with G = 2): the product of each group's K range is formed and promoted
+    on its own, in group order. K / G must be a multiple of the MMA k. SM90
+    expands it to G wgmma / wait / promote rounds on one scratch
+    accumulator; sm_100 has no lowering for G > 1.
+
     `rematerialize_k_steps` is passed to the SM90 wgmma it expands to
     (warpspec.mma.sm90): for K loops unrolled over constant stages.
 
