@@ -372,6 +372,11 @@ KernelSpec parseKernel(const json &j, const std::string &where,
   if (j.contains("max_registers"))
     k.maxRegisters =
         (uint32_t)getInt(j["max_registers"], where + ".max_registers", 0, 255);
+  if (j.contains("programmatic_launch")) {
+    if (!j["programmatic_launch"].is_boolean())
+      bad(where + ".programmatic_launch", "must be true or false");
+    k.programmaticLaunch = j["programmatic_launch"].get<bool>();
+  }
   const json &tmas = j.contains("tma_descriptors")
                          ? getArray(j, where, "tma_descriptors", std::nullopt)
                          : json::array();

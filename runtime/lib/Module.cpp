@@ -17,7 +17,7 @@ namespace {
 /// (which must outlive the config).
 CUlaunchConfig launchConfig(const KernelSpec &spec,
                             const std::array<uint32_t, 3> &grid,
-                            CUstream stream, CUlaunchAttribute &cluster) {
+                            CUstream stream, CUlaunchAttribute (&attrs)[2]) {
   CUlaunchConfig config = {};
   config.gridDimX = grid[0];
   config.gridDimY = grid[1];
@@ -27,14 +27,24 @@ CUlaunchConfig launchConfig(const KernelSpec &spec,
   config.blockDimZ = spec.block[2];
   config.sharedMemBytes = spec.dynamicSmemBytes;
   config.hStream = stream;
+  config.attrs = attrs;
+  config.numAttrs = 0;
   if (spec.cluster[0] * spec.cluster[1] * spec.cluster[2] > 1) {
+    CUlaunchAttribute &cluster = attrs[config.numAttrs++];
     cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
     cluster.value.clusterDim.x = spec.cluster[0];
     cluster.value.clusterDim.y = spec.cluster[1];
     cluster.value.clusterDim.z = spec.cluster[2];
-    config.attrs = &cluster;
-    config.numAttrs = 1;
   }
+  // Programmatic dependent launch: only for a kernel that begins with
+  // griddepcontrol.wait (KernelSpec::programmaticLaunch).
+  if (spec.programmaticLaunch) {
+    CUlaunchAttribute &pdl = attrs[config.numAttrs++];
+    pdl.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    pdl.value.programmaticStreamSerializationAllowed = 1;
+  }
+  if (config.numAttrs == 0)
+    config.attrs = nullptr;
   return config;
 }
 } // namespace
@@ -132,7 +142,7 @@ void Module::load(const void *cubin, size_t size) {
       int active = 0;
       if (ctas <= 8) {
         // One cluster's grid: the question is whether one fits at all.
-        CUlaunchAttribute attr = {};
+        CUlaunchAttribute attr[2] = {};
         CUlaunchConfig config = launchConfig(
             k, {k.cluster[0], k.cluster[1], k.cluster[2]}, nullptr, attr);
         CUresult r = cuOccupancyMaxActiveClusters(&active, f, &config);
@@ -186,7 +196,7 @@ void Module::launchPrepared(size_t index, const std::array<uint32_t, 3> &grid,
   require(index < impl_->functions.size(),
           "launch: kernel index " + std::to_string(index) + " out of range");
   const KernelSpec &spec = manifest_.kernels[index];
-  CUlaunchAttribute attr = {};
+  CUlaunchAttribute attr[2] = {};
   CUlaunchConfig config = launchConfig(spec, grid, stream, attr);
   CUresult r =
       cuLaunchKernelEx(&config, impl_->functions[index], params, nullptr);

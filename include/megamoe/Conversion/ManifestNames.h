@@ -45,6 +45,9 @@ inline constexpr char kGridMax[] = "max";
 inline constexpr char kDimSymbol[] = "symbol";
 inline constexpr char kDimTimes[] = "times";
 inline constexpr char kDynamicSmem[] = "megamoe.dynamic_smem_bytes";
+// On a kernel llvm.func (unit): it begins with griddepcontrol.wait and may
+// be launched before its predecessor ends (manifest "programmatic_launch").
+inline constexpr char kProgrammaticLaunch[] = "megamoe.programmatic_launch";
 // On kernel arguments.
 inline constexpr char kParamName[] = "megamoe.name";
 inline constexpr char kParamKind[] = "megamoe.kind";

@@ -142,6 +142,9 @@ FailureOr<DictionaryAttr> collectKernel(LLVM::LLVMFuncOp func) {
       func->getAttrOfType<IntegerAttr>(NVVM::NVVMDialect::getMaxnregAttrName());
   entry.set("max_registers",
             b.getI64IntegerAttr(maxnreg ? maxnreg.getInt() : 0));
+  // Only a kernel that waits for its predecessor may be launched early.
+  if (func->removeAttr(mf::kProgrammaticLaunch))
+    entry.set("programmatic_launch", b.getBoolAttr(true));
 
   SmallVector<Attribute> params, tmas;
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {

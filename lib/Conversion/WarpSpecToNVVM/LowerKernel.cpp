@@ -273,7 +273,21 @@ struct KernelLowering : OpConversionPattern<KernelOp> {
       }
       func.setArgAttrs(i, attrs);
     }
+    bool programmatic = op.getProgrammaticLaunch();
+    if (programmatic)
+      func->setAttr(::megamoe::manifest::kProgrammaticLaunch,
+                    rewriter.getUnitAttr());
     rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
+    if (programmatic) {
+      // Before anything of the body: wait for the previous grid, then let
+      // the next one be scheduled (the kernel op's description).
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&func.getBody().front());
+      NVVM::GriddepcontrolOp::create(rewriter, op.getLoc(),
+                                     NVVM::GridDepActionKind::wait);
+      NVVM::GriddepcontrolOp::create(rewriter, op.getLoc(),
+                                     NVVM::GridDepActionKind::launch_dependents);
+    }
     if (failed(rewriter.convertRegionTypes(&func.getBody(), tc, &sig)))
       return failure();
     rewriter.eraseOp(op);

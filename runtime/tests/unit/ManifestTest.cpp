@@ -119,6 +119,21 @@ TEST(Manifest, NamesTheOffendingField) {
       ErrorKind::Manifest, "duplicate parameter name 'a'");
 }
 
+// programmatic_launch (a kernel that begins with griddepcontrol.wait): off
+// unless the manifest says true; anything but a boolean is an error.
+TEST(Manifest, ProgrammaticLaunch) {
+  EXPECT_FALSE(parseManifest(kExample).kernels[0].programmaticLaunch);
+  Manifest m = parseManifest(edited("\"max_registers\": 168,",
+                                    "\"max_registers\": 168, "
+                                    "\"programmatic_launch\": true,"));
+  EXPECT_TRUE(m.kernels[0].programmaticLaunch);
+  EXPECT_RT_ERROR(parseManifest(edited("\"max_registers\": 168,",
+                                       "\"max_registers\": 168, "
+                                       "\"programmatic_launch\": 1,")),
+                  ErrorKind::Manifest,
+                  "kernels[0].programmatic_launch: must be true or false");
+}
+
 TEST(Manifest, BufferLayout) {
   Manifest m = parseManifest(
       edited("\"buffer_layout\": null",

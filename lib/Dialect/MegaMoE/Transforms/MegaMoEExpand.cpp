@@ -337,6 +337,17 @@ struct MegaMoEExpandPass
       return layer.emitError("megamoe-expand: test-missing-arrivals (")
              << int64_t(missingArrivals) << ") must be 0 or positive";
     ctx.missingArrivals = missingArrivals;
+    // A kernel launched early holds an SM while it waits for its
+    // predecessor: with several ranks sharing a GPU (the one-GPU multi-rank
+    // mode) one rank's waiting CTAs kept another rank's persistent kernel
+    // from becoming resident, and the cross-rank barrier timed out
+    // (bench/RESULTS.md, 2026-12-02, "Programmatic dependent launch").
+    if (programmaticLaunch && config.ranks > 1)
+      return layer.emitError("megamoe-expand: programmatic-launch is built "
+                             "for one rank (ranks = 1); the layer has ")
+             << config.ranks
+             << " ranks, whose kernels' cross-rank barriers can wait on a "
+                "rank whose CTAs cannot become resident";
     // The phase profile: one section per kernel that is built, in build
     // order; a GEMM kernel's holds its producer and two math roles.
     llvm::StringMap<mk::ProfileSection> profileSections;
@@ -433,6 +444,13 @@ struct MegaMoEExpandPass
            b.getNamedAttr("block_m", b.getI64IntegerAttr(v.blockM)),
            b.getNamedAttr("schedule", b.getStrArrayAttr(names))}));
     }
+    // Programmatic dependent launch: every kernel waits for its
+    // predecessor's completion first (warpspec.kernel programmatic_launch),
+    // so each one may be launched as the previous one drains.
+    if (programmaticLaunch)
+      gpuModule.walk([&](warpspec::KernelOp k) {
+        k.setProgrammaticLaunch(true);
+      });
     // One variant: a plain "schedule"; several: "variants", the runtime
     // picking by the call's token count.
     if (several) {

@@ -91,6 +91,10 @@ struct KernelSpec {
   std::array<uint32_t, 3> cluster{1, 1, 1};
   uint32_t dynamicSmemBytes = 0;
   uint32_t maxRegisters = 0;
+  /// The kernel waits for the grid before it (griddepcontrol.wait) before
+  /// touching memory, so it is launched with programmatic stream
+  /// serialization: its CTAs may be scheduled while that grid finishes.
+  bool programmaticLaunch = false;
   std::vector<ParamSpec> params;
   std::vector<TmaSpec> tmaDescriptors;
 

@@ -154,6 +154,12 @@ def MegaMoEExpand : Pass<"megamoe-expand", "::mlir::ModuleOp"> {
     Option<"profileCapacity", "profile-capacity", "int64_t", "1024",
            "records per (CTA, role) of a GEMM kernel's profile slice; "
            "later records are dropped (1 to 65536)">,
+    Option<"programmaticLaunch", "programmatic-launch", "bool", "false",
+           "programmatic dependent launch: every kernel of the layer begins "
+           "with griddepcontrol.wait + launch_dependents and the runtime "
+           "launches it with programmatic stream serialization, so a "
+           "kernel's launch and prologue overlap its predecessor's tail "
+           "(ranks = 1 only; off by default: bench/RESULTS.md)">,
   ];
   let dependentDialects = [
     "::mlir::warpspec::WarpSpecDialect", "::mlir::gpu::GPUDialect",

@@ -39,7 +39,15 @@ def WarpSpec_KernelOp : WarpSpec_Op<"kernel", [
       that no CTA exits while a peer may still write its shared memory
       (multicast TMA, remote mbarrier arrivals);
     - `smem_bytes` (optional): dynamic shared memory, set by
-      `warpspec-plan-smem`.
+      `warpspec-plan-smem`;
+    - `programmatic_launch` (unit): the kernel may start before the grid
+      ahead of it in the stream has finished (programmatic dependent launch:
+      the manifest says `programmatic_launch`, and the runtime launches it
+      with programmatic stream serialization). Every thread first waits for
+      that grid's completion and memory (`griddepcontrol.wait`), so nothing
+      it reads or writes races the previous kernel, then lets its own
+      dependent grid be scheduled (`griddepcontrol.launch_dependents`: that
+      grid's CTAs take SMs as this one's exit, and wait in turn).
 
     Arguments are typed global pointers (`!warpspec.global<T>`, or untyped
     `!llvm.ptr<1>`; both lower to `!llvm.ptr<1>`), integers, floats or
@@ -62,7 +70,8 @@ def WarpSpec_KernelOp : WarpSpec_Op<"kernel", [
                        ConfinedAttr<I32Attr, [IntPositive]>:$maxnreg,
                        StrAttr:$chip,
                        OptionalAttr<DenseI32ArrayAttr>:$cluster,
-                       OptionalAttr<I64Attr>:$smem_bytes);
+                       OptionalAttr<I64Attr>:$smem_bytes,
+                       UnitAttr:$programmatic_launch);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
