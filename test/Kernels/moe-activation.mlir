@@ -21,7 +21,7 @@
 // IR-SAME: %[[W:[a-z0-9]+]]: !warpspec.global<f32> {megamoe.bind = "region:l1_pool_weight", megamoe.name = "l1_pool_weight"}
 // IR-SAME: %[[Q:[a-z0-9]+]]: !warpspec.global<i8> {megamoe.bind = "region:l2_pool", megamoe.name = "l2_pool"}
 // IR-SAME: %[[SF:[a-z0-9]+]]: !warpspec.global<f32> {megamoe.bind = "region:l2_pool_sf", megamoe.name = "l2_pool_sf"}
-// IR-SAME: megamoe.grid = [{ctas = "num_sms"}, 1, 1], threads = 1024 : i32
+// IR-SAME: megamoe.grid = [{ctas = "num_sms"}, 1, 1], programmatic_launch, threads = 1024 : i32
 // Work items: used rows (pool_info[1], bounded by P) x 3 column groups, one
 // warp each, grid-stride.
 // IR: warpspec.global.offset %[[INFO]]

@@ -19,7 +19,7 @@
 // IR-SAME: %[[BARRIERS:[a-z0-9]+]]: !warpspec.global<i32> {megamoe.bind = "region:barriers", megamoe.name = "barriers"}
 // IR-SAME: %[[BPEERS:[a-z0-9]+]]: !warpspec.global<i64> {megamoe.bind = "peer_offsets", megamoe.name = "peer_offsets"}
 // IR-SAME: %[[RANK:[a-z0-9]+]]: i32 {megamoe.bind = "value:rank", megamoe.name = "rank"}
-// IR-SAME: megamoe.grid = [1, 1, 1], threads = 32 : i32
+// IR-SAME: megamoe.grid = [1, 1, 1], programmatic_launch, threads = 32 : i32
 // IR: scf.if
 // IR: %[[CTR:.*]] = warpspec.global.offset %[[BARRIERS]]
 // IR: warpspec.cross_rank.barrier %[[CTR]], %[[RANK]], %c2_i32, %[[BPEERS]] scope sys name "moe_combine_barrier: barriers[1], before the combine reduce" timeout_cycles 20000000000 : !warpspec.global<i32>, !warpspec.global<i64>
@@ -29,7 +29,7 @@
 // IR-SAME: %[[CMB:[a-z0-9]+]]: !warpspec.global<bf16> {megamoe.bind = "region:combine", megamoe.name = "combine"}
 // IR-SAME: %[[Y:[a-z0-9]+]]: !warpspec.global<bf16> {megamoe.bind = "input:y", megamoe.name = "y"}
 // IR-SAME: %[[NT:[a-z0-9]+]]: i32 {megamoe.bind = "value:num_tokens", megamoe.name = "num_tokens"}
-// IR-SAME: megamoe.grid = [{ctas = "num_sms"}, 1, 1], threads = 512 : i32
+// IR-SAME: megamoe.grid = [{ctas = "num_sms"}, 1, 1], programmatic_launch, threads = 512 : i32
 // Tokens bounded by T; one thread per 8 channels of a token.
 // IR: %[[NT0:.*]] = arith.maxsi %[[NT]], %c0_i32
 // IR: %[[NTB:.*]] = arith.minsi %[[NT0]], %c64_i32

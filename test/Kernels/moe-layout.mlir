@@ -22,7 +22,7 @@
 // IR-SAME: %[[ERR:[a-z0-9]+]]: !warpspec.global<i32> {megamoe.bind = "region:errors", megamoe.name = "errors"}
 // IR-SAME: %[[PEERS:[a-z0-9]+]]: !warpspec.global<i64> {megamoe.bind = "peer_offsets", megamoe.name = "peer_offsets"}
 // IR-SAME: %[[RANK:[a-z0-9]+]]: i32 {megamoe.bind = "value:rank", megamoe.name = "rank"}
-// IR-SAME: megamoe.grid = [1, 1, 1], threads = 128 : i32
+// IR-SAME: megamoe.grid = [1, 1, 1], programmatic_launch, threads = 128 : i32
 // IR: arith.cmpi ult, %[[RANK]], %{{.*}} : i32
 // Step 1: send_count[e] -> rank e / L's recv_count[rank][e % L], then zero.
 // IR: scf.for %[[E:.*]] = %{{.*}} to %c12_i32 step %c128_i32 : i32 {

@@ -32,7 +32,7 @@
 // IR-SAME: %[[XSF:[a-z0-9]+]]: !warpspec.global<f32> {megamoe.bind = "region:x_sf", megamoe.name = "x_sf"}
 // IR-SAME: %[[TOPKW:[a-z0-9]+]]: !warpspec.global<f32> {megamoe.bind = "region:topk_weights", megamoe.name = "topk_weights"}
 // IR-SAME: %[[PEERS:[a-z0-9]+]]: !warpspec.global<i64> {megamoe.bind = "peer_offsets", megamoe.name = "peer_offsets"}
-// IR-SAME: megamoe.grid = [{ctas = "num_sms"}, 1, 1], threads = 1024 : i32
+// IR-SAME: megamoe.grid = [{ctas = "num_sms"}, 1, 1], programmatic_launch, threads = 1024 : i32
 // IR: %[[LANEID:.*]] = gpu.lane_id
 // IR-NEXT: %[[LANE:.*]] = arith.index_castui %[[LANEID]] : index to i32
 // Rows: min(pool_info[1], P), one warp each, grid-stride over the warps.

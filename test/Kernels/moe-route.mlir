@@ -17,7 +17,7 @@
 // IR-SAME: %[[PEERS:[a-z0-9]+]]: !warpspec.global<i64> {megamoe.bind = "peer_offsets", megamoe.name = "peer_offsets"}
 // IR-SAME: %[[RANK:[a-z0-9]+]]: i32 {megamoe.bind = "value:rank", megamoe.name = "rank"}
 // IR-SAME: %[[NTOK:[a-z0-9]+]]: i32 {megamoe.bind = "value:num_tokens", megamoe.name = "num_tokens"}
-// IR-SAME: megamoe.grid = [{ctas = "num_sms"}, 1, 1], threads = 512 : i32
+// IR-SAME: megamoe.grid = [{ctas = "num_sms"}, 1, 1], programmatic_launch, threads = 512 : i32
 // A rank outside [0, R) does nothing.
 // IR: %[[R:.*]] = arith.constant 2 : i32
 // IR: arith.cmpi ult, %[[RANK]], %[[R]] : i32

@@ -285,8 +285,9 @@ struct KernelLowering : OpConversionPattern<KernelOp> {
       rewriter.setInsertionPointToStart(&func.getBody().front());
       NVVM::GriddepcontrolOp::create(rewriter, op.getLoc(),
                                      NVVM::GridDepActionKind::wait);
-      NVVM::GriddepcontrolOp::create(rewriter, op.getLoc(),
-                                     NVVM::GridDepActionKind::launch_dependents);
+      if (op.getTriggerDependentsAtEntry())
+        NVVM::GriddepcontrolOp::create(
+            rewriter, op.getLoc(), NVVM::GridDepActionKind::launch_dependents);
     }
     if (failed(rewriter.convertRegionTypes(&func.getBody(), tc, &sig)))
       return failure();

@@ -19,7 +19,7 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86", O = 3>] {
 // CHECK-NEXT: nvvm.griddepcontrol launch_dependents
 // CHECK: llvm.store
 warpspec.kernel @early(%out: !warpspec.global<i32>)
-    attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32, programmatic_launch} {
+    attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32, programmatic_launch, trigger_dependents_at_entry} {
   %c = arith.constant 7 : i32
   %i = arith.constant 0 : i32
   %p = warpspec.global.offset %out[%i] : !warpspec.global<i32>, i32

@@ -342,8 +342,13 @@ struct MegaMoEExpandPass
     // mode) one rank's waiting CTAs kept another rank's persistent kernel
     // from becoming resident, and the cross-rank barrier timed out
     // (bench/RESULTS.md, 2026-12-02, "Programmatic dependent launch").
-    if (programmaticLaunch && config.ranks > 1)
-      return layer.emitError("megamoe-expand: programmatic-launch is built "
+    if (programmaticLaunch < 0 || programmaticLaunch > 2)
+      return layer.emitError("megamoe-expand: programmatic-launch must be 0 "
+                             "(off), 1 (wait at entry) or 2 (wait and "
+                             "trigger at entry); got ")
+             << int64_t(programmaticLaunch);
+    if (programmaticLaunch == 2 && config.ranks > 1)
+      return layer.emitError("megamoe-expand: programmatic-launch=2 is built "
                              "for one rank (ranks = 1); the layer has ")
              << config.ranks
              << " ranks, whose kernels' cross-rank barriers can wait on a "
@@ -447,9 +452,10 @@ struct MegaMoEExpandPass
     // Programmatic dependent launch: every kernel waits for its
     // predecessor's completion first (warpspec.kernel programmatic_launch),
     // so each one may be launched as the previous one drains.
-    if (programmaticLaunch)
+    if (programmaticLaunch > 0)
       gpuModule.walk([&](warpspec::KernelOp k) {
         k.setProgrammaticLaunch(true);
+        k.setTriggerDependentsAtEntry(programmaticLaunch == 2);
       });
     // One variant: a plain "schedule"; several: "variants", the runtime
     // picking by the call's token count.

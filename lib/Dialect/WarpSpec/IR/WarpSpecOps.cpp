@@ -64,6 +64,10 @@ static bool isValidKernelArgument(Type type) {
 LogicalResult KernelOp::verify() {
   if (!getFunctionType().getResults().empty())
     return emitOpError("kernel must not return values");
+  if (getTriggerDependentsAtEntry() && !getProgrammaticLaunch())
+    return emitOpError("trigger_dependents_at_entry needs programmatic_launch "
+                       "(only a kernel launched early has dependents that "
+                       "wait for it)");
   for (auto [i, type] : llvm::enumerate(getArgumentTypes()))
     if (!isValidKernelArgument(type))
       return emitOpError("kernel argument #")

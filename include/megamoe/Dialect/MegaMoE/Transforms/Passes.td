@@ -154,12 +154,13 @@ def MegaMoEExpand : Pass<"megamoe-expand", "::mlir::ModuleOp"> {
     Option<"profileCapacity", "profile-capacity", "int64_t", "1024",
            "records per (CTA, role) of a GEMM kernel's profile slice; "
            "later records are dropped (1 to 65536)">,
-    Option<"programmaticLaunch", "programmatic-launch", "bool", "false",
-           "programmatic dependent launch: every kernel of the layer begins "
-           "with griddepcontrol.wait + launch_dependents and the runtime "
-           "launches it with programmatic stream serialization, so a "
-           "kernel's launch and prologue overlap its predecessor's tail "
-           "(ranks = 1 only; off by default: bench/RESULTS.md)">,
+    Option<"programmaticLaunch", "programmatic-launch", "int64_t", "1",
+           "programmatic dependent launch (bench/RESULTS.md, 2026-12-02): "
+           "0 off; 1 (default) every kernel of the layer begins with "
+           "griddepcontrol.wait and the runtime launches it with "
+           "programmatic stream serialization (the next kernel is scheduled "
+           "as this one's CTAs exit); 2 the same plus launch_dependents "
+           "right after the wait (ranks = 1 only)">,
   ];
   let dependentDialects = [
     "::mlir::warpspec::WarpSpecDialect", "::mlir::gpu::GPUDialect",

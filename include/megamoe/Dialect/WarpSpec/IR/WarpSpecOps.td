@@ -45,9 +45,11 @@ def WarpSpec_KernelOp : WarpSpec_Op<"kernel", [
       the manifest says `programmatic_launch`, and the runtime launches it
       with programmatic stream serialization). Every thread first waits for
       that grid's completion and memory (`griddepcontrol.wait`), so nothing
-      it reads or writes races the previous kernel, then lets its own
-      dependent grid be scheduled (`griddepcontrol.launch_dependents`: that
-      grid's CTAs take SMs as this one's exit, and wait in turn).
+      it reads or writes races the previous kernel. Its own dependent grid
+      is scheduled as its CTAs exit (the implicit trigger), or, with
+      `trigger_dependents_at_entry`, right after the wait
+      (`griddepcontrol.launch_dependents`: that grid's CTAs then take SMs
+      as this one's exit and wait there).
 
     Arguments are typed global pointers (`!warpspec.global<T>`, or untyped
     `!llvm.ptr<1>`; both lower to `!llvm.ptr<1>`), integers, floats or
@@ -71,7 +73,8 @@ def WarpSpec_KernelOp : WarpSpec_Op<"kernel", [
                        StrAttr:$chip,
                        OptionalAttr<DenseI32ArrayAttr>:$cluster,
                        OptionalAttr<I64Attr>:$smem_bytes,
-                       UnitAttr:$programmatic_launch);
+                       UnitAttr:$programmatic_launch,
+                       UnitAttr:$trigger_dependents_at_entry);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
