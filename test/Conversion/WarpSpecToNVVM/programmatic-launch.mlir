@@ -26,6 +26,20 @@ warpspec.kernel @early(%out: !warpspec.global<i32>)
   warpspec.global.store %c, %p align 4 : !warpspec.global<i32>
   warpspec.return
 }
+// Without the entry trigger: the wait only (the next grid is scheduled as
+// this one's CTAs exit).
+// CHECK-LABEL: llvm.func @waits(
+// CHECK: nvvm.griddepcontrol wait
+// CHECK-NOT: launch_dependents
+// CHECK: llvm.return
+warpspec.kernel @waits(%out: !warpspec.global<i32>)
+    attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32, programmatic_launch} {
+  %c = arith.constant 7 : i32
+  %i = arith.constant 0 : i32
+  %p = warpspec.global.offset %out[%i] : !warpspec.global<i32>, i32
+  warpspec.global.store %c, %p align 4 : !warpspec.global<i32>
+  warpspec.return
+}
 // CHECK-LABEL: llvm.func @plain(
 // CHECK-NOT: megamoe.programmatic_launch
 // CHECK-NOT: griddepcontrol
@@ -44,7 +58,10 @@ warpspec.kernel @plain(%out: !warpspec.global<i32>)
 // PTX-LABEL: .entry early(
 // PTX: griddepcontrol.wait;
 // PTX-NEXT: griddepcontrol.launch_dependents;
+// PTX-LABEL: .entry waits(
+// PTX: griddepcontrol.wait;
+// PTX-NOT: griddepcontrol.launch_dependents
 // PTX-LABEL: .entry plain(
 // PTX-NOT: griddepcontrol
 
-// JSON: {'early': True, 'plain': False}
+// JSON: {'early': True, 'waits': True, 'plain': False}

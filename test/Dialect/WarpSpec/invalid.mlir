@@ -2263,3 +2263,10 @@ warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 168 : i32, t
   }
   warpspec.return
 }
+
+// -----
+
+// expected-error @+1 {{trigger_dependents_at_entry needs programmatic_launch}}
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32, trigger_dependents_at_entry} {
+  warpspec.return
+}
