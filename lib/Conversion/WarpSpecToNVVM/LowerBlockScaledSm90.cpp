@@ -44,9 +44,7 @@ LogicalResult warpspec::expandBlockScaledMmaSm90(gpu::GPUModuleOp module) {
       map = AffineMapAttr::get(*m);
     // One round per activation-scale group (the verifier's split of K into
     // whole MMA steps); a [M] a_scales tile is one group over all of K.
-    SmemType scalesType = op.getAScales().getType();
-    int64_t groups =
-        scalesType.getShape().size() == 2 ? scalesType.getShape()[0] : 1;
+    int64_t groups = op.getAScaleGroups();
     int64_t k = op.getA().getType().getShape()[1];
     Value total = op.getTotal();
     for (int64_t g = 0; g < groups; ++g) {

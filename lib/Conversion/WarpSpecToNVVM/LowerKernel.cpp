@@ -273,12 +273,10 @@ struct KernelLowering : OpConversionPattern<KernelOp> {
       }
       func.setArgAttrs(i, attrs);
     }
-    bool programmatic = op.getProgrammaticLaunch();
-    if (programmatic)
+    rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
+    if (op.getProgrammaticLaunch()) {
       func->setAttr(::megamoe::manifest::kProgrammaticLaunch,
                     rewriter.getUnitAttr());
-    rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
-    if (programmatic) {
       // Before anything of the body: wait for the previous grid, then let
       // the next one be scheduled (the kernel op's description).
       OpBuilder::InsertionGuard guard(rewriter);

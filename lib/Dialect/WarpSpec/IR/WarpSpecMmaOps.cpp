@@ -122,8 +122,6 @@ LogicalResult verifyBlockScales(Operation *op, SmemType scales, Value row,
                            "scales, [M] or [groups, M], got ")
            << scales;
   int64_t groups = aScaleGroups(scales);
-  if (groups < 1)
-    return op->emitOpError("a_scales tile has no scale groups: ") << scales;
   if (group < 0 || group >= groups)
     return op->emitOpError("a_scale_group ")
            << group << " is outside the a_scales tile's " << groups
@@ -165,12 +163,19 @@ LogicalResult verifyBlockScales(Operation *op, SmemType scales, Value row,
   return verifyStageForBuffer(op, stage, scales);
 }
 
+/// What verifyMmaOperands establishes about the tiles: their K and the
+/// per-instruction k of their element type.
+struct MmaShape {
+  int64_t k = 0;
+  int64_t step = 0;
+};
+
 /// Rules shared by every SMEM-operand MMA: A [M, K] and B [n, K] tiles of
 /// one element type, K-major fp8, the accumulator's n = B rows, A rows a
 /// multiple of m, a row offset in range, stages from matching pipelines.
-LogicalResult verifyMmaOperands(Operation *op, SmemType a, Value aStage,
-                                Value aRow, Major aMajor, SmemType b,
-                                Value bStage, Major bMajor, AccType acc) {
+FailureOr<MmaShape> verifyMmaOperands(Operation *op, SmemType a, Value aStage,
+                                      Value aRow, Major aMajor, SmemType b,
+                                      Value bStage, Major bMajor, AccType acc) {
   FailureOr<Operand> opA = getMmaOperand(op, "A", a, aMajor);
   FailureOr<Operand> opB = getMmaOperand(op, "B", b, bMajor);
   if (failed(opA) || failed(opB))
@@ -178,7 +183,8 @@ LogicalResult verifyMmaOperands(Operation *op, SmemType a, Value aStage,
   if (opA->k != opB->k)
     return op->emitOpError("A has K = ")
            << opA->k << " but B has K = " << opB->k;
-  if (failed(verifyOperandTypes(op, a, b, opA->k)))
+  FailureOr<int64_t> step = verifyOperandTypes(op, a, b, opA->k);
+  if (failed(step))
     return failure();
   if (opB->rows != acc.getN())
     return op->emitOpError("accumulator n = ")
@@ -192,7 +198,7 @@ LogicalResult verifyMmaOperands(Operation *op, SmemType a, Value aStage,
       failed(verifyStageForBuffer(op, aStage, a)) ||
       failed(verifyStageForBuffer(op, bStage, b)))
     return failure();
-  return success();
+  return MmaShape{opA->k, *step};
 }
 } // namespace
 
@@ -200,16 +206,15 @@ LogicalResult MmaSm90Op::verify() {
   if (failed(verifyInsideRole(*this)) ||
       failed(verifyChip(*this, "sm_90", "sm_90a")))
     return failure();
-  if (failed(verifyMmaOperands(*this, getA().getType(), getAStage(),
-                               getARow(), getAMajor(), getB().getType(),
-                               getBStage(), getBMajor(), getAcc().getType())))
+  FailureOr<MmaShape> shape = verifyMmaOperands(
+      *this, getA().getType(), getAStage(), getARow(), getAMajor(),
+      getB().getType(), getBStage(), getBMajor(), getAcc().getType());
+  if (failed(shape))
     return failure();
   std::optional<ArrayRef<int64_t>> range = getKRange();
   if (!range)
     return success();
-  SmemType a = getA().getType();
-  int64_t k = getAMajor() == Major::k ? a.getShape()[1] : a.getShape()[0];
-  int64_t step = isFp8(a.getElementType()) ? 32 : 16;
+  int64_t k = shape->k, step = shape->step;
   if (range->size() != 2)
     return emitOpError("k_range must be [begin, size], got ")
            << range->size() << " value(s)";
@@ -228,6 +233,10 @@ LogicalResult AccPromoteOp::verify() {
                            getBScaleMap(), getAScaleGroup());
 }
 
+int64_t MmaBlockScaledOp::getAScaleGroups() {
+  return aScaleGroups(getAScales().getType());
+}
+
 int64_t AccPromoteOp::getBScaleIndex(int64_t column) {
   return bScaleIndex(getBScaleMap(), getTotal().getType().getN(),
                      getBScales().size(), column);
@@ -237,19 +246,18 @@ LogicalResult MmaBlockScaledOp::verify() {
   if (failed(verifyInsideRole(*this)))
     return failure();
   AccType acc = getTotal().getType();
-  if (failed(verifyMmaOperands(*this, getA().getType(), getStage(), getRow(),
-                               Major::k, getB().getType(), getStage(),
-                               Major::k, acc)))
+  FailureOr<MmaShape> shape =
+      verifyMmaOperands(*this, getA().getType(), getStage(), getRow(),
+                        Major::k, getB().getType(), getStage(), Major::k, acc);
+  if (failed(shape))
     return failure();
   if (failed(verifyBlockScales(*this, getAScales().getType(), getRow(),
                                getStage(), acc, getBScales().size(),
                                getBScaleMap())))
     return failure();
   // Each scale group's K range is its own MMA: whole MMA k steps.
-  int64_t groups = aScaleGroups(getAScales().getType());
-  SmemType a = getA().getType();
-  int64_t k = a.getShape()[1];
-  int64_t step = isFp8(a.getElementType()) ? 32 : 16;
+  int64_t groups = getAScaleGroups();
+  int64_t k = shape->k, step = shape->step;
   if (k % groups != 0 || (k / groups) % step != 0)
     return emitOpError("the ")
            << groups << " activation-scale groups split K = " << k

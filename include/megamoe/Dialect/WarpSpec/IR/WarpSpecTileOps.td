@@ -167,6 +167,11 @@ def WarpSpec_MmaBlockScaledOp : WarpSpec_Op<"mma.block_scaled", [
                        OptionalAttr<AffineMapAttr>:$b_scale_map,
                        UnitAttr:$rematerialize_k_steps);
   let results = (outs WarpSpec_AccType:$result);
+  let extraClassDeclaration = [{
+    /// G of [G, M] a_scales tiles (activation scales per row and K block),
+    /// 1 of [M] ones.
+    int64_t getAScaleGroups();
+  }];
   let assemblyFormat = [{
     $a `,` $b `stage` $stage `row` $row `a_scales` $a_scales
     `b_scales` $b_scales (`b_scale_map` $b_scale_map^)?
