@@ -7,12 +7,12 @@
 //  2. fence.sc.sys, block sync, thread 0 crosses the ranks' barrier
 //     (barriers[0]), block sync: every peer's counts and src_token_index
 //     entries for this call have landed;
-//  3. warp 0 lays out the pool: 32 local experts at a time, each lane sums
-//     its expert's counts over the source ranks and pads them to BLOCK_M;
-//     a warp scan (shfl.up) of the padded sizes, carried across the chunks,
-//     gives each expert's first row; each lane writes its expert's
-//     pool_row_start row and pool_block_expert entries; lane 0 writes
-//     pool_info.
+//  3. warp 0 lays out the pool: lane i owns local experts [i c, (i + 1) c)
+//     (c = ceil(L / 32)), loads all their counts at once, sums each over
+//     the source ranks and pads it to BLOCK_M; the in-lane prefix of the
+//     padded sizes plus a warp scan (shfl.up) of the lanes' sums gives each
+//     expert's first row; each lane writes its experts' pool_row_start rows
+//     and pool_block_expert entries; lane 0 writes pool_info.
 //     With half blocks (expert_align 64 < BLOCK_M 128) the segments are
 //     padded to 64 rows and pool_block_expert has one entry per 64-row unit
 //     (what moe_pull reads); a second scan of the m-blocks per expert
@@ -90,18 +90,17 @@ Value receivedFrom(OpBuilder &b, Location loc, const LayoutShape &s,
   return umin(b, loc, count, i32Const(b, loc, s.slotsPerRank));
 }
 
-/// N_l = sum over source ranks of the (clamped) counts of expert l.
+/// N_l = sum over source ranks of the (clamped) counts of expert l. The
+/// R loads are independent straight-line code (no loop, no branch), so that
+/// all of a lane's experts' counts are in flight at once: the layout is one
+/// memory round trip, not one per expert.
 Value expertRows(OpBuilder &b, Location loc, const LayoutShape &s,
                  const BoundKernel &args, Value l) {
-  auto loop = scf::ForOp::create(
-      b, loc, i32Const(b, loc, 0), i32Const(b, loc, s.R), i32Const(b, loc, 1),
-      ValueRange{i32Const(b, loc, 0)},
-      [&](OpBuilder &lb, Location ll, Value r, ValueRange acc) {
-        Value sum = arith::AddIOp::create(lb, ll, acc[0],
-                                          receivedFrom(lb, ll, s, args, r, l));
-        scf::YieldOp::create(lb, ll, sum);
-      });
-  return loop.getResult(0);
+  Value sum = i32Const(b, loc, 0);
+  for (int64_t r = 0; r < s.R; ++r)
+    sum = arith::AddIOp::create(
+        b, loc, sum, receivedFrom(b, loc, s, args, i32Const(b, loc, r), l));
+  return sum;
 }
 
 /// Inclusive prefix sum of `value` over the 32 lanes (all lanes active).
@@ -199,80 +198,88 @@ Value lastLane(OpBuilder &b, Location loc, Value value) {
 }
 
 /// Step 3, run by warp 0: the pool layout of docs/UnfusedSchedule.md.
+/// Lane i owns the `per` consecutive local experts [i per, (i + 1) per)
+/// (per = ceil(L / 32)): it loads all their counts first (at a clamped,
+/// always valid index: no branch between the loads), pads them, sums them
+/// in order, and one warp scan of the lanes' sums gives each lane its first
+/// row. So the layout waits for memory once, whatever L (one wait per chunk
+/// of 32 experts took 0.6-0.8 us each: 5.3 us for V4-Flash's 256 experts,
+/// 8.6 us for V4-Pro's 384, bench/RESULTS.md 2026-12-02 "decode").
 void layOutPool(OpBuilder &b, Location loc, const LayoutShape &s,
                 const BoundKernel &args) {
   Value lane = laneId(b, loc);
+  const int64_t per = (s.L + kWarpSize - 1) / kWarpSize;
+  Value first = arith::MulIOp::create(b, loc, lane, i32Const(b, loc, per));
+  Value lastExpert = i32Const(b, loc, s.L - 1);
+  auto roundUp = [&](Value v, int64_t to) {
+    return arith::DivUIOp::create(
+               b, loc, arith::AddIOp::create(b, loc, v, i32Const(b, loc, to - 1)),
+               i32Const(b, loc, to))
+        .getResult();
+  };
+  SmallVector<Value> experts, valid, counts;
+  for (int64_t j = 0; j < per; ++j) {
+    Value l = arith::AddIOp::create(b, loc, first, i32Const(b, loc, j));
+    experts.push_back(l);
+    valid.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          l, i32Const(b, loc, s.L)));
+    counts.push_back(
+        expertRows(b, loc, s, args, umin(b, loc, l, lastExpert)));
+  }
+  // Each expert's padded rows (0 past L) and, with half blocks, its
+  // m-blocks; their in-lane prefix sums, in expert order.
   Value zero = i32Const(b, loc, 0);
-  // Carried across the chunks: rows laid out, and with half blocks the
-  // m-blocks laid out and those wholly inside the pool.
-  SmallVector<Value> inits{zero};
-  if (s.halfBlocks())
-    inits.append({zero, zero});
-  auto chunks = scf::ForOp::create(
-      b, loc, zero, i32Const(b, loc, s.L), i32Const(b, loc, kWarpSize),
-      inits,
-      [&](OpBuilder &lb, Location ll, Value base, ValueRange carry) {
-        Value l = arith::AddIOp::create(lb, ll, base, lane);
-        Value valid = arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::ult,
-                                            l, i32Const(lb, ll, s.L));
-        auto rows = scf::IfOp::create(
-            lb, ll, valid,
-            [&](OpBuilder &tb, Location tl) {
-              scf::YieldOp::create(tb, tl, expertRows(tb, tl, s, args, l));
-            },
-            [&](OpBuilder &eb, Location el) {
-              scf::YieldOp::create(eb, el, i32Const(eb, el, 0));
-            });
-        auto roundUp = [&](Value v, int64_t to) {
-          Value t = i32Const(lb, ll, to);
-          Value up = arith::DivUIOp::create(
-              lb, ll, arith::AddIOp::create(lb, ll, v, i32Const(lb, ll, to - 1)),
-              t);
-          return up;
-        };
-        Value padded = arith::MulIOp::create(
-            lb, ll, roundUp(rows.getResult(0), s.align),
-            i32Const(lb, ll, s.align));
-        Value inclusive = warpInclusiveScan(lb, ll, lane, padded);
-        Value start = arith::SubIOp::create(
-            lb, ll, arith::AddIOp::create(lb, ll, carry[0], inclusive), padded);
-        auto rowsLaidOut = [&] {
-          return arith::AddIOp::create(lb, ll, carry[0],
-                                       lastLane(lb, ll, inclusive))
-              .getResult();
-        };
-        if (!s.halfBlocks()) {
-          ifThen(lb, ll, valid, [&](OpBuilder &tb) {
-            writeExpert(tb, ll, s, args, l, start, padded);
-          });
-          scf::YieldOp::create(lb, ll, ValueRange{rowsLaidOut()});
-          return;
-        }
-        SmallVector<Value> next{rowsLaidOut()};
-        Value blocks = roundUp(padded, s.blockM);
-        Value blocksIncl = warpInclusiveScan(lb, ll, lane, blocks);
-        Value first = arith::SubIOp::create(
-            lb, ll, arith::AddIOp::create(lb, ll, carry[1], blocksIncl), blocks);
-        auto written = scf::IfOp::create(
-            lb, ll, valid,
-            [&](OpBuilder &tb, Location tl) {
-              writeExpert(tb, tl, s, args, l, start, padded);
-              scf::YieldOp::create(tb, tl,
-                                   writeExpertBlocks(tb, tl, s, args, first,
-                                                     start, padded, blocks));
-            },
-            [&](OpBuilder &eb, Location el) {
-              scf::YieldOp::create(eb, el, i32Const(eb, el, 0));
-            });
-        next.push_back(
-            arith::AddIOp::create(lb, ll, carry[1], lastLane(lb, ll, blocksIncl)));
-        next.push_back(arith::AddIOp::create(
-            lb, ll, carry[2],
-            lastLane(lb, ll,
-                     warpInclusiveScan(lb, ll, lane, written.getResult(0)))));
-        scf::YieldOp::create(lb, ll, next);
+  SmallVector<Value> padded, blocks, rowsBefore, blocksBefore;
+  Value laneRows = zero, laneBlocks = zero;
+  for (int64_t j = 0; j < per; ++j) {
+    Value rows = arith::SelectOp::create(b, loc, valid[j], counts[j], zero);
+    padded.push_back(arith::MulIOp::create(b, loc, roundUp(rows, s.align),
+                                           i32Const(b, loc, s.align)));
+    rowsBefore.push_back(laneRows);
+    laneRows = arith::AddIOp::create(b, loc, laneRows, padded[j]);
+    if (s.halfBlocks()) {
+      blocks.push_back(roundUp(padded[j], s.blockM));
+      blocksBefore.push_back(laneBlocks);
+      laneBlocks = arith::AddIOp::create(b, loc, laneBlocks, blocks[j]);
+    }
+  }
+  // Exclusive prefix over the lanes = inclusive scan minus the lane's own.
+  Value rowsIncl = warpInclusiveScan(b, loc, lane, laneRows);
+  Value rowBase = arith::SubIOp::create(b, loc, rowsIncl, laneRows);
+  Value totalRows = lastLane(b, loc, rowsIncl);
+  Value blockBase;
+  if (s.halfBlocks()) {
+    Value blocksIncl = warpInclusiveScan(b, loc, lane, laneBlocks);
+    blockBase = arith::SubIOp::create(b, loc, blocksIncl, laneBlocks);
+  }
+  // Write each expert's rows and blocks; with half blocks count the m-blocks
+  // that lie wholly inside the pool (a prefix of the layout's).
+  Value laneWritten = zero;
+  for (int64_t j = 0; j < per; ++j) {
+    Value start = arith::AddIOp::create(b, loc, rowBase, rowsBefore[j]);
+    if (!s.halfBlocks()) {
+      ifThen(b, loc, valid[j], [&](OpBuilder &tb) {
+        writeExpert(tb, loc, s, args, experts[j], start, padded[j]);
       });
-  Value totalRows = chunks.getResult(0);
+      continue;
+    }
+    Value firstBlock = arith::AddIOp::create(b, loc, blockBase, blocksBefore[j]);
+    auto written = scf::IfOp::create(
+        b, loc, valid[j],
+        [&](OpBuilder &tb, Location tl) {
+          writeExpert(tb, tl, s, args, experts[j], start, padded[j]);
+          scf::YieldOp::create(tb, tl,
+                               writeExpertBlocks(tb, tl, s, args, firstBlock,
+                                                 start, padded[j], blocks[j]));
+        },
+        [&](OpBuilder &eb, Location el) {
+          scf::YieldOp::create(eb, el, i32Const(eb, el, 0));
+        });
+    laneWritten = arith::AddIOp::create(b, loc, laneWritten, written.getResult(0));
+  }
+  Value writtenBlocks;
+  if (s.halfBlocks())
+    writtenBlocks = lastLane(b, loc, warpInclusiveScan(b, loc, lane, laneWritten));
   Value isLane0 =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
   ifThen(b, loc, isLane0, [&](OpBuilder &tb) {
@@ -280,7 +287,7 @@ void layOutPool(OpBuilder &b, Location loc, const LayoutShape &s,
     Value used = umin(tb, loc, totalRows, poolRows);
     Value mBlocks =
         s.halfBlocks()
-            ? chunks.getResult(2)
+            ? writtenBlocks
             : arith::DivUIOp::create(tb, loc, used,
                                      i32Const(tb, loc, s.blockM))
                   .getResult();

@@ -175,6 +175,7 @@ def table(profile):
         by_kernel.setdefault(iv.kernel, []).append(iv)
     lines.append("%-24s %-6s %-12s %7s %11s %9s %6s" %
                  ("kernel", "role", "phase", "count", "total_us", "mean_us", "share"))
+    previous_end = None
     for name in ran_kernels(profile):
         ivs = by_kernel.get(name, [])
         if not ivs:
@@ -182,8 +183,13 @@ def table(profile):
         t0 = min(i.begin for i in ivs)
         t1 = max(i.end for i in ivs)
         span = max(t1 - t0, 1)
-        lines.append("%-24s span %.1f us, %d CTAs" %
-                     (name, span / 1e3, len(profile.ctas.get(name, ()))))
+        # The gap from the previous kernel's last stamp to this one's first:
+        # launch latency and prologue (negative when the two overlap).
+        gap = "" if previous_end is None else ", %.1f us after the previous" % (
+            (t0 - previous_end) / 1e3)
+        previous_end = t1 if previous_end is None else max(previous_end, t1)
+        lines.append("%-24s span %.1f us, %d CTAs%s" %
+                     (name, span / 1e3, len(profile.ctas.get(name, ())), gap))
         groups = {}
         for i in ivs:
             groups.setdefault((i.role, i.phase), []).append(i)

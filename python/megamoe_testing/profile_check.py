@@ -76,6 +76,8 @@ def main(argv=None):
     full = [f for f in prof.full if not f.endswith(" cta")]
     report(not full, "%s: no GEMM slice full (%d)" % (args.name, len(full)))
     print(mp.table(prof), flush=True)
+    with open(os.path.join(args.out, args.name + ".bin"), "wb") as f:
+        f.write(data)
     png = os.path.join(args.out, args.name + ".png")
     w, h = mp.render_png(prof, png)
     print("profile_check: wrote %s (%d x %d, %d bytes)" % (png, w, h, os.path.getsize(png)))

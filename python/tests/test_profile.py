@@ -73,6 +73,8 @@ def main():
     print("math0 epilogue ns:", sorted(set(mean)))
     text = mp.table(prof)
     print([l for l in text.splitlines() if "math1" in l and "epilogue" in l][0].split())
+    # A kernel's line: its span and the gap after the previous kernel's last stamp.
+    print(" ".join([l for l in text.splitlines() if l.startswith("moe_l1_swiglu")][0].split()))
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "t.png")
         w, h = mp.render_png(prof, path, width=200)

@@ -22,15 +22,16 @@
 
 // LAYOUT-LABEL: warpspec.kernel @moe_layout(
 // LAYOUT-SAME: megamoe.bind = "region:pool_block_row", megamoe.name = "pool_block_row"
-// Carried over the chunks: rows, m-blocks laid out, m-blocks in the pool.
-// LAYOUT: %[[TOTALS:.*]]:3 = scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[BLK:.*]] = %{{.*}}, %{{.*}} = %{{.*}}) -> (i32, i32, i32)
-// Rows padded to 64, then the m-blocks of 128 they make, each scanned.
+// Per lane (one expert each here): rows padded to 64, then the m-blocks of
+// 128 they make; the lanes' sums of both scanned.
 // LAYOUT: arith.addi %{{.*}}, %c63_i32 : i32
 // LAYOUT: %[[PAD:.*]] = arith.muli %{{.*}}, %c64_i32 : i32
-// LAYOUT-COUNT-5: gpu.shuffle  up
 // LAYOUT: %[[BLOCKS:.*]] = arith.divui %{{.*}}, %c128_i32
+// LAYOUT: %[[LANEBLOCKS:.*]] = arith.addi %{{.*}}, %[[BLOCKS]] : i32
 // LAYOUT-COUNT-5: gpu.shuffle  up
-// LAYOUT: %[[FIRST:.*]] = arith.subi %{{.*}}, %[[BLOCKS]] : i32
+// LAYOUT-COUNT-5: gpu.shuffle  up
+// LAYOUT: %[[BLOCKBASE:.*]] = arith.subi %{{.*}}, %[[LANEBLOCKS]] : i32
+// LAYOUT: %[[FIRST:.*]] = arith.addi %[[BLOCKBASE]], %{{.*}} : i32
 // pool_block_expert: one entry per 64-row unit (capped at P / 64 = 18).
 // LAYOUT: arith.divui %{{.*}}, %c64_i32
 // LAYOUT: arith.minui %{{.*}}, %c18_i32 : i32
@@ -46,8 +47,11 @@
 // LAYOUT: arith.ori
 // LAYOUT: arith.addi %[[FIRST]], %[[J]] : i32
 // LAYOUT: warpspec.global.store
-// pool_info[0]: the m-blocks inside the pool (not rows / 128).
-// LAYOUT: warpspec.global.store %[[TOTALS]]#2
+// pool_info[0]: the m-blocks inside the pool (not rows / 128): the lanes'
+// counts of written blocks, scanned, from lane 31.
+// LAYOUT-COUNT-5: gpu.shuffle  up
+// LAYOUT: %[[WRITTEN:.*]], %{{.*}} = gpu.shuffle  idx
+// LAYOUT: warpspec.global.store %[[WRITTEN]]
 
 // moe_pull finds a row's expert per 64-row unit.
 // PULL-LABEL: warpspec.kernel @moe_pull(

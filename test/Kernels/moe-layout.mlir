@@ -8,7 +8,9 @@
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/layer.ptx
 // RUN: %python -c "import json,sys; k=json.load(open(sys.argv[1]))['kernels'][0]; print(k['name'], k['block'], k['grid'], [(p['name'], p['kind'], p['bind']) for p in k['params']])" %t/layer.json | FileCheck %s --check-prefix=JSON
 // RUN: %ptxas -arch=sm_90a -v %t/layer.ptx -o %t/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
-// More local experts than lanes (L = 192: six chunks of the warp scan).
+// More local experts than lanes (L = 192: six per lane, their 2 x 6 count
+// loads issued before the first scan).
+// RUN: megamoe-opt %s --megamoe-layer="hidden=1024 intermediate=256 experts=384 topk=6 ranks=2 max-tokens=256 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_layout" | FileCheck %s --check-prefix=BIG
 // RUN: megamoe-opt %s --megamoe-layer="hidden=1024 intermediate=256 experts=384 topk=6 ranks=2 max-tokens=256 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_layout" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/big" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t/big/layer.ptx -o %t/big/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 
@@ -45,29 +47,41 @@
 // IR-NEXT: warpspec.cross_rank.barrier %[[BARRIERS]], %[[RANK]], %[[NR]], %[[PEERS]] scope sys name "moe_layout: barriers[0], before the pull" timeout_cycles 20000000000 : !warpspec.global<i32>, !warpspec.global<i64>
 // IR-NEXT: }
 // IR-NEXT: gpu.barrier
-// Step 3 (warp 0): chunks of 32 experts; N_l = sum of min(recv_count[r][l], T * K).
+// Step 3 (warp 0): lane i owns experts [i c, (i + 1) c), c = ceil(6 / 32) = 1;
+// N_l = sum of min(recv_count[r][l], T * K), both ranks' loads before any use,
+// at an index clamped to L - 1 (no branch between the loads).
 // IR: %[[LANEID:.*]] = gpu.lane_id
 // IR-NEXT: %[[LANE:.*]] = arith.index_castui %[[LANEID]] : index to i32
-// IR: %[[TOTAL:.*]] = scf.for %{{.*}} = %{{.*}} to %c6_i32 step %c32_i32{{.*}} iter_args(%[[CARRY:.*]] = %{{.*}}) -> (i32)
+// IR: %[[VALID:.*]] = arith.cmpi ult, %{{.*}}, %c6_i32{{.*}} : i32
+// IR-NEXT: %[[CLAMPED:.*]] = arith.minui %{{.*}}, %c5_i32 : i32
+// IR-NOT: scf.
 // IR: warpspec.global.offset %[[RECV]]
-// IR: arith.minui %{{.*}}, %c120_i32 : i32
-// pad(N_l) and its warp-inclusive scan.
-// IR: arith.addi %{{.*}}, %c127_i32 : i32
+// IR-NEXT: warpspec.global.load
+// IR-NEXT: arith.constant 120 : i32
+// IR-NEXT: arith.minui
+// IR-NOT: scf.
+// IR: warpspec.global.offset %[[RECV]]
+// IR-NEXT: warpspec.global.load
+// IR: %[[ROWS:.*]] = arith.select %[[VALID]], %{{.*}}, %{{.*}} : i32
+// pad(N_l), the lane's sum, its warp-inclusive scan, the lane's first row.
+// IR: arith.addi %[[ROWS]], %c127_i32 : i32
 // IR: arith.divui
 // IR: %[[PADDED:.*]] = arith.muli
+// IR: %[[SUM:.*]] = arith.addi %{{.*}}, %[[PADDED]] : i32
 // IR-COUNT-5: gpu.shuffle  up
 // IR: %[[INCL:.*]] = arith.select
-// IR: %[[END:.*]] = arith.addi %[[CARRY]], %[[INCL]] : i32
-// IR: %[[S:.*]] = arith.subi %[[END]], %[[PADDED]] : i32
+// IR-NEXT: %[[BASE:.*]] = arith.subi %[[INCL]], %[[SUM]] : i32
+// IR: gpu.shuffle  idx %[[INCL]], %c31_i32, %c32_i32{{.*}} : i32
+// IR: %[[S:.*]] = arith.addi %[[BASE]], %{{.*}} : i32
 // pool_row_start[l][0..R], the blocks of expert l (capped at P / BM = 8).
+// IR: scf.if %[[VALID]] {
 // IR: scf.for %{{.*}} iter_args(%{{.*}} = %[[S]]) -> (i32)
 // IR: warpspec.global.offset %[[START]]
 // IR: warpspec.global.offset %[[START]]
 // IR: arith.minui %{{.*}}, %c8_i32{{.*}} : i32
 // IR: warpspec.global.offset %[[BLOCKS]]
-// IR: gpu.shuffle  idx %[[INCL]], %c31_i32, %c32_i32{{.*}} : i32
 // pool_info = (min(rows, P) / BM, min(rows, P)); an overflow counts in errors[1].
-// IR: %[[USED:.*]] = arith.minui %[[TOTAL]], %c1024_i32 : i32
+// IR: %[[USED:.*]] = arith.minui %[[TOTAL:.*]], %c1024_i32 : i32
 // IR: arith.divui %[[USED]], %c128_i32
 // IR: warpspec.global.offset %[[INFO]]
 // IR: warpspec.global.offset %[[INFO]]
@@ -96,3 +110,8 @@
 // printf (rank, block, thread, phase, arrived, ranks).
 // PTXAS: Compiling entry function 'moe_layout' for 'sm_90a'
 // PTXAS: 24 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+
+// BIG: gpu.lane_id
+// BIG-COUNT-12: warpspec.global.load
+// BIG-NOT: warpspec.global.load
+// BIG: gpu.shuffle  up
