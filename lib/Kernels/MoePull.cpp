@@ -29,6 +29,12 @@ constexpr int64_t kThreads = 1024;
 constexpr int64_t kMaxRegisters = 64;
 constexpr int64_t kWarpSize = 32;
 constexpr int64_t kWarpsPerCta = kThreads / kWarpSize;
+// 16-byte vectors in flight per lane: 8 x 4 registers of the 64. At decode
+// a row's copy is a chain of round trips (its metadata, then the x row in
+// H / (512 x unroll) trips): V4-Pro's 7 KiB rows took 9.5 us with 2 per
+// lane per trip against V4-Flash's 5.5 us with 4 (bench/RESULTS.md
+// 2026-12-02, "decode").
+constexpr int64_t kMaxUnroll = 8;
 
 } // namespace
 
@@ -45,7 +51,7 @@ void megamoe::buildMoePullKernel(OpBuilder &b, Location loc,
                                sfBlock > 0 ? H / sfBlock : 0,
                                ctx.expertAlign,
                                ctx.plan.poolTokens,
-                               collectives::PoolPullShape::chooseUnroll(H)};
+                               collectives::PoolPullShape::chooseUnroll(H, kMaxUnroll)};
   if (H % 128 != 0 || sfBlock <= 0 || H % sfBlock != 0) {
     emitError(loc) << "moe_pull: hidden (" << H
                    << ") must be a multiple of 128 and of the input scale "

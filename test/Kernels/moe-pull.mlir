@@ -10,10 +10,17 @@
 // RUN: %python -c "import json,sys; k=json.load(open(sys.argv[1]))['kernels'][0]; print(k['name'], k['block'], k['grid'], [(p['name'], p['kind'], p['bind']) for p in k['params']])" %t/layer.json | FileCheck %s --check-prefix=JSON
 // RUN: %ptxas -arch=sm_90a -v %t/layer.ptx -o %t/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // DeepSeek-V3 at EP8 (a 3.7 GB pool: 64-bit offsets): 448 vectors per row,
-// two 16-byte loads in flight per lane.
+// 14 per lane: seven 16-byte loads in flight per lane (the largest unroll
+// <= 8 that divides 14).
 // RUN: megamoe-opt %s --megamoe-layer="hidden=7168 intermediate=2048 experts=256 topk=8 ranks=8 max-tokens=8192 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_pull" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/h7168" -o /dev/null
-// RUN: grep -c "ld.global.v4.b32" %t/h7168/layer.ptx | FileCheck %s --check-prefix=LOADS2
+// RUN: grep -c "ld.global.v4.b32" %t/h7168/layer.ptx | FileCheck %s --check-prefix=LOADS7
 // RUN: %ptxas -arch=sm_90a -v %t/h7168/layer.ptx -o %t/h7168/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// H = 4096 (V4-Flash): 256 vectors per row, the whole row in one trip of
+// eight loads per lane, still without spills.
+// RUN: mkdir -p %t/h4096
+// RUN: megamoe-opt %s --megamoe-layer="hidden=4096 intermediate=2048 experts=256 topk=6 ranks=1 max-tokens=8192 chip=sm_90a" --megamoe-plan="schedule=split" --megamoe-expand="only=moe_pull" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/h4096" -o /dev/null
+// RUN: grep -c "ld.global.v4.b32" %t/h4096/layer.ptx | FileCheck %s --check-prefix=LOADS16
+// RUN: %ptxas -arch=sm_90a -v %t/h4096/layer.ptx -o %t/h4096/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS2
 // H = 2048: 128 vectors per row, four loads in flight per lane.
 // RUN: megamoe-opt %s --megamoe-layer="hidden=2048 intermediate=1024 experts=64 topk=6 ranks=4 max-tokens=512 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_pull" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/h2048" -o /dev/null
 // RUN: grep -c "ld.global.v4.b32" %t/h2048/layer.ptx | FileCheck %s --check-prefix=LOADS4
@@ -110,5 +117,8 @@
 // PTXAS: Compiling entry function 'moe_pull' for 'sm_90a'
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
-// LOADS2: {{^}}2{{$}}
+// LOADS7: {{^}}7{{$}}
 // LOADS4: {{^}}4{{$}}
+// Two variants (BLOCK_M 64 and 128), eight loads each.
+// LOADS16: {{^}}16{{$}}
+// PTXAS2-COUNT-2: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

@@ -279,10 +279,12 @@ void collectives::pullPoolRow(OpBuilder &b, Location loc,
       [&](OpBuilder &eb) { zeroRow(eb, loc, f); });
 }
 
-int64_t PoolPullShape::chooseUnroll(int64_t hidden) {
+int64_t PoolPullShape::chooseUnroll(int64_t hidden, int64_t most) {
   int64_t vectors = hidden / kVectorBytes;
-  for (int64_t u : {4, 2})
-    if (vectors % (kWarpSize * u) == 0)
+  if (vectors % kWarpSize != 0)
+    return 1;
+  for (int64_t u = most; u > 1; --u)
+    if ((vectors / kWarpSize) % u == 0)
       return u;
   return 1;
 }

@@ -35,9 +35,12 @@ struct PoolPullShape {
   /// 16-byte vectors each lane moves per iteration of the row copy.
   int64_t unroll = 1;
 
-  /// The largest unroll (4, 2, 1) whose 32 x unroll vectors divide the
-  /// row, so that the unrolled loop needs no bound check.
-  static int64_t chooseUnroll(int64_t hidden);
+  /// The largest unroll u <= `most` whose 32 x u vectors divide the row, so
+  /// that the unrolled loop needs no bound check. Each iteration is one
+  /// memory round trip: a row that takes fewer is copied sooner (moe_pull
+  /// allows 8, 32 registers of vectors: V4-Flash's 4 KiB row in one trip,
+  /// V4-Pro's 7 KiB in two of 7, where 4 / 2 took two and seven).
+  static int64_t chooseUnroll(int64_t hidden, int64_t most = 4);
 };
 
 /// The regions the copy reads (on the source ranks: x, x_sf, topk_weights
