@@ -16,6 +16,14 @@ GemmProblem layerGemmProblem(const LayerConfig &c, const Plan &plan,
   g.blockM = v.blockM; // the pool block
   g.blockN = l1 ? v.l1BlockN : v.l2BlockN;
   g.stages = v.stages;
+  // Release lag 1 (GemmProblem's default) and as many stages as fit, both
+  // measured at decode, where each SM streams weights at ~31 GB/s: the
+  // split layer with lag 0 against lag 1, one H200, interleaved
+  // (bench/RESULTS.md 2026-12-02, "Decode"): V4-Flash 1.036 / 0.996 /
+  // 1.006 / 1.007 / 1.005 / 1.031 of the time at 1 / 8 / 128 / 512 / 2048 /
+  // 8192 tokens, V4-Pro 1.010-1.027; 3 stages against 5: V4-Flash 1.016 /
+  // 1.048 / ... / 1.160. A deeper ring does not speed the decode stream: the
+  // 1-token L1 tile took 31.4 (lag 0) and 32.1 us (lag 1) for its 1 MiB.
   // L1 keeps FP32 for the SwiGLU + requant stage; its weights' gate and up
   // rows are interleaved by 8 (the weight transform), so each 128-row block
   // has two scales per K block.
