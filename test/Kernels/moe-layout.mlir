@@ -11,6 +11,11 @@
 // More local experts than lanes (L = 192: six per lane, their 2 x 6 count
 // loads issued before the first scan).
 // RUN: megamoe-opt %s --megamoe-layer="hidden=1024 intermediate=256 experts=384 topk=6 ranks=2 max-tokens=256 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_layout" | FileCheck %s --check-prefix=BIG
+// V4-Pro at EP1 in the split schedule: L = 384, twelve experts per lane,
+// half blocks (a second scan), without spills.
+// RUN: mkdir -p %t/pro
+// RUN: megamoe-opt %s --megamoe-layer="hidden=7168 intermediate=3072 experts=384 topk=6 ranks=1 max-tokens=8192 chip=sm_90a" --megamoe-plan="schedule=split" --megamoe-expand="only=moe_layout" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/pro" -o /dev/null
+// RUN: %ptxas -arch=sm_90a -v %t/pro/layer.ptx -o %t/pro/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXASPRO
 // RUN: megamoe-opt %s --megamoe-layer="hidden=1024 intermediate=256 experts=384 topk=6 ranks=2 max-tokens=256 chip=sm_90a" --megamoe-plan="schedule=unfused block-m=128" --megamoe-expand="only=moe_layout" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/big" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t/big/layer.ptx -o %t/big/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 
@@ -115,3 +120,5 @@
 // BIG-COUNT-12: warpspec.global.load
 // BIG-NOT: warpspec.global.load
 // BIG: gpu.shuffle  up
+
+// PTXASPRO-COUNT-2: 24 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
