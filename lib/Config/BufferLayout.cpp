@@ -82,10 +82,23 @@ BufferLayout stageKernelsBufferLayout(const LayerConfig &c, const Plan &p) {
   const int64_t P = p.poolTokens;
   int64_t BM = p.variants.front().blockM;
   bool halfBlocks = false, l1Pull = false;
+  // K-split tails (Variant::kSplit): the most split tiles, and the floats of
+  // the largest tile of either GEMM (a SwiGLU pair is two L1 blocks).
+  int64_t splitTiles = 0, splitParts = 0, splitTileFloats = 0;
   for (const Variant &v : p.variants) {
     BM = std::min(BM, v.expertAlign > 0 ? v.expertAlign : v.blockM);
     halfBlocks |= v.halfBlocks();
     l1Pull |= v.l1Pull;
+    if (v.kSplit > 1) {
+      splitTiles = std::max(splitTiles, kSplitTiles(p.numSMs, v.kSplit));
+      splitParts = std::max(splitParts, v.kSplit);
+      int64_t columns = std::max(
+          splitFusesActivation(c, v) && p.schedule == Schedule::Split
+              ? 2 * v.l1BlockN
+              : v.l1BlockN,
+          v.l2BlockN);
+      splitTileFloats = std::max(splitTileFloats, v.blockM * columns);
+    }
   }
 
   BufferLayout layout;
@@ -113,7 +126,21 @@ BufferLayout stageKernelsBufferLayout(const LayerConfig &c, const Plan &p) {
     place.add("pull_arrivals", "u32", {P / BM}, "kernel");
     place.add("pull_waits", "u32", {P / BM}, "kernel");
   }
+  if (splitTiles > 0) {
+    // The K-split tails' arrivals: per split tile and math warpgroup, the
+    // units whose partial sums have landed; the tile's last unit waits for
+    // them and zeroes its counter (GroupedGemm.cpp, "K-split tail").
+    place.add("split_counts", "u32", {2 * splitTiles}, "kernel");
+  }
   layout.workspaceBytes = place.offset();
+  if (splitTiles > 0) {
+    // Their partial sums: one slot per unit of each split tile (the first
+    // kSplit - 1 units' accumulators, and the last unit's second column
+    // block while it sums the first; acc.spill's fragment order), reused by
+    // every GEMM kernel.
+    place.add("split_partials", "f32", {splitTiles * splitParts, splitTileFloats},
+              "kernel");
+  }
 
   place.add("x", "e4m3", {T, H}, "caller");
   place.add("x_sf", "f32", {T, H / c.recipe.inputScaleBlock}, "caller");

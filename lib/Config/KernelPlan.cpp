@@ -79,7 +79,10 @@ bool KernelPlan::unrollEligible() const {
 }
 
 bool KernelPlan::unrollsStages(int64_t k, int64_t otherK) const {
-  auto fits = [&](int64_t kk) { return (kk / blockK) % stages == 0; };
+  // A K-split unit consumes K / (BLOCK_K kSplit) blocks.
+  auto fits = [&](int64_t kk) {
+    return (kk / blockK) % kSplit == 0 && (kk / blockK / kSplit) % stages == 0;
+  };
   return unrollEligible() && stages > 1 && fits(k) &&
          (otherK == 0 || fits(otherK));
 }
@@ -141,6 +144,8 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   plan.aScaleGroups = p.aScaleGroups;
   plan.unrollStages = p.unrollStages;
   plan.unrollWide = p.unrollWide;
+  plan.kSplit = p.kSplit;
+  plan.kSplitTiles = p.kSplitTiles;
   // A SwiGLU tile spans two column blocks: its raster counts pairs.
   plan.rasterGroupN =
       gemmRasterGroupN(p.n, p.k, p.swiglu ? 2 * p.blockN : p.blockN);

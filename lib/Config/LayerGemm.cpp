@@ -45,6 +45,10 @@ GemmProblem layerGemmProblem(const LayerConfig &c, const Plan &plan,
   // moe_layout writes the m-block count (pool_info[0]); the pool is static.
   g.deviceMBlocks = true;
   g.staticM = plan.poolTokens;
+  // The last wave's tiles split along K (Variant::kSplit), into the
+  // layer's split_partials region (config::kSplitTiles tiles).
+  g.kSplit = v.kSplit;
+  g.kSplitTiles = v.kSplit > 1 ? kSplitTiles(plan.numSMs, v.kSplit) : 0;
   // An expert's last m-block may be 64 rows (Variant::expertAlign).
   g.halfBlocks = v.halfBlocks();
   // The L1 kernel may fill its own pool rows (Variant::l1Pull).

@@ -71,6 +71,10 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
     v.registers = {limits.producerRegisters, limits.mathRegisters, 0};
     // Asked of the variant as chosen so far (BLOCK_M, expert alignment).
     v.l1Pull = o.l1Pull.value_or(stageL1Pull(c, plan.schedule, v));
+    // The override asks it of the BLOCK_M 64 variant (the only one with a
+    // K-split tail, PlanRules.cpp "k-split").
+    v.kSplit = o.kSplit && v.blockM == 64 ? *o.kSplit
+                                          : stageKSplit(c, plan.schedule, v);
     plan.variants.push_back(v);
     next = maxTokens + 1;
   }
@@ -106,6 +110,7 @@ std::vector<std::string> makePlan(const LayerConfig &c, const PlanOverrides &o,
   check("l1-block-n", o.l1BlockN, 1, kMaxTile);
   check("l2-block-n", o.l2BlockN, 1, kMaxTile);
   check("expert-align", o.expertAlign, 1, kMaxTile);
+  check("k-split", o.kSplit, 1, kMaxStages);
   check("block-k", o.blockK, 1, kMaxTile);
   check("stages", o.stages, 0, kMaxStages);
   check("experts-per-wave", o.expertsPerWave, 1, kMaxCount);
@@ -163,6 +168,7 @@ std::vector<std::string> makePlan(const LayerConfig &c, const PlanOverrides &o,
       v.registers.math = *o.mathRegisters;
     // Asked of the variant as chosen so far (BLOCK_M, expert alignment).
     v.l1Pull = o.l1Pull.value_or(stageL1Pull(c, plan.schedule, v));
+    v.kSplit = o.kSplit.value_or(1);
     plan.variants.push_back(v);
     next = hi + 1;
   }

@@ -461,6 +461,33 @@ const VariantRule kVariantRules[] = {
                     "schedule's moe_l1_swiglu on sm_90a"));
        return true;
      }},
+    {"k-split", kAnySchedule,
+     [](const LayerConfig &c, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       if (v.kSplit == 1)
+         return true;
+       // Built for the stage kernels' grouped GEMMs with one computing
+       // warpgroup per column block (BLOCK_M 64: single, or split columns)
+       // on sm_90a; both schedules compared bitwise split the same tiles.
+       // Each unit's K blocks are a whole number of K blocks of both GEMMs.
+       std::string why;
+       if (v.kSplit < 1 || v.kSplit > 4 || (v.kSplit & (v.kSplit - 1)))
+         why = cat("it must be 1, 2 or 4, got ", v.kSplit);
+       else if (p.schedule != Schedule::Unfused && p.schedule != Schedule::Split)
+         why = cat("the ", toString(p.schedule),
+                   " schedule has no K-split tail (unfused and split only)");
+       else if (c.chip != Chip::SM90a)
+         why = cat("it is not built for ", toString(c.chip), " (sm_90a only)");
+       else if (v.blockM != 64)
+         why = cat("BLOCK_M is ", v.blockM, " (BLOCK_M 64 only: one warpgroup "
+                   "per column block)");
+       else if ((c.hidden / 128) % v.kSplit || (c.intermediate / 128) % v.kSplit)
+         why = cat("the K blocks of L1 (", c.hidden / 128, ") and L2 (",
+                   c.intermediate / 128, ") must be multiples of it");
+       if (!why.empty())
+         r.fail(cat(describe(v), ": k-split: ", why));
+       return true;
+     }},
     {"stage-kernels-gemm-stages", kStageKernels,
      [](const LayerConfig &, const Plan &p, size_t i, Report &r) {
        const Variant &v = p.variants[i];

@@ -37,6 +37,7 @@ Json toJson(const Variant &v) {
               {"block_m", v.blockM},
               {"expert_align", v.expertAlign},
               {"l1_pull", v.l1Pull},
+              {"k_split", v.kSplit},
               {"l1_block_n", v.l1BlockN},
               {"l2_block_n", v.l2BlockN},
               {"block_k", v.blockK},
@@ -172,6 +173,9 @@ std::string planToText(const LayerConfig &c, const Plan &p) {
                           : " L1 then activation (splitFusesActivation)")
                    : "")
          << (v.l1Pull ? " l1-pull (the L1 kernel pulls its pool rows)" : "")
+         << (v.kSplit > 1 ? " k-split=" + std::to_string(v.kSplit) +
+                                " (the last wave's tiles split along K)"
+                          : std::string())
          << "\n";
     BufferLayout layout = computeBufferLayout(c, p);
     os << "symmetric buffer: " << formatBytes(layout.totalBytes)

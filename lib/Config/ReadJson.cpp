@@ -134,6 +134,10 @@ void readVariant(Reader &r, const Json &j, const std::string &w, Variant &v) {
   v.l1Pull = false;
   if (j.is_object() && j.contains("l1_pull"))
     r.boolean(j, "l1_pull", w, v.l1Pull);
+  // Older plans have no k_split: no tile is split.
+  v.kSplit = 1;
+  if (j.is_object() && j.contains("k_split"))
+    r.integer(j, "k_split", w, v.kSplit);
   r.integer(j, "l1_block_n", w, v.l1BlockN);
   r.integer(j, "l2_block_n", w, v.l2BlockN);
   r.integer(j, "block_k", w, v.blockK);

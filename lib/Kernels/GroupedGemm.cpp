@@ -13,6 +13,7 @@
 #include "Collectives/Epilogues.h"
 #include "Collectives/PhaseProfile.h"
 #include "Collectives/PoolPull.h"
+#include "Collectives/SplitTile.h"
 #include "Collectives/TileScheduler.h"
 #include "GroupedGemmParams.h"
 #include "MoeKernelUtil.h"
@@ -77,6 +78,8 @@ struct GemmPhase {
   Value poolInfo, pullArrivals, pullWaits;
   int64_t pullTarget = 0, pullWaitsPerUnit = 0;
   std::optional<int64_t> pullTimeoutCycles;
+  /// K-split tail (tiles.kSplit > 1): where its units meet.
+  SplitTileHandoff split;
   /// The profile's phases of its tiles (L1 or L2).
   ProfilePhase mainloopPhase = ProfilePhase::L1Mainloop;
   ProfilePhase epiloguePhase = ProfilePhase::L1Epilogue;
@@ -154,6 +157,30 @@ BlockRows loadBlockRows(OpBuilder &b, Location loc, const GemmPhase &g,
 /// none (the L1 kernels; buildMathPhase says why).
 bool skipsHalfBlocks(const GroupedGemmConfig &c) {
   return c.halfBlocks && c.combineScatter;
+}
+
+/// The K blocks tile-loop iteration `unit` walks: all of them for a whole
+/// tile (unit -1, or no k_split), K blocks [p K / P, (p + 1) K / P) for
+/// part p = unit mod P of a split tile.
+KRange unitKRange(OpBuilder &b, Location loc, const GemmPhase &g, Value unit) {
+  if (!unit)
+    return {};
+  int64_t kBlocks = g.phase.kBlocks, per = kBlocks / g.tiles.kSplit;
+  Value isUnit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, unit,
+                                       i32Const(b, loc, 0));
+  Value part = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      arith::RemUIOp::create(
+          b, loc, arith::MaxSIOp::create(b, loc, unit, i32Const(b, loc, 0)),
+          i32Const(b, loc, g.tiles.kSplit)));
+  Value begin = arith::SelectOp::create(
+      b, loc, isUnit,
+      arith::MulIOp::create(b, loc, part, indexConst(b, loc, per)),
+      indexConst(b, loc, 0));
+  Value end = arith::SelectOp::create(
+      b, loc, isUnit, arith::AddIOp::create(b, loc, begin, indexConst(b, loc, per)),
+      indexConst(b, loc, kBlocks));
+  return {begin, end};
 }
 
 /// The ring's mainloop; `otherK` is the inner size of a second GEMM on the
@@ -347,9 +374,10 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
     const GemmPhase &g = *gp;
     const GroupedGemmConfig &c = g.cfg;
     g.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile,
-                                    const ClusterTile *at) {
+                                    const ClusterTile *at, Value unit) {
       BlockRows rows = loadBlockRows(tb, loc, g, mBlock);
       Value expert = rows.expert;
+      KRange range = unitKRange(tb, loc, g, unit);
       Value tag = profileTag(tb, loc, k, g, mBlock, tile);
       if (g.arrivals)
         k.profile.span(tb, loc, /*role=*/0, ProfilePhase::L2Wait, tag,
@@ -377,10 +405,11 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
         if (g.splitN) { // both column blocks in each stage
           TileOperands t = operands(nBlocks[0]);
           t.bRow1 = operands(nBlocks[1]).bRow;
-          return k.mainloop.produceTile(tb, loc, warp, t, g.phase);
+          return k.mainloop.produceTile(tb, loc, warp, t, g.phase, range);
         }
         for (Value nBlock : nBlocks)
-          k.mainloop.produceTile(tb, loc, warp, operands(nBlock), g.phase);
+          k.mainloop.produceTile(tb, loc, warp, operands(nBlock), g.phase,
+                                 range);
       });
     });
   }
@@ -394,17 +423,19 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
   const GroupedGemmConfig &c = g.cfg;
   if (wg >= g.computingWarpgroups) {
     // No rows or columns of these tiles: walk the ring with the others.
-    g.tiles.forEachTile(b, loc,
-                        [&](OpBuilder &tb, Value, Value, const ClusterTile *) {
-                          k.mainloop.skipTile(tb, loc, g.phase);
-                        });
+    g.tiles.forEachTile(
+        b, loc, [&](OpBuilder &tb, Value, Value, const ClusterTile *,
+                    Value unit) {
+          k.mainloop.skipTile(tb, loc, g.phase, unitKRange(tb, loc, g, unit));
+        });
     return;
   }
   bool splitN = g.splitN;
   EpilogueTile epilogue{g.dTiles, k.epilogueBarriers[wg], wg, splitN ? 0 : wg};
   g.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile,
-                                  const ClusterTile *cluster) {
+                                  const ClusterTile *cluster, Value unit) {
     BlockRows rows = loadBlockRows(tb, loc, g, mBlock);
+    KRange range = unitKRange(tb, loc, g, unit);
     // With splitN this warpgroup computes column block wg of the pair.
     SmallVector<Value, 2> nBlocks =
         splitN ? SmallVector<Value, 2>{pairColumnBlock(tb, loc, tile, wg)}
@@ -446,6 +477,9 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
       int64_t role = 1 + wg;
       Value tag = profileTag(cb, loc, k, g, mBlock, tile);
       k.profile.stamp(cb, loc, role, g.mainloopPhase, /*end=*/false, tag);
+      // With k_split the SwiGLU waits for the tile's sum (below).
+      bool splits = static_cast<bool>(unit);
+      SmallVector<Value, 2> partials;
       for (Value nBlock : nBlocks) {
         Value sfbRow = groupedWeightScalesRow(cb, loc, k.mainloop.config(),
                                               rows.expert, nBlock, c.n, c.k);
@@ -455,16 +489,41 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
             cb, loc, indexConst(cb, loc, 64 * epilogue.rowBlock), g.sfb,
             sfbRow, splitN ? wg : 0, g.phase, releaseCount,
             groupedStraddlingScales(cb, loc, k.mainloop.config(), nBlock, c.n,
-                                    c.k));
+                                    c.k),
+            range);
         if (c.swiglu && !weights)
           weights = loadSwiGLURowWeights(cb, loc, epilogue, g.swiglu,
                                          rows.row0);
-        if (c.swiglu)
+        if (splits)
+          partials.append(t);
+        else if (c.swiglu)
           totals.push_back(swigluBlock(cb, loc, t.front(), weights, g.swiglu));
         else
           totals.append(t);
       }
       k.profile.stamp(cb, loc, role, g.mainloopPhase, /*end=*/true, tag);
+      // A split tile's units hand their partial sums to its last unit
+      // (SplitTile.h); only that one (or a whole tile) runs the epilogue.
+      Value runEpilogue;
+      if (splits) {
+        SmallVector<int64_t, 2> blocks;
+        for (size_t j = 0; j < partials.size(); ++j)
+          blocks.push_back(splitN ? wg : static_cast<int64_t>(j));
+        auto [run, sums] = finishSplitUnit(
+            cb, loc, g.split, unit, partials, blocks, splitN ? wg : 0,
+            k.epilogueBarriers[wg], isStorer);
+        runEpilogue = run;
+        partials = sums;
+      }
+      auto splitTotals = [&](OpBuilder &sb) {
+        if (!splits)
+          return;
+        totals.clear();
+        for (Value p : partials)
+          totals.push_back(c.swiglu
+                               ? swigluBlock(sb, loc, p, weights, g.swiglu)
+                               : p);
+      };
       if (releaseCount)
         moe::ifThen(cb, loc, rows.half, [&](OpBuilder &hb) {
           ws::BarrierSyncOp::create(hb, loc, k.halfBarrier);
@@ -496,7 +555,13 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
                              cluster ? cluster->owned : Value());
         });
       };
-      if (storeRows)
+      if (runEpilogue) {
+        assert(!storeRows && "a split tile is never a half block");
+        moe::ifThen(cb, loc, runEpilogue, [&](OpBuilder &sb) {
+          splitTotals(sb);
+          store(sb);
+        });
+      } else if (storeRows)
         moe::ifThen(cb, loc, storeRows, store);
       else
         store(cb);
@@ -586,6 +651,8 @@ GemmPhase bindPhase(const GroupedGemmConfig &c,
   g.poolInfo = arg(kParamNumMBlocks);
   g.pullArrivals = arg(kParamPullArrivals);
   g.pullWaits = arg(kParamPullWaits);
+  g.split.partials = arg(kParamSplitPartials);
+  g.split.counts = arg(kParamSplitCounts);
   g.swiglu.clamp = c.swigluClamp;
   g.swiglu.fastMath = c.fastMath;
   g.swiglu.requantBlock = c.swigluRequantBlock;
@@ -676,7 +743,18 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
   gemm.computingWarpgroups = plan.mathWarpgroups();
   gemm.phase = phaseOf(ctx, c, plan, plan.splitN);
   gemm.tiles = {numMBlocksAtStart(b, loc, c, kernel.find(kParamNumMBlocks)),
-                tilesPerMBlock(c), plan.rasterGroupN, plan.clusterM};
+                tilesPerMBlock(c), plan.rasterGroupN, plan.clusterM,
+                plan.kSplit, plan.kSplitTiles};
+  if (plan.kSplit > 1) {
+    // One unit's partial of a tile: 64 rows x the tile's columns (a SwiGLU
+    // pair is two column blocks), column block j at j x 64 x its columns.
+    int64_t blockColumns = config::columnBlockRows(c.blockN);
+    int64_t tileColumns = c.swiglu ? 2 * c.blockN : c.blockN;
+    gemm.split.parts = plan.kSplit;
+    gemm.split.blockFloats = 64 * blockColumns;
+    gemm.split.tileFloats = c.blockM * tileColumns;
+    gemm.split.timeoutCycles = binds.splitTimeoutCycles;
+  }
   // Shared memory: the mainloop's ring (A, B, A scales) and the output tile.
   GemmKernel k{plan, BlockScaledMainloop::create(
                          b, loc, mainloopConfig(ctx, c, plan))};

@@ -108,6 +108,25 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
   }
   if (c.swigluArrivals && !c.swiglu)
     return "swiglu-arrivals needs swiglu (the arrivals are its tiles')";
+  if (c.kSplit != 1) {
+    if (c.kSplit != 2 && c.kSplit != 4)
+      return "k-split must be 1, 2 or 4, got " + str(c.kSplit);
+    if (c.blockM != 64)
+      return "k-split needs block-m 64 (one math warpgroup per column block "
+             "hands its partial sum on), got " + str(c.blockM);
+    if (c.clusterM != 1)
+      return "k-split and cluster-m exclude each other (a split tile's "
+             "units do not share stages)";
+    if (c.swigluArrivals || c.pullRows)
+      return "k-split is not built with swiglu-arrivals or pull-rows (the "
+             "fused GEMM kernel's arrivals, the L1 kernel's pull)";
+    if ((c.k / GroupedGemmConfig::kBlockK) % c.kSplit != 0)
+      return "k-split " + str(c.kSplit) + " must divide the K blocks (" +
+             str(c.k / GroupedGemmConfig::kBlockK) + ")";
+    if (c.kSplitTiles < 1)
+      return "k-split needs k-split-tiles >= 1 (the split_partials region's "
+             "tiles)";
+  }
   if (c.halfBlocks) {
     if (c.blockM != 128)
       return "half-blocks needs block-m 128 (a half block is one math "

@@ -112,6 +112,11 @@ SmallVector<KernelParam> gemm::kernelParams(Builder &b,
     params.push_back({kParamPullArrivals, binds.pullArrivals, global(i32)});
     params.push_back({kParamPullWaits, binds.pullWaits, global(i32)});
   }
+  if (c.kSplit > 1) {
+    params.push_back(
+        {kParamSplitPartials, binds.splitPartials, global(b.getF32Type())});
+    params.push_back({kParamSplitCounts, binds.splitCounts, global(i32)});
+  }
   if (binds.profile)
     params.push_back(
         {kParamProfile, kProfileBind, global(b.getI64Type())});

@@ -43,6 +43,10 @@ inline constexpr char kParamXScales[] = "x_sf";             // f32 [T, K/sf]
 inline constexpr char kParamTopkWeights[] = "topk_weights"; // f32 [T, topk]
 inline constexpr char kParamPullArrivals[] = "pull_arrivals"; // u32 [M / 64]
 inline constexpr char kParamPullWaits[] = "pull_waits";       // u32 [M / 64]
+// K-split tail: the first units' partial sums and the per-(tile, warpgroup)
+// arrival counts (config::GemmProblem::kSplit).
+inline constexpr char kParamSplitPartials[] = "split_partials"; // f32
+inline constexpr char kParamSplitCounts[] = "split_counts";     // u32
 /// The fused GEMM kernel: L2's parameters carry this prefix, and the count
 /// of L2 tiles that waited per m-block.
 inline constexpr char kFusedL2Prefix[] = "l2_";

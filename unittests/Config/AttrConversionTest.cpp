@@ -73,6 +73,25 @@ TEST(AttrConversion, SplitPlanWithL1PullRoundTrips) {
   }
 }
 
+// k_split (omitted from the IR when 1) through #megamoe.plan.
+TEST(AttrConversion, KSplitRoundTrips) {
+  mlir::MLIRContext context;
+  context.loadDialect<mlir::megamoe::MegaMoEDialect>();
+  LayerConfig c = v4Flash(1, 8192);
+  PlanOverrides o;
+  o.schedule = Schedule::Split;
+  o.kSplit = 4;
+  Plan p;
+  ASSERT_TRUE(makePlan(c, o, p).empty());
+  auto attr = mlir::megamoe::PlanAttr::get(&context, p);
+  auto first = mlir::cast<mlir::megamoe::VariantAttr>(attr.getVariants()[0]);
+  EXPECT_EQ(first.getKSplit(), 4);
+  Plan p2 = attr.getPlan();
+  EXPECT_EQ(p2.variants[0].kSplit, 4);
+  EXPECT_EQ(p2.variants[1].kSplit, 1);
+  EXPECT_EQ(planToJson(c, p2), planToJson(c, p));
+}
+
 TEST(AttrConversion, GetCheckedReportsTheRules) {
   mlir::MLIRContext context;
   context.loadDialect<mlir::megamoe::MegaMoEDialect>();

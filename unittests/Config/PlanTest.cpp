@@ -641,3 +641,82 @@ TEST(UnfusedPlan, RejectsWhatItsKernelsCannotRun) {
 }
 
 } // namespace
+
+// k-split: off by default (stageKSplit), the override sets the BLOCK_M 64
+// variant only (the BLOCK_M 128 one keeps 1), the workspace holds 2 counters
+// per split tile and the partials one slot per unit of each; the rule
+// refuses it where it is not built.
+TEST(Plan, KSplitOverrideAndItsRule) {
+  LayerConfig c = v4Flash(1, 8192);
+  c.fastMath = true;
+  PlanOverrides o;
+  o.schedule = Schedule::Split;
+  Plan heuristic = planOk(c, o);
+  for (const Variant &v : heuristic.variants)
+    EXPECT_EQ(v.kSplit, 1);
+  EXPECT_FALSE(computeBufferLayout(c, heuristic).find("split_partials"));
+
+  o.kSplit = 4;
+  Plan split = planOk(c, o);
+  ASSERT_EQ(split.variants.size(), 2u);
+  EXPECT_EQ(split.variants[0].blockM, 64);
+  EXPECT_EQ(split.variants[0].kSplit, 4);
+  EXPECT_EQ(split.variants[1].kSplit, 1);
+  EXPECT_EQ(kSplitTiles(132, 4), 99);
+  EXPECT_EQ(kSplitTiles(132, 2), 66);
+  EXPECT_EQ(kSplitTiles(132, 1), 0);
+  BufferLayout l = computeBufferLayout(c, split);
+  const Region *counts = l.find("split_counts");
+  const Region *partials = l.find("split_partials");
+  ASSERT_TRUE(counts);
+  ASSERT_TRUE(partials);
+  EXPECT_EQ(counts->shape, std::vector<int64_t>{2 * 99});
+  EXPECT_LT(counts->offset, l.workspaceBytes);
+  // A SwiGLU pair of two 128-column blocks, 64 rows: 64 x 256 floats.
+  EXPECT_EQ(partials->shape, (std::vector<int64_t>{99 * 4, 64 * 256}));
+  EXPECT_GE(partials->offset, l.workspaceBytes);
+
+  for (Schedule s : {Schedule::FusedGemm})
+    EXPECT_NE(planError(c, [&] { PlanOverrides x = o; x.schedule = s; return x; }())
+                  .find("k-split: the fused-gemm schedule has no K-split tail"),
+              std::string::npos);
+  // The override is asked of the BLOCK_M 64 variant: a pinned BLOCK_M 128
+  // keeps 1, and a BLOCK_M 128 variant with a K-split breaks the rule.
+  o.blockM = 128;
+  EXPECT_EQ(planOk(c, o).variants[0].kSplit, 1);
+  o.blockM.reset();
+  Plan bad = split;
+  bad.variants[1].kSplit = 4;
+  std::vector<std::string> errors = validatePlan(c, bad);
+  ASSERT_FALSE(errors.empty());
+  EXPECT_NE(errors[0].find("k-split: BLOCK_M is 128"), std::string::npos)
+      << errors[0];
+  o.kSplit = 3;
+  EXPECT_NE(planError(c, o).find("k-split: it must be 1, 2 or 4, got 3"),
+            std::string::npos);
+}
+
+// k_split survives the JSON (the runtime derives the layout's split regions
+// from it), and a plan written before it existed splits no tile.
+TEST(PlanJson, KSplitRoundTripsAndDefaultsToOne) {
+  PlanOverrides o;
+  o.schedule = Schedule::Split;
+  o.kSplit = 4;
+  LayerConfig c = v4Flash(1, 8192);
+  Plan p = planOk(c, o);
+  std::string json = planToJson(c, p);
+  EXPECT_NE(json.find("\"k_split\": 4"), std::string::npos);
+  LayerConfig c2;
+  Plan p2;
+  ASSERT_TRUE(planFromJson(json, c2, p2).empty());
+  EXPECT_EQ(p2.variants[0].kSplit, 4);
+  EXPECT_EQ(p2.variants[1].kSplit, 1);
+  EXPECT_EQ(planToJson(c2, p2), json);
+  std::string old =
+      std::regex_replace(json, std::regex(R"("k_split": [0-9]+,\s*)"), "");
+  ASSERT_EQ(old.find("k_split"), std::string::npos);
+  Plan p3;
+  ASSERT_TRUE(planFromJson(old, c2, p3).empty());
+  for (const Variant &v : p3.variants)
+    EXPECT_EQ(v.kSplit, 1);
+}

@@ -63,6 +63,14 @@ int64_t stageExpertAlign(const LayerConfig &config, Schedule schedule,
 /// (Variant::l1Pull). PlanRules.cpp checks where it is allowed.
 bool stageL1Pull(const LayerConfig &config, Schedule schedule,
                  const Variant &v);
+/// The K-split of variant `v`'s grouped GEMMs (Variant::kSplit): 1 = none.
+int64_t stageKSplit(const LayerConfig &config, Schedule schedule,
+                    const Variant &v);
+/// The most tiles a K-split tail of `kSplit` units per tile splits on a grid
+/// of `numSMs` CTAs: the last wave's r tiles are split only when r * kSplit
+/// <= (kSplit - 1) * numSMs (warpspec.tile_loop k_split). What the layer's
+/// split_partials and split_counts regions are sized for.
+int64_t kSplitTiles(int64_t numSMs, int64_t kSplit);
 
 /// SMs of the chip's reference part (H200/H100 SXM: 132; B200: 148).
 int64_t defaultNumSMs(Chip chip);

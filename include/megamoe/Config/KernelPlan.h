@@ -135,6 +135,12 @@ struct GemmProblem {
   /// rematerialized): 1.06-1.18x at 8 x 4096 and 8 x 512 rows
   /// (bench/RESULTS.md, 2026-12-01, "unroll-wide on the GPU").
   bool unrollWide = true;
+  /// K-split tail (warpspec.tile_loop k_split): the last, partial wave's
+  /// tiles are computed as kSplit units of K / kSplit, their partial sums
+  /// handed to the last unit through `split_partials` (room for
+  /// kSplitTiles tiles) and counted in `split_counts`. 1 = none.
+  int64_t kSplit = 1;
+  int64_t kSplitTiles = 0;
 
   /// The largest M the kernel is launched with (staticM, or maxM).
   int64_t rowCapacity() const { return staticM > 0 ? staticM : maxM; }
@@ -177,6 +183,8 @@ struct KernelPlan {
   int64_t aScaleGroups = 1;   // GemmProblem::aScaleGroups
   bool unrollStages = true;   // GemmProblem::unrollStages
   bool unrollWide = true;     // GemmProblem::unrollWide
+  int64_t kSplit = 1;         // GemmProblem::kSplit
+  int64_t kSplitTiles = 0;    // GemmProblem::kSplitTiles
   /// Columns of the epilogue's SMEM output tile: one column block (128), or
   /// half of one for a BLOCK_N 256 combine scatter; a tile's columns go
   /// through it in turn (the TMA-store epilogue panel by panel,

@@ -71,6 +71,11 @@ struct Variant {
   /// 64-row unit's pull arrivals (docs/SplitSchedule.md, "The pull in the
   /// L1 kernel"). Split schedule only.
   bool l1Pull = false;
+  /// Units the grouped GEMMs split each tile of their last, partial wave
+  /// into along K (1 = none; warpspec.tile_loop k_split), so that the SMs
+  /// that wave would leave idle stream weights too. Stage kernels of the
+  /// unfused and split schedules at BLOCK_M 64 only (PlanRules.cpp).
+  int64_t kSplit = 1;
   int64_t l1BlockN = 0; // L1 weight rows (gate/up interleaved) per tile
   int64_t l2BlockN = 0; // L2 output channels per tile
   int64_t blockK = 0;   // K per pipeline stage
@@ -108,6 +113,7 @@ struct PlanOverrides {
   std::optional<int64_t> l1BlockN, l2BlockN, blockK, stages, expertsPerWave;
   std::optional<int64_t> expertAlign;
   std::optional<bool> l1Pull;
+  std::optional<int64_t> kSplit;
   std::optional<int64_t> numSMs;
   std::optional<Schedule> schedule;
   std::optional<MathMode> mathMode;

@@ -157,6 +157,10 @@ struct GroupedGemmBinds {
   /// (tests): arrivals to wait for beyond those that come.
   std::optional<int64_t> pullTimeoutCycles;
   int64_t missingPullArrivals = 0;
+  /// With kSplit > 1: the partial sums and arrival counts of the split
+  /// tiles, and the bound of the last unit's wait.
+  std::string splitPartials, splitCounts;
+  std::optional<int64_t> splitTimeoutCycles;
   /// With a value: the phase profile (docs/Profile.md), the kernel's section
   /// of the buffer; a last parameter `profile` bound to "profile".
   std::optional<ProfileSection> profile;

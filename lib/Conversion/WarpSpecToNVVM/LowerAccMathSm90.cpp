@@ -356,12 +356,79 @@ struct AccRowsLoadSharedLowering : OpConversionPattern<AccRowsLoadSharedOp> {
   }
 };
 
+/// acc.spill / acc.fill: vector j (elements 4j .. 4j + 3) of thread t of
+/// the warpgroup (t = tid.x mod 128) lives at ptr + 16 (128 j + t) bytes, so
+/// each warp moves 512 contiguous bytes per vector. The thread's base
+/// (ptr + 16 t) is formed once; each vector is a constant offset from it
+/// (an immediate of the st / ld), so no address register per vector.
+Value fragmentBase(OpBuilder &b, Location loc, Value ptr) {
+  Value floats = arith::MulIOp::create(b, loc, threadInWarpgroup(b, loc),
+                                       i32Const(b, loc, 4));
+  return LLVM::GEPOp::create(b, loc, ptr.getType(), b.getF32Type(), ptr,
+                             ValueRange{floats});
+}
+
+Value fragmentVector(OpBuilder &b, Location loc, Value base, int64_t j) {
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getF32Type(), base,
+                             ArrayRef<LLVM::GEPArg>{int32_t(4 * 128 * j)});
+}
+
+struct AccSpillLowering : OpConversionPattern<AccSpillOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AccSpillOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t elements = op.getAcc().getType().getN() / 2;
+    auto vec = VectorType::get({4}, rewriter.getF32Type());
+    Value base = fragmentBase(rewriter, loc, adaptor.getPtr());
+    for (int64_t j = 0; j < elements / 4; ++j) {
+      Value v = LLVM::UndefOp::create(rewriter, loc, vec);
+      for (int64_t q = 0; q < 4; ++q)
+        v = LLVM::InsertElementOp::create(
+            rewriter, loc, v, extract(rewriter, loc, adaptor.getAcc(), 4 * j + q),
+            i32Const(rewriter, loc, q));
+      LLVM::StoreOp::create(rewriter, loc, v,
+                            fragmentVector(rewriter, loc, base, j), 16);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AccFillLowering : OpConversionPattern<AccFillOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AccFillOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t elements = op.getResult().getType().getN() / 2;
+    auto vec = VectorType::get({4}, rewriter.getF32Type());
+    Type structTy = getTypeConverter()->convertType(op.getResult().getType());
+    Value result = LLVM::UndefOp::create(rewriter, loc, structTy);
+    Value base = fragmentBase(rewriter, loc, adaptor.getPtr());
+    for (int64_t j = 0; j < elements / 4; ++j) {
+      Value v = LLVM::LoadOp::create(rewriter, loc, vec,
+                                     fragmentVector(rewriter, loc, base, j), 16);
+      for (int64_t q = 0; q < 4; ++q)
+        result = LLVM::InsertValueOp::create(
+            rewriter, loc, result,
+            LLVM::ExtractElementOp::create(rewriter, loc, v,
+                                           i32Const(rewriter, loc, q)),
+            4 * j + q);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void warpspec::populateWarpSpecAccMathSm90Patterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<AccMapLowering, AccRowsMapLowering, AccDeinterleaveLowering,
                AccSliceLowering, AccRowReduceLowering, AccAnyLowering, AccRowsLoadLowering, AccRowsStoreLowering,
-               AccRowsStoreSharedLowering, AccRowsLoadSharedLowering>(
+               AccRowsStoreSharedLowering, AccRowsLoadSharedLowering,
+               AccSpillLowering, AccFillLowering>(
       converter, patterns.getContext());
 }

@@ -148,7 +148,8 @@ void warpspec::populateWarpSpecTilePatterns(const TypeConverter &converter,
 
 /// tiles t = blockIdx.x, blockIdx.x + gridDim.x, ... below m_blocks *
 /// n_blocks; raster g = t / (m_blocks * R), i = t % (m_blocks * R), m-block
-/// i / R, n-block g * R + i % R.
+/// i / R, n-block g * R + i % R. With k_split the iterations past the whole
+/// tiles are the last wave's split units (TileLoopOp's description).
 LogicalResult warpspec::expandTileLoops(gpu::GPUModuleOp module) {
   SmallVector<TileLoopOp> loops;
   module.walk([&](TileLoopOp op) { loops.push_back(op); });
@@ -182,9 +183,55 @@ LogicalResult warpspec::expandTileLoops(gpu::GPUModuleOp module) {
     Value numTiles = arith::MulIOp::create(b, loc, mBlocks, c(op.getNBlocks()));
     Value tilesPerRaster =
         arith::MulIOp::create(b, loc, mBlocks, c(op.getRaster()));
-    auto loop = scf::ForOp::create(b, loc, first, numTiles, step);
+    // k_split P: the last wave's r = T mod G tiles become r P units after
+    // the T - r whole tiles when r P <= (P - 1) G (fewer waves than P).
+    Value whole = numTiles, iterations = numTiles;
+    std::optional<uint64_t> kSplit = op.getKSplit();
+    if (kSplit) {
+      int64_t parts = *kSplit;
+      Value tiles = arith::MaxSIOp::create(b, loc, numTiles, c(0));
+      Value r = arith::RemUIOp::create(b, loc, tiles, step);
+      Value fits = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ule,
+          arith::MulIOp::create(b, loc, r, c(parts)),
+          arith::MulIOp::create(b, loc, step, c(parts - 1)));
+      // ... and the partial sums' workspace holds r tiles.
+      Value held = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ule, r,
+          c(static_cast<int64_t>(op.getKSplitTiles().value_or(0))));
+      Value split = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, r, c(0)),
+          arith::AndIOp::create(b, loc, fits, held));
+      whole = arith::SelectOp::create(
+          b, loc, split, arith::SubIOp::create(b, loc, tiles, r), tiles);
+      iterations = arith::SelectOp::create(
+          b, loc, split,
+          arith::AddIOp::create(b, loc, whole,
+                                arith::MulIOp::create(b, loc, r, c(parts))),
+          tiles);
+    }
+    auto loop = scf::ForOp::create(b, loc, first, iterations, step);
     b.setInsertionPointToStart(loop.getBody());
     Value tile = loop.getInductionVar();
+    Value unit;
+    if (kSplit) {
+      Value i = tile;
+      Value isUnit =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, i, whole);
+      Value u = arith::SubIOp::create(
+          b, loc, arith::MaxSIOp::create(b, loc, i, whole), whole);
+      tile = arith::SelectOp::create(
+          b, loc, isUnit,
+          arith::AddIOp::create(
+              b, loc, whole,
+              arith::DivUIOp::create(b, loc, u, c(*kSplit))),
+          i);
+      unit = arith::SelectOp::create(
+          b, loc, isUnit,
+          arith::IndexCastOp::create(b, loc, b.getI32Type(), u),
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(), -1));
+    }
     Value r = c(op.getRaster());
     Value raster = arith::DivUIOp::create(b, loc, tile, tilesPerRaster);
     Value inRaster = arith::RemUIOp::create(b, loc, tile, tilesPerRaster);
@@ -198,6 +245,8 @@ LogicalResult warpspec::expandTileLoops(gpu::GPUModuleOp module) {
     Block &body = op.getBody().front();
     body.getArgument(0).replaceAllUsesWith(mBlock);
     body.getArgument(1).replaceAllUsesWith(nBlock);
+    if (unit)
+      body.getArgument(2).replaceAllUsesWith(unit);
     Block *target = loop.getBody();
     target->getOperations().splice(std::prev(target->end()),
                                    body.getOperations());

@@ -170,17 +170,27 @@ Type BlockScaledMainloop::accumulatorType(MLIRContext *ctx) const {
   return ws::AccType::get(ctx, 64, cfg.bBlockRows(), Float32Type::get(ctx));
 }
 
+/// The K blocks a tile walks: `range`, or all of the phase's.
+static std::pair<Value, Value> kBounds(OpBuilder &b, Location loc,
+                                       const MainloopPhase &phase,
+                                       const KRange &range) {
+  if (range.begin)
+    return {range.begin, range.end};
+  return {indexConst(b, loc, 0), indexConst(b, loc, phase.kBlocks)};
+}
+
 void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
                                       const TileOperands &t,
-                                      const MainloopPhase &phase) const {
+                                      const MainloopPhase &phase,
+                                      const KRange &range) const {
   assert(phase.bBlocks <= cfg.bBlocks && "more B blocks than the ring has");
   auto isWarp = [&](OpBuilder &ob, int64_t w) -> Value {
     return arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::eq, warp,
                                  indexConst(ob, loc, w));
   };
+  auto [kBegin, kEnd] = kBounds(b, loc, phase, range);
   scf::ForOp::create(
-      b, loc, indexConst(b, loc, 0), indexConst(b, loc, phase.kBlocks),
-      indexConst(b, loc, 1), ValueRange{},
+      b, loc, kBegin, kEnd, indexConst(b, loc, 1), ValueRange{},
       [&](OpBuilder &kb, Location l, Value kBlock, ValueRange) {
         Value kb32 = indexToI32(kb, l, kBlock);
         Value k0 = arith::MulIOp::create(kb, l, kb32,
@@ -279,7 +289,9 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
                                  Value bScales, Value bScalesRow,
                                  int64_t bBlock, const MainloopPhase &phase,
                                  Value releaseCount,
-                                 const StraddlingScales &straddle) const {
+                                 const StraddlingScales &straddle,
+                                 const KRange &range) const {
+  auto [kBegin, kEnd] = kBounds(b, loc, phase, range);
   Type accType = accumulatorType(b.getContext());
   Value zero = ws::AccZeroOp::create(b, loc, accType);
   AffineMapAttr scaleMap;
@@ -341,7 +353,7 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
     inits.push_back(indexConst(b, loc, 0));
   int64_t scalesAt = inits.size();
   if (cfg.scalePrefetch)
-    llvm::append_range(inits, loadScales(b, loc, indexConst(b, loc, 0)));
+    llvm::append_range(inits, loadScales(b, loc, kBegin));
   // One K block: `iter` holds the iteration values, `known` the stage when
   // the loop is unrolled over the stages (MainloopConfig::unrollStages).
   auto step = [&](OpBuilder &kb, Location l, Value kBlock, ValueRange iter,
@@ -391,7 +403,7 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
       next.push_back(stage);
     } else {
       Value notFirst = arith::CmpIOp::create(
-          kb, l, arith::CmpIPredicate::ugt, kBlock, indexConst(kb, l, 0));
+          kb, l, arith::CmpIPredicate::ugt, kBlock, kBegin);
       auto releaseIf = scf::IfOp::create(kb, l, notFirst, false);
       OpBuilder rb = releaseIf.getThenBodyBuilder();
       ws::ConsumerReleaseOp::create(rb, l, ring, iter[blocks], releaseCount,
@@ -408,8 +420,7 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
   assert((unroll == 1 || phase.kBlocks % unroll == 0) &&
          "unrollStages needs K blocks that are a multiple of the stages");
   auto kLoop = scf::ForOp::create(
-      b, loc, indexConst(b, loc, 0), indexConst(b, loc, phase.kBlocks),
-      indexConst(b, loc, unroll), inits,
+      b, loc, kBegin, kEnd, indexConst(b, loc, unroll), inits,
       [&](OpBuilder &kb, Location l, Value kBlock, ValueRange iter) {
         SmallVector<Value> values(iter.begin(), iter.end());
         for (int64_t j = 0; j < unroll; ++j) {
@@ -429,12 +440,13 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
 }
 
 void BlockScaledMainloop::skipTile(OpBuilder &b, Location loc,
-                                   const MainloopPhase &phase) const {
+                                   const MainloopPhase &phase,
+                                   const KRange &range) const {
   // No MMA reads the stage, so it goes back at once (no lag, no proxy
   // fence: this warpgroup's generic accesses did not touch it).
+  auto [kBegin, kEnd] = kBounds(b, loc, phase, range);
   scf::ForOp::create(
-      b, loc, indexConst(b, loc, 0), indexConst(b, loc, phase.kBlocks),
-      indexConst(b, loc, 1), ValueRange{},
+      b, loc, kBegin, kEnd, indexConst(b, loc, 1), ValueRange{},
       [&](OpBuilder &kb, Location l, Value, ValueRange) {
         Value stage = ws::ConsumerWaitOp::create(kb, l, ring);
         ws::ConsumerReleaseOp::create(kb, l, ring, stage, Value(),

@@ -166,6 +166,13 @@ StraddlingScales groupedStraddlingScales(mlir::OpBuilder &b,
                                          mlir::Value nBlock, int64_t n,
                                          int64_t k);
 
+/// The K blocks [begin, end) (index values) of a tile that the mainloop
+/// walks: a K-split tile's unit computes a part of them (warpspec.tile_loop
+/// k_split). Null members: all of the phase's K blocks.
+struct KRange {
+  mlir::Value begin, end;
+};
+
 class BlockScaledMainloop {
 public:
   /// Declares the ring (A tiles, B tiles, A scales; one slot per stage) and
@@ -183,7 +190,8 @@ public:
     produceTile(b, loc, warp, tile, cfg.phase());
   }
   void produceTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value warp,
-                   const TileOperands &tile, const MainloopPhase &phase) const;
+                   const TileOperands &tile, const MainloopPhase &phase,
+                   const KRange &range = {}) const;
 
   /// One math warpgroup's work for one tile: rows [row, row + 64) (index)
   /// over every K block; the weight scales of column block j and K block k
@@ -206,14 +214,15 @@ public:
   consumeTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value row,
               mlir::Value bScales, mlir::Value bScalesRow, int64_t bBlock,
               const MainloopPhase &phase, mlir::Value releaseCount = {},
-              const StraddlingScales &straddle = {}) const;
+              const StraddlingScales &straddle = {},
+              const KRange &range = {}) const;
 
   /// The consumer protocol of one tile without the MMAs: a math warpgroup
   /// that has no columns of this phase's tiles waits for and hands back
   /// every stage, so that the ring's release count stays that of all its
   /// consumers.
   void skipTile(mlir::OpBuilder &b, mlir::Location loc,
-                const MainloopPhase &phase) const;
+                const MainloopPhase &phase, const KRange &range = {}) const;
 
   /// A math warpgroup without rows in `tiles` tiles of this phase (a half
   /// block's second warpgroup): its consumer iterator moves past their

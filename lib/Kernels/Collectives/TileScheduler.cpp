@@ -10,18 +10,24 @@ namespace ws = mlir::warpspec;
 
 void megamoe::collectives::TileScheduler::forEachTile(
     OpBuilder &b, Location loc,
-    function_ref<void(OpBuilder &, Value, Value, const ClusterTile *)> body)
-    const {
+    function_ref<void(OpBuilder &, Value, Value, const ClusterTile *, Value)>
+        body) const {
+  bool split = kSplit > 1;
   auto loop = ws::TileLoopOp::create(
       b, loc, numMBlocks, nBlocks, raster,
-      cluster > 1 ? b.getI64IntegerAttr(cluster) : IntegerAttr());
+      cluster > 1 ? b.getI64IntegerAttr(cluster) : IntegerAttr(),
+      split ? b.getI64IntegerAttr(kSplit) : IntegerAttr(),
+      split ? b.getI64IntegerAttr(kSplitTiles) : IntegerAttr());
   Block &tile = loop.getBody().emplaceBlock();
   tile.addArgument(b.getIndexType(), loc);
   tile.addArgument(b.getIndexType(), loc);
+  if (split)
+    tile.addArgument(b.getI32Type(), loc);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&tile);
   if (cluster == 1)
-    return body(b, loop.getMBlock(), loop.getNBlock(), nullptr);
+    return body(b, loop.getMBlock(), loop.getNBlock(), nullptr,
+                loop.getUnit());
   // The tile loop gives rank r of the cluster m-block C * group + r, which
   // is past the last m-block in a last group of fewer than C.
   auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
@@ -36,5 +42,6 @@ void megamoe::collectives::TileScheduler::forEachTile(
   at.lastMBlock = arith::MinUIOp::create(
       b, loc, arith::AddIOp::create(b, loc, at.firstMBlock, c(cluster - 1)),
       last);
-  body(b, arith::MinUIOp::create(b, loc, m, last), loop.getNBlock(), &at);
+  body(b, arith::MinUIOp::create(b, loc, m, last), loop.getNBlock(), &at,
+       Value());
 }

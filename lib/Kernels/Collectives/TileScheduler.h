@@ -30,19 +30,25 @@ struct ClusterTile {
 /// column blocks, in rasters of `raster` column blocks (from the kernel
 /// plan: L2 reuse of the weights); with `cluster` C > 1, groups of C
 /// adjacent m-blocks per cluster (warpspec.tile_loop ... cluster C).
+/// With kSplit > 1 the last, partial wave's tiles are split along K
+/// (warpspec.tile_loop k_split): `unit` is -1 for a whole tile, else the
+/// split unit u (i32): part u mod kSplit of split tile u / kSplit.
 struct TileScheduler {
   mlir::Value numMBlocks;
   int64_t nBlocks = 1;
   int64_t raster = 1;
   int64_t cluster = 1;
+  int64_t kSplit = 1;
+  int64_t kSplitTiles = 0; // the most split tiles (their workspace)
 
   /// Emits the tile loop at the insertion point; `body` builds one tile at
   /// (mBlock, nBlock) (index values; mBlock below numMBlocks). `at` is
-  /// null without a cluster.
+  /// null without a cluster, `unit` without kSplit.
   void forEachTile(
       mlir::OpBuilder &b, mlir::Location loc,
       llvm::function_ref<void(mlir::OpBuilder &, mlir::Value mBlock,
-                              mlir::Value nBlock, const ClusterTile *at)>
+                              mlir::Value nBlock, const ClusterTile *at,
+                              mlir::Value unit)>
           body) const;
 };
 

@@ -2270,3 +2270,64 @@ warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 168 : i32, t
 warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32, trigger_dependents_at_entry} {
   warpspec.return
 }
+
+// -----
+
+// A K-split tile loop's units carry the unit index.
+warpspec.kernel @k(%mb: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  warpspec.roles {
+    warpspec.role "p" warps [0, 4) regs 128 {
+      // expected-error @+1 {{expects three block arguments (m-block, n-block, split unit)}}
+      warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 16 raster 16 k_split 4 tiles 99 {
+      }
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%mb: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32, cluster = array<i32: 2, 1, 1>} {
+  warpspec.roles {
+    warpspec.role "p" warps [0, 4) regs 128 {
+      // expected-error @+1 {{k_split and cluster exclude each other}}
+      warpspec.tile_loop (%m, %n, %u) m_blocks(%mb) n_blocks 16 raster 16 cluster 2 k_split 4 tiles 99 {
+      }
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+// Every role splits the same tiles.
+warpspec.kernel @k(%mb: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 256 : i32} {
+  warpspec.roles {
+    warpspec.role "p" warps [0, 4) regs 128 {
+      // expected-error @+1 {{walks another tile order than the tile loop at}}
+      warpspec.tile_loop (%m, %n, %u) m_blocks(%mb) n_blocks 16 raster 16 k_split 4 tiles 99 {
+      }
+    }
+    warpspec.role "c" warps [4, 8) regs 128 {
+      warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 16 raster 16 {
+      }
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+func.func @spill_i32(%a: !warpspec.acc<64x64xf32>, %p: !warpspec.global<i32>) {
+  // expected-error @+1 {{moves an f32 accumulator, got a pointer to 'i32'}}
+  warpspec.acc.spill %a, %p : !warpspec.acc<64x64xf32>, !warpspec.global<i32>
+  return
+}
+
+// -----
+
+func.func @fill_i32(%p: !warpspec.global<i32>) {
+  // expected-error @+1 {{moves an f32 accumulator, got a pointer to 'i32'}}
+  %a = warpspec.acc.fill %p : !warpspec.global<i32> -> !warpspec.acc<64x64xf32>
+  return
+}

@@ -355,6 +355,11 @@ func.func @acc_math(%h: !warpspec.acc<64x128xf32>, %p: !warpspec.global<f32>, %x
   warpspec.acc_rows.store_shared %sf, %xbuf[%c1] : !warpspec.acc_rows<64xf32>, !warpspec.smem<64xf32, slots = 2, align = 16>
   // CHECK: warpspec.acc_rows.load_shared %{{.*}}[%{{.*}}] : !warpspec.smem<64xf32, slots = 2, align = 16> -> !warpspec.acc_rows<64xf32>
   %back = warpspec.acc_rows.load_shared %xbuf[%c1] : !warpspec.smem<64xf32, slots = 2, align = 16> -> !warpspec.acc_rows<64xf32>
+  // A K-split unit's partial sum through global memory (fragment order).
+  // CHECK: warpspec.acc.spill %{{.*}}, %{{.*}} : !warpspec.acc<64x64xf32>, !warpspec.global<f32>
+  warpspec.acc.spill %a, %p : !warpspec.acc<64x64xf32>, !warpspec.global<f32>
+  // CHECK: warpspec.acc.fill %{{.*}} : !warpspec.global<f32> -> !warpspec.acc<64x64xf32>
+  %filled = warpspec.acc.fill %p : !warpspec.global<f32> -> !warpspec.acc<64x64xf32>
   return %a : !warpspec.acc<64x64xf32>
 }
 
@@ -393,6 +398,23 @@ warpspec.kernel @scale_groups(%sb: f32)
       %t0 = warpspec.acc.promote %r into %t a_scales %sfa[%c0, %c0] group 0 b_scales %sb : !sfa2, !warpspec.acc<64x128xf32>
       // CHECK: warpspec.mma.block_scaled {{.*}} : !warpspec.smem<128x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>, !warpspec.smem<2x128xf32, slots = 2, align = 128>, !warpspec.acc<64x128xf32>
       %m = warpspec.mma.block_scaled %a, %a stage %c0 row %c0 a_scales %sfa b_scales %sb into %t0 : !tile64, !tile64, !sfa2, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// A K-split tail: the body's third argument is the split unit (i32, -1 for
+// a whole tile).
+// CHECK-LABEL: warpspec.kernel @k_split
+warpspec.kernel @k_split(%mb: i32, %out: !warpspec.global<i32>)
+    attributes {chip = "sm_90a", maxnreg = 168 : i32, threads = 128 : i32} {
+  warpspec.roles {
+    warpspec.role "r" warps [0, 4) regs 168 {
+      // CHECK: warpspec.tile_loop (%{{.*}}, %{{.*}}, %[[U:.*]]) m_blocks(%{{.*}}) n_blocks 16 raster 16 k_split 4 tiles 99 {
+      warpspec.tile_loop (%m, %n, %u) m_blocks(%mb) n_blocks 16 raster 16 k_split 4 tiles 99 {
+        // CHECK: warpspec.global.store %[[U]]
+        warpspec.global.store %u, %out align 4 : !warpspec.global<i32>
+      }
     }
   }
   warpspec.return

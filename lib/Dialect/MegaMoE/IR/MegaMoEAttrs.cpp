@@ -155,7 +155,11 @@ LogicalResult VariantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   int64_t, int64_t, int64_t blockM,
                                   int64_t expertAlign, int64_t, int64_t,
                                   int64_t, int64_t, int64_t, StringRef mathMode,
-                                  int64_t, int64_t, int64_t, int64_t, bool) {
+                                  int64_t, int64_t, int64_t, int64_t, bool,
+                                  int64_t kSplit) {
+  if (kSplit < 1)
+    return emitError() << "k_split " << kSplit
+                       << " must be at least 1 (1: no tile is split)";
   if (expertAlign <= 0 || blockM % expertAlign != 0)
     return emitError() << "expert_align " << expertAlign
                        << " must be a positive divisor of block_m " << blockM;
@@ -218,6 +222,7 @@ cfg::Plan PlanAttr::getPlan() const {
                    va.getIdleRegisters()};
     v.smemBytes = va.getSmemBytes();
     v.l1Pull = va.getL1Pull();
+    v.kSplit = va.getKSplit();
     p.variants.push_back(v);
   }
   return p;
@@ -230,7 +235,7 @@ PlanAttr PlanAttr::get(MLIRContext *context, const cfg::Plan &p) {
         context, v.minTokens, v.maxTokens, v.blockM, v.expertAlign,
         v.l1BlockN, v.l2BlockN, v.blockK, v.stages, v.expertsPerWave,
         cfg::toString(v.mathMode), v.registers.producer, v.registers.math,
-        v.registers.idle, v.smemBytes, v.l1Pull));
+        v.registers.idle, v.smemBytes, v.l1Pull, v.kSplit));
   return Base::get(
       context, cfg::toString(p.chip), p.numSMs, cfg::toString(p.schedule),
       p.roles.threads, p.roles.dispatchWarpEnd - p.roles.dispatchWarpBegin,

@@ -88,6 +88,10 @@ mk::GroupedGemmBinds layerGemmBinds(const mk::GroupedGemmConfig &g, bool l1) {
     binds.pullArrivals = "region:pull_arrivals";
     binds.pullWaits = "region:pull_waits";
   }
+  if (g.kSplit > 1) { // the K-split tail's workspace (BufferLayout.cpp)
+    binds.splitPartials = "region:split_partials";
+    binds.splitCounts = "region:split_counts";
+  }
   binds.blockExpert = "region:pool_block_expert";
   binds.numMBlocks = "region:pool_info";
   if (g.halfBlocks)
@@ -141,6 +145,7 @@ void buildLayerGemm(OpBuilder &b, Location loc, const mk::MoeKernelContext &ctx,
           c, ctx.plan, v, l1 ? cfg::LayerGemm::L1 : cfg::LayerGemm::L2));
   mk::GroupedGemmBinds binds = layerGemmBinds(g, l1);
   binds.pullTimeoutCycles = ctx.barrierTimeoutCycles;
+  binds.splitTimeoutCycles = ctx.barrierTimeoutCycles;
   binds.missingPullArrivals = ctx.missingArrivals;
   if (std::optional<std::string> error = mk::verifyGroupedGemmConfig(g)) {
     emitError(loc) << "megamoe-expand: the " << (l1 ? "L1" : "L2")

@@ -35,6 +35,7 @@ struct MegaMoEPlanPass
     set(o.l1BlockN, l1BlockN);
     set(o.l2BlockN, l2BlockN);
     set(o.expertAlign, expertAlign);
+    set(o.kSplit, kSplit);
     set(o.blockK, blockK);
     set(o.stages, stages);
     set(o.expertsPerWave, expertsPerWave);

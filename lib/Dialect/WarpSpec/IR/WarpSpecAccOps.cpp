@@ -150,3 +150,24 @@ LogicalResult AccRowsStoreOp::verify() {
            << getPtr().getType().getElementType();
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// acc.spill / acc.fill
+//===----------------------------------------------------------------------===//
+
+/// The accumulator type already holds f32 and n a multiple of 8 (n / 2 per
+/// thread: whole 16-byte vectors); the memory must be f32 too.
+static LogicalResult verifyAccMemory(Operation *op, AccType, GlobalType ptr) {
+  if (!ptr.getElementType().isF32())
+    return op->emitOpError("moves an f32 accumulator, got a pointer to ")
+           << ptr.getElementType();
+  return success();
+}
+
+LogicalResult AccSpillOp::verify() {
+  return verifyAccMemory(*this, getAcc().getType(), getPtr().getType());
+}
+
+LogicalResult AccFillOp::verify() {
+  return verifyAccMemory(*this, getResult().getType(), getPtr().getType());
+}

@@ -25,16 +25,27 @@ ParseResult TileLoopOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.parseKeyword("n_blocks") || parser.parseInteger(nBlocks) ||
       parser.parseKeyword("raster") || parser.parseInteger(raster))
     return failure();
-  int64_t cluster = 0;
+  int64_t cluster = 0, kSplit = 0;
   if (succeeded(parser.parseOptionalKeyword("cluster")) &&
       parser.parseInteger(cluster))
     return failure();
-  if (args.size() != 2)
+  int64_t kSplitTiles = 0;
+  if (succeeded(parser.parseOptionalKeyword("k_split")) &&
+      (parser.parseInteger(kSplit) || parser.parseKeyword("tiles") ||
+       parser.parseInteger(kSplitTiles)))
+    return failure();
+  size_t expected = kSplit ? 3 : 2;
+  if (args.size() != expected)
     return parser.emitError(parser.getCurrentLocation(),
-                            "expects two block arguments (m-block, n-block)");
+                            kSplit ? "expects three block arguments (m-block, "
+                                     "n-block, split unit)"
+                                   : "expects two block arguments (m-block, "
+                                     "n-block)");
   Builder &b = parser.getBuilder();
   for (OpAsmParser::Argument &arg : args)
     arg.type = b.getIndexType();
+  if (kSplit)
+    args[2].type = b.getI32Type();
   if (parser.resolveOperand(mBlocks, b.getI32Type(), result.operands))
     return failure();
   result.addAttribute(getNBlocksAttrName(result.name),
@@ -44,6 +55,12 @@ ParseResult TileLoopOp::parse(OpAsmParser &parser, OperationState &result) {
   if (cluster)
     result.addAttribute(getClusterAttrName(result.name),
                         b.getI64IntegerAttr(cluster));
+  if (kSplit) {
+    result.addAttribute(getKSplitAttrName(result.name),
+                        b.getI64IntegerAttr(kSplit));
+    result.addAttribute(getKSplitTilesAttrName(result.name),
+                        b.getI64IntegerAttr(kSplitTiles));
+  }
   Region *body = result.addRegion();
   if (parser.parseRegion(*body, args) ||
       parser.parseOptionalAttrDictWithKeyword(result.attributes))
@@ -54,26 +71,46 @@ ParseResult TileLoopOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void TileLoopOp::print(OpAsmPrinter &p) {
-  p << " (" << getMBlock() << ", " << getNBlock() << ") m_blocks("
-    << getMBlocks() << ") n_blocks " << getNBlocks() << " raster "
-    << getRaster() << " ";
+  p << " (" << getMBlock() << ", " << getNBlock();
+  if (Value unit = getUnit())
+    p << ", " << unit;
+  p << ") m_blocks(" << getMBlocks() << ") n_blocks " << getNBlocks()
+    << " raster " << getRaster() << " ";
   if (std::optional<uint64_t> cluster = getCluster())
     p << "cluster " << *cluster << " ";
+  if (std::optional<uint64_t> kSplit = getKSplit())
+    p << "k_split " << *kSplit << " tiles " << getKSplitTiles().value_or(0)
+      << " ";
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
   p.printOptionalAttrDictWithKeyword(
       (*this)->getAttrs(),
-      {getNBlocksAttrName(), getRasterAttrName(), getClusterAttrName()});
+      {getNBlocksAttrName(), getRasterAttrName(), getClusterAttrName(),
+       getKSplitAttrName(), getKSplitTilesAttrName()});
 }
 
 LogicalResult TileLoopOp::verify() {
   if (failed(verifyInsideRole(*this)))
     return failure();
   Block &body = getBody().front();
-  if (body.getNumArguments() != 2 ||
-      !llvm::all_of(body.getArgumentTypes(),
-                    [](Type t) { return t.isIndex(); }))
+  std::optional<uint64_t> kSplit = getKSplit();
+  if (!kSplit && (body.getNumArguments() != 2 ||
+                  !llvm::all_of(body.getArgumentTypes(),
+                                [](Type t) { return t.isIndex(); })))
     return emitOpError("body must take two index arguments (m-block, "
                        "n-block)");
+  if (kSplit && (body.getNumArguments() != 3 ||
+                 !body.getArgument(0).getType().isIndex() ||
+                 !body.getArgument(1).getType().isIndex() ||
+                 !body.getArgument(2).getType().isInteger(32)))
+    return emitOpError("with k_split the body must take (m-block: index, "
+                       "n-block: index, split unit: i32)");
+  if (kSplit.has_value() != getKSplitTiles().has_value())
+    return emitOpError("k_split and k_split_tiles come together (the split "
+                       "units' count and the capacity of their partial sums)");
+  if (kSplit && getCluster())
+    return emitOpError("k_split and cluster exclude each other: the CTAs of "
+                       "a cluster share each stage, the units of a split "
+                       "tile do not run in one cluster");
   int64_t n = getNBlocks(), raster = getRaster();
   if (raster > n || n % raster != 0)
     return emitOpError("raster ")
@@ -115,11 +152,13 @@ LogicalResult TileLoopOp::verify() {
     TileLoopOp peer = theirs[position];
     if (peer.getMBlocks() != getMBlocks() ||
         peer.getNBlocks() != getNBlocks() || peer.getRaster() != getRaster() ||
-        peer.getCluster() != getCluster()) {
+        peer.getCluster() != getCluster() ||
+        peer.getKSplit() != getKSplit() ||
+        peer.getKSplitTiles() != getKSplitTiles()) {
       emitOpError("walks another tile order than the tile loop at ")
           << peer.getLoc()
           << ": every role of a kernel must walk the same tiles (same "
-             "m_blocks value, n_blocks, raster and cluster)";
+             "m_blocks value, n_blocks, raster, cluster and k_split)";
       return WalkResult::interrupt();
     }
     return WalkResult::advance();

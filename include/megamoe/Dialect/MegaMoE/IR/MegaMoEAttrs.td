@@ -81,7 +81,9 @@ def MegaMoE_VariantAttr : MegaMoE_Attr<"Variant", "variant"> {
     targets of the producer warpgroup, each math warpgroup and the idle one;
     `smem_bytes` of dynamic shared memory; `l1_pull` (split schedule only;
     omitted when false) when the variant's L1 kernel fills its own pool rows
-    (dispatch warps beside the TMA warps, no moe_pull).
+    (dispatch warps beside the TMA warps, no moe_pull); `k_split` (omitted
+    when 1): the grouped GEMMs split the K of their last wave's tiles into
+    that many units (warpspec.tile_loop k_split).
   }];
   let parameters = (ins
     "int64_t":$min_tokens,
@@ -98,7 +100,8 @@ def MegaMoE_VariantAttr : MegaMoE_Attr<"Variant", "variant"> {
     "int64_t":$math_registers,
     "int64_t":$idle_registers,
     "int64_t":$smem_bytes,
-    MegaMoE_BoolParameter:$l1_pull
+    MegaMoE_BoolParameter:$l1_pull,
+    DefaultValuedParameter<"int64_t", "1">:$k_split
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

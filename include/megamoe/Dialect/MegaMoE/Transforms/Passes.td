@@ -69,6 +69,10 @@ def MegaMoEPlan : Pass<"megamoe-plan", "::mlir::ModuleOp"> {
            "true: each variant's L1 kernel pulls its own pool rows (split "
            "schedule, sm_90a, an L1 kernel that fuses SwiGLU; no moe_pull), "
            "false: moe_pull fills the pool (empty = heuristic)">,
+    Option<"kSplit", "k-split", "int64_t", "0",
+           "units each tile of the grouped GEMMs' last, partial wave is "
+           "split into along K: 1 = none, 2 or 4 (the stage kernels' BLOCK_M "
+           "64 variant; 0 = heuristic)">,
     Option<"blockK", "block-k", "int64_t", "0",
            "BLOCK_K: 128 or 256 (0 = heuristic)">,
     Option<"stages", "stages", "int64_t", "0",

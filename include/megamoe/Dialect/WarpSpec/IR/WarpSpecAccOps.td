@@ -271,4 +271,50 @@ def WarpSpec_AccRowsLoadSharedOp : WarpSpec_Op<"acc_rows.load_shared"> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Accumulators through global memory (split tiles' partial sums)
+//===----------------------------------------------------------------------===//
+
+def WarpSpec_AccSpillOp : WarpSpec_Op<"acc.spill"> {
+  let summary = "a warpgroup's accumulator into global memory, in fragment order";
+  let description = [{
+    Writes the `m x n` accumulator to the `m * n` f32 at `ptr` in an order
+    the lowering owns (each thread its own elements, 16-byte vectors
+    interleaved over the warpgroup's threads so that each warp's store is
+    contiguous), so that `warpspec.acc.fill` of the same type, run by a
+    warpgroup of any CTA, reads the same accumulator back bit for bit. What
+    a K-split tile's units use to hand their partial sums to the unit that
+    finishes the tile (plain stores: publish them with a release, e.g.
+    `warpspec.counter.add`, after a barrier of the warpgroup).
+
+    ```mlir
+    warpspec.acc.spill %acc, %p : !warpspec.acc<64x128xf32>, !warpspec.global<f32>
+    ```
+  }];
+  let arguments = (ins WarpSpec_AccType:$acc, WarpSpec_GlobalType:$ptr);
+  let assemblyFormat = [{
+    $acc `,` $ptr attr-dict `:` qualified(type($acc)) `,` qualified(type($ptr))
+  }];
+  let hasVerifier = 1;
+}
+
+def WarpSpec_AccFillOp : WarpSpec_Op<"acc.fill"> {
+  let summary = "an accumulator that warpspec.acc.spill wrote";
+  let description = [{
+    Reads back the `m x n` accumulator `warpspec.acc.spill` of the same type
+    wrote at `ptr` (plain loads: order them after the spill's release with
+    an acquire, e.g. `warpspec.counter.wait`).
+
+    ```mlir
+    %acc = warpspec.acc.fill %p : !warpspec.global<f32> -> !warpspec.acc<64x128xf32>
+    ```
+  }];
+  let arguments = (ins WarpSpec_GlobalType:$ptr);
+  let results = (outs WarpSpec_AccType:$result);
+  let assemblyFormat = [{
+    $ptr attr-dict `:` qualified(type($ptr)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // MEGAMOE_DIALECT_WARPSPEC_WARPSPECACCOPS_TD

@@ -44,6 +44,21 @@ def WarpSpec_TileLoopOp : WarpSpec_Op<"tile_loop", [SingleBlock, NoTerminator]> 
     `m_blocks` that is not a multiple of C the m-block can be `m_blocks` or
     more: the body must treat it as a tile it does not own.
 
+    `k_split P` (no cluster): the last wave's tiles are split along K.
+    With `T` tiles and `G = gridDim.x` CTAs, the `r = T mod G` tiles of the
+    last, partial wave leave `G - r` CTAs idle; when `r * P <= (P - 1) * G`
+    (so that the split units need fewer waves than P) the first `T - r`
+    tiles run whole as above and the last `r` become `r * P` units, handed
+    out round-robin after them: unit `u` is part `u mod P` of tile
+    `T - r + u / P`. The body's third argument (i32) is -1 for a whole tile
+    and `u` for a unit; the body computes K blocks `[part K / P, (part + 1)
+    K / P)` of the tile and one of its units (the collectives make it part
+    P - 1) sums the others' partial accumulators in part order. The choice
+    depends only on `T` and `G`, so every kernel with the same tiles splits
+    the same ones the same way. `tiles C` bounds the split tiles (the
+    capacity of the partial sums' workspace): a last wave of more than `C`
+    tiles runs whole.
+
     ```mlir
     warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 32 raster 8 {
       ...
@@ -51,18 +66,27 @@ def WarpSpec_TileLoopOp : WarpSpec_Op<"tile_loop", [SingleBlock, NoTerminator]> 
     warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 32 raster 8 cluster 2 {
       ...
     }
+    warpspec.tile_loop (%m, %n, %u) m_blocks(%mb) n_blocks 16 raster 16 k_split 4 tiles 99 {
+      ...
+    }
     ```
   }];
   let arguments = (ins I32:$m_blocks,
                        ConfinedAttr<I64Attr, [IntPositive]>:$n_blocks,
                        ConfinedAttr<I64Attr, [IntPositive]>:$raster,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<2>]>>:$cluster);
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<2>]>>:$cluster,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<2>]>>:$k_split,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$k_split_tiles);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     ::mlir::Value getMBlock() { return getBody().getArgument(0); }
     ::mlir::Value getNBlock() { return getBody().getArgument(1); }
+    /// With k_split: the split unit (i32, -1 for a whole tile); else null.
+    ::mlir::Value getUnit() {
+      return getKSplit() ? getBody().getArgument(2) : ::mlir::Value();
+    }
   }];
 }
 
