@@ -144,7 +144,12 @@ std::pair<Value, SmallVector<Value, 2>> megamoe::collectives::finishSplitUnit(
         ws::CounterAddOp::create(rb, loc, counter, i32Const(rb, loc, 1),
                                  ws::Scope::gpu);
       });
-      yieldAll(sb, flag(sb, false), accs);
+      // No epilogue follows: zeros keep the spilled accumulators from
+      // living on to the merge.
+      SmallVector<Value> none;
+      for (Value a : accs)
+        none.push_back(ws::AccZeroOp::create(sb, loc, a.getType()));
+      yieldAll(sb, flag(sb, false), none);
     }
     yieldAll(ub, inner.getResult(0), inner.getResults().drop_front());
   }
