@@ -159,28 +159,9 @@ bool skipsHalfBlocks(const GroupedGemmConfig &c) {
   return c.halfBlocks && c.combineScatter;
 }
 
-/// The K blocks tile-loop iteration `unit` walks: all of them for a whole
-/// tile (unit -1, or no k_split), K blocks [p K / P, (p + 1) K / P) for
-/// part p = unit mod P of a split tile.
+/// The K blocks tile-loop iteration `unit` walks (splitUnitKRange).
 KRange unitKRange(OpBuilder &b, Location loc, const GemmPhase &g, Value unit) {
-  if (!unit)
-    return {};
-  int64_t kBlocks = g.phase.kBlocks, per = kBlocks / g.tiles.kSplit;
-  Value isUnit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, unit,
-                                       i32Const(b, loc, 0));
-  Value part = arith::IndexCastOp::create(
-      b, loc, b.getIndexType(),
-      arith::RemUIOp::create(
-          b, loc, arith::MaxSIOp::create(b, loc, unit, i32Const(b, loc, 0)),
-          i32Const(b, loc, g.tiles.kSplit)));
-  Value begin = arith::SelectOp::create(
-      b, loc, isUnit,
-      arith::MulIOp::create(b, loc, part, indexConst(b, loc, per)),
-      indexConst(b, loc, 0));
-  Value end = arith::SelectOp::create(
-      b, loc, isUnit, arith::AddIOp::create(b, loc, begin, indexConst(b, loc, per)),
-      indexConst(b, loc, kBlocks));
-  return {begin, end};
+  return splitUnitKRange(b, loc, unit, g.phase.kBlocks, g.tiles.kSplit);
 }
 
 /// The ring's mainloop; `otherK` is the inner size of a second GEMM on the

@@ -40,7 +40,7 @@ struct PoolPullShape {
   /// memory round trip: a row that takes fewer is copied sooner (moe_pull
   /// allows 8, 32 registers of vectors: V4-Flash's 4 KiB row in one trip,
   /// V4-Pro's 7 KiB in two of 7, where 4 / 2 took two and seven).
-  static int64_t chooseUnroll(int64_t hidden, int64_t most = 4);
+  static int64_t chooseUnroll(int64_t hidden, int64_t most);
 };
 
 /// The regions the copy reads (on the source ranks: x, x_sf, topk_weights

@@ -11,6 +11,7 @@ using namespace mlir;
 using namespace megamoe;
 using namespace megamoe::collectives;
 using megamoe::moe::i32Const;
+using megamoe::moe::indexConst;
 namespace ws = mlir::warpspec;
 
 namespace {
@@ -42,6 +43,30 @@ Value addAccs(OpBuilder &b, Location loc, Value a, Value c) {
 }
 
 } // namespace
+
+KRange megamoe::collectives::splitUnitKRange(OpBuilder &b, Location loc,
+                                             Value unit, int64_t kBlocks,
+                                             int64_t parts) {
+  if (!unit)
+    return {};
+  int64_t per = kBlocks / parts;
+  Value isUnit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, unit,
+                                       i32Const(b, loc, 0));
+  Value part = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      arith::RemUIOp::create(
+          b, loc, arith::MaxSIOp::create(b, loc, unit, i32Const(b, loc, 0)),
+          i32Const(b, loc, parts)));
+  Value begin = arith::SelectOp::create(
+      b, loc, isUnit,
+      arith::MulIOp::create(b, loc, part, indexConst(b, loc, per)),
+      indexConst(b, loc, 0));
+  Value end = arith::SelectOp::create(
+      b, loc, isUnit,
+      arith::AddIOp::create(b, loc, begin, indexConst(b, loc, per)),
+      indexConst(b, loc, kBlocks));
+  return {begin, end};
+}
 
 std::pair<Value, SmallVector<Value, 2>> megamoe::collectives::finishSplitUnit(
     OpBuilder &b, Location loc, const SplitTileHandoff &h, Value unit,

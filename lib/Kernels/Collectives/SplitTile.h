@@ -23,6 +23,8 @@
 #ifndef MEGAMOE_LIB_KERNELS_COLLECTIVES_SPLITTILE_H
 #define MEGAMOE_LIB_KERNELS_COLLECTIVES_SPLITTILE_H
 
+#include "BlockScaledMainloop.h"
+
 #include "mlir/IR/Builders.h"
 
 #include <optional>
@@ -38,6 +40,13 @@ struct SplitTileHandoff {
   int64_t blockFloats = 0; // one column block's (64 x its columns)
   std::optional<int64_t> timeoutCycles;
 };
+
+/// The K blocks tile-loop iteration `unit` (i32, null without k_split) of a
+/// GEMM of `kBlocks` K blocks split into `parts` walks: all of them for a
+/// whole tile (unit -1, or none), [p K / P, (p + 1) K / P) for part
+/// p = unit mod P of a split tile.
+KRange splitUnitKRange(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value unit, int64_t kBlocks, int64_t parts);
 
 /// One math warpgroup's end of tile-loop iteration `unit` (i32; -1 for a
 /// whole tile) after its mainloop produced `accs` (one per column block,

@@ -157,7 +157,7 @@ LogicalResult AccRowsStoreOp::verify() {
 
 /// The accumulator type already holds f32 and n a multiple of 8 (n / 2 per
 /// thread: whole 16-byte vectors); the memory must be f32 too.
-static LogicalResult verifyAccMemory(Operation *op, AccType, GlobalType ptr) {
+static LogicalResult verifyAccMemory(Operation *op, GlobalType ptr) {
   if (!ptr.getElementType().isF32())
     return op->emitOpError("moves an f32 accumulator, got a pointer to ")
            << ptr.getElementType();
@@ -165,9 +165,9 @@ static LogicalResult verifyAccMemory(Operation *op, AccType, GlobalType ptr) {
 }
 
 LogicalResult AccSpillOp::verify() {
-  return verifyAccMemory(*this, getAcc().getType(), getPtr().getType());
+  return verifyAccMemory(*this, getPtr().getType());
 }
 
 LogicalResult AccFillOp::verify() {
-  return verifyAccMemory(*this, getResult().getType(), getPtr().getType());
+  return verifyAccMemory(*this, getPtr().getType());
 }
