@@ -49,6 +49,9 @@ GemmProblem layerGemmProblem(const LayerConfig &c, const Plan &plan,
   // layer's split_partials region (config::kSplitTiles tiles).
   g.kSplit = v.kSplit;
   g.kSplitTiles = v.kSplit > 1 ? kSplitTiles(plan.numSMs, v.kSplit) : 0;
+  // A 1-token decode tile has 1 real row of 64: its units move 1/32 of
+  // the partial bytes.
+  g.poolRanks = v.kSplit > 1 ? c.ranks : 0;
   // An expert's last m-block may be 64 rows (Variant::expertAlign).
   g.halfBlocks = v.halfBlocks();
   // The L1 kernel may fill its own pool rows (Variant::l1Pull).

@@ -78,8 +78,10 @@ struct GemmPhase {
   Value poolInfo, pullArrivals, pullWaits;
   int64_t pullTarget = 0, pullWaitsPerUnit = 0;
   std::optional<int64_t> pullTimeoutCycles;
-  /// K-split tail (tiles.kSplit > 1): where its units meet.
+  /// K-split tail (tiles.kSplit > 1): where its units meet, and (with
+  /// cfg.poolRanks) pool_row_start, whose [l][R] ends expert l's real rows.
   SplitTileHandoff split;
+  Value splitPoolRowStart;
   /// The profile's phases of its tiles (L1 or L2).
   ProfilePhase mainloopPhase = ProfilePhase::L1Mainloop;
   ProfilePhase epiloguePhase = ProfilePhase::L1Epilogue;
@@ -150,6 +152,23 @@ BlockRows loadBlockRows(OpBuilder &b, Location loc, const GemmPhase &g,
     r.expert = moe::loadAt(b, loc, b.getI32Type(), g.blockExpert, unit);
   }
   return r;
+}
+
+/// The real rows of a split tile's m-block from `row0` (i32: the expert's
+/// first padding row pool_row_start[expert][R] - row0; BLOCK_M or more for
+/// a block the expert fills, at least 1 for any computed block), or null
+/// where the kernel has no pool_row_start (every row is handed on).
+Value splitTileRealRows(OpBuilder &b, Location loc, const GemmPhase &g,
+                        const BlockRows &rows) {
+  if (!g.splitPoolRowStart)
+    return Value();
+  int64_t r = g.cfg.poolRanks;
+  Value entry = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, rows.expert, i32Const(b, loc, r + 1)),
+      i32Const(b, loc, r));
+  Value end = moe::loadAt(b, loc, b.getI32Type(), g.splitPoolRowStart, entry);
+  return arith::SubIOp::create(b, loc, end, rows.row0);
 }
 
 /// Whether math warpgroup 1 skips a half block's stages (the L2 GEMM, the
@@ -458,8 +477,13 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
       int64_t role = 1 + wg;
       Value tag = profileTag(cb, loc, k, g, mBlock, tile);
       k.profile.stamp(cb, loc, role, g.mainloopPhase, /*end=*/false, tag);
-      // With k_split the SwiGLU waits for the tile's sum (below).
+      // With k_split the SwiGLU waits for the tile's sum (below). The real
+      // rows are read here, so that their latency hides behind the
+      // mainloop (one register: after the mainloop the expert it needs
+      // would live through it instead; V4-Pro's split L1 spills 124 bytes
+      // either way, V4-Flash's kernels none).
       bool splits = static_cast<bool>(unit);
+      Value realRows = splits ? splitTileRealRows(cb, loc, g, rows) : Value();
       SmallVector<Value, 2> partials;
       for (Value nBlock : nBlocks) {
         Value sfbRow = groupedWeightScalesRow(cb, loc, k.mainloop.config(),
@@ -492,7 +516,7 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
           blocks.push_back(splitN ? wg : static_cast<int64_t>(j));
         auto [run, sums] = finishSplitUnit(
             cb, loc, g.split, unit, partials, blocks, splitN ? wg : 0,
-            k.epilogueBarriers[wg], isStorer);
+            k.epilogueBarriers[wg], isStorer, realRows);
         runEpilogue = run;
         partials = sums;
       }
@@ -634,6 +658,8 @@ GemmPhase bindPhase(const GroupedGemmConfig &c,
   g.pullWaits = arg(kParamPullWaits);
   g.split.partials = arg(kParamSplitPartials);
   g.split.counts = arg(kParamSplitCounts);
+  if (c.kSplit > 1 && c.poolRanks > 0)
+    g.splitPoolRowStart = arg(kParamPoolRowStart);
   g.swiglu.clamp = c.swigluClamp;
   g.swiglu.fastMath = c.fastMath;
   g.swiglu.requantBlock = c.swigluRequantBlock;

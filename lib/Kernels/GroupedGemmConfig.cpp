@@ -123,6 +123,8 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
     if ((c.k / GroupedGemmConfig::kBlockK) % c.kSplit != 0)
       return "k-split " + str(c.kSplit) + " must divide the K blocks (" +
              str(c.k / GroupedGemmConfig::kBlockK) + ")";
+    if (c.poolRanks < 0)
+      return "k-split's pool-ranks must be >= 0, got " + str(c.poolRanks);
     if (c.kSplitTiles < 1)
       return "k-split needs k-split-tiles >= 1 (the split_partials region's "
              "tiles)";

@@ -116,6 +116,8 @@ SmallVector<KernelParam> gemm::kernelParams(Builder &b,
     params.push_back(
         {kParamSplitPartials, binds.splitPartials, global(b.getF32Type())});
     params.push_back({kParamSplitCounts, binds.splitCounts, global(i32)});
+    if (c.poolRanks > 0) // the m-blocks' real rows (not with pullRows)
+      params.push_back({kParamPoolRowStart, binds.poolRowStart, global(i32)});
   }
   if (binds.profile)
     params.push_back(

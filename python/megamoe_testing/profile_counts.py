@@ -23,11 +23,26 @@ def tiles_per_m_block(doc, kernel, variant):
     return None
 
 
+def mainloop_units(tiles, ctas, k_split, num_sms):
+    """Mainloop intervals of a GEMM of `tiles` tiles on `ctas` CTAs with the variant's
+    K-split tail (warpspec.tile_loop k_split P, its lowering): the last wave's r = tiles
+    mod ctas tiles run as r P units when 0 < r, r P <= (P - 1) ctas and r fits the
+    split_partials region ((P - 1) num_sms / P tiles, config::kSplitTiles)."""
+    if k_split <= 1 or ctas <= 0:
+        return tiles
+    r = tiles % ctas
+    held = (k_split - 1) * num_sms // k_split
+    if 0 < r and r * k_split <= (k_split - 1) * ctas and r <= held:
+        return tiles + r * (k_split - 1)
+    return tiles
+
+
 def expected_counts(prof, doc, schedule, variant, m_blocks, ctas_of, half_blocks=0):
     """{(kernel, role, phase): n} and the problems of the roles' counts. With `half_blocks`
     of the m-blocks 64-row half blocks (the variant's expert_align 64,
     docs/UnfusedSchedule.md "Half blocks"), math1 stores none of their tiles, and in the L2
-    GEMM it does not compute them either (it skips their stages)."""
+    GEMM it does not compute them either (it skips their stages). With the variant's
+    k_split the mainloops count units (mainloop_units), the epilogues tiles."""
     problems = []
     got = {}
     for iv in prof.intervals:
@@ -44,15 +59,18 @@ def expected_counts(prof, doc, schedule, variant, m_blocks, ctas_of, half_blocks
         want = {}
         for gemm, tiles in phases.items():
             total = m_blocks * tiles
+            k_split = variant.get("k_split", 1)
+            units = total if k_split <= 1 else mainloop_units(
+                total, ctas_of(kernel), k_split, doc["plan"]["num_sms"])
             main, epi = gemm + "_mainloop", gemm + "_epilogue"
-            want.update({(kernel, "tma", main): total, (kernel, "math0", main): total,
+            want.update({(kernel, "tma", main): units, (kernel, "math0", main): units,
                          (kernel, "math0", epi): total})
             if gemm == "l2" and "l1" in phases:  # the fused kernel's L2 arrival waits
                 want[(kernel, "tma", "l2_wait")] = total
             if got.get((kernel, "math1", main), 0):  # math1 computes every tile or none
                 whole = (m_blocks - half_blocks) * tiles
                 want[(kernel, "math1", main)] = whole if kernel.startswith("moe_l2_gemm") \
-                    else total
+                    else units
                 want[(kernel, "math1", epi)] = whole
         for k, n in sorted(want.items()):
             if got.get(k, 0) != n:

@@ -12,7 +12,7 @@ import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from megamoe import profile as mp  # noqa: E402
-from megamoe_testing.profile_counts import expected_counts  # noqa: E402
+from megamoe_testing.profile_counts import expected_counts, mainloop_units  # noqa: E402
 
 PHASES = ["cta", "l1_mainloop", "l1_epilogue", "l2_wait", "l2_mainloop",
           "l2_epilogue"]
@@ -93,6 +93,7 @@ def main():
     print("back in time:", len(bad.problems), bad.problems[0].split(":")[1].strip())
     fused_counts()
     half_block_counts()
+    k_split_counts()
 
 
 class Intervals:
@@ -153,6 +154,27 @@ def fused_counts():
     print("fused:", expected_counts(P, doc, [k], variant, m_blocks, lambda _: 0))
     P.intervals = [i for i in P.intervals if i.phase != "l2_wait"]
     print("fused without waits:", expected_counts(P, doc, [k], variant, m_blocks, lambda _: 0))
+
+
+def k_split_counts():
+    """The K-split tail (variant k_split): mainloops count units, epilogues tiles. V4-Flash's
+    L1 at 1 token (6 m-blocks x 16 pairs = 96 tiles on 132 CTAs, k_split 4): 384 units; at
+    8 tokens 672 tiles, whose last wave's 12 become 48 units (708, as the H200 recorded);
+    k_split 2 leaves 96 tiles whole (192 units > 132); a full last wave splits nothing."""
+    print("units:", [mainloop_units(t, 132, p, 132)
+                     for t, p in ((96, 4), (672, 4), (96, 2), (264, 4))])
+    doc = {"config": {"hidden": 4096, "intermediate": 2048}, "plan": {"num_sms": 132}}
+    variant = {"l1_block_n": 128, "l2_block_n": 256, "k_split": 4}
+    k = "moe_l1_swiglu_bm64"
+    P = Intervals()
+    for role in ("tma", "math0", "math1"):
+        P.add(k, role, "l1_mainloop", 384)
+    for role in ("math0", "math1"):
+        P.add(k, role, "l1_epilogue", 96)
+    print("k-split:", expected_counts(P, doc, [k], variant, 6, lambda _: 132))
+    variant["k_split"] = 1
+    print("k-split counted as whole:", len(expected_counts(P, doc, [k], variant, 6,
+                                                           lambda _: 132)))
 
 
 if __name__ == "__main__":

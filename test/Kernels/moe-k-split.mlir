@@ -28,6 +28,7 @@
 // L1-LABEL: warpspec.kernel @moe_l1_swiglu(
 // L1-SAME: megamoe.bind = "region:split_partials", megamoe.name = "split_partials"
 // L1-SAME: megamoe.bind = "region:split_counts", megamoe.name = "split_counts"
+// L1-SAME: megamoe.bind = "region:pool_row_start", megamoe.name = "pool_row_start"
 // L1: warpspec.role "tma"
 // L1: warpspec.tile_loop (%{{.*}}, %{{.*}}, %[[PU:.*]]) m_blocks(%{{.*}}) n_blocks 2 raster 2 k_split 2 tiles 66 {
 // The unit's K blocks: [2 p, 2 p + 2) of 4, or all 4 for a whole tile.
@@ -35,16 +36,25 @@
 // L1: arith.remui
 // L1: warpspec.role "math0"
 // L1: warpspec.tile_loop (%{{.*}}, %{{.*}}, %[[U:.*]]) m_blocks(%{{.*}}) n_blocks 2 raster 2 k_split 2 tiles 66 {
+// The m-block's real rows, pool_row_start[expert][R] - row0 (R = 1), read
+// before the mainloop.
+// L1: %[[EXPERT:.*]] = warpspec.global.load
+// L1: %[[ENTRY_BASE:.*]] = arith.muli %[[EXPERT]], %c2_i32
+// L1: %[[ENTRY:.*]] = arith.addi %[[ENTRY_BASE]], %c1_i32
+// L1: warpspec.global.offset %{{.*}}[%[[ENTRY]]]
+// L1: %[[END:.*]] = warpspec.global.load
+// L1: %[[ROWS:.*]] = arith.subi %[[END]], %{{.*}} : i32
+// L1: warpspec.consumer.wait
 // L1: arith.cmpi sge, %[[U]], %c0_i32{{.*}} : i32
 // L1: scf.if %{{.*}} -> (i1, !warpspec.acc<64x128xf32>)
 // L1: %[[LAST:.*]] = arith.cmpi eq, %{{.*}}, %c1_i32{{.*}} : i32
 // L1: scf.if %[[LAST]] -> (i1, !warpspec.acc<64x128xf32>)
 // L1: warpspec.counter.wait %{{.*}}, %c1_i32{{.*}} scope gpu name "split_partials" timeout_cycles
 // L1: warpspec.barrier.sync
-// L1: warpspec.acc.fill
+// L1: warpspec.acc.fill %{{.*}} rows %[[ROWS]]
 // L1: warpspec.acc.map
 // L1: } else {
-// L1: warpspec.acc.spill
+// L1: warpspec.acc.spill %{{.*}}, %{{.*}} rows %[[ROWS]]
 // L1: warpspec.barrier.sync
 // L1: warpspec.counter.add %{{.*}}, %c1_i32{{.*}} scope gpu
 // L1: scf.if %{{.*}} {

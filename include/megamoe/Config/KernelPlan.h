@@ -141,6 +141,10 @@ struct GemmProblem {
   /// kSplitTiles tiles) and counted in `split_counts`. 1 = none.
   int64_t kSplit = 1;
   int64_t kSplitTiles = 0;
+  /// With kSplit > 1 in a layer: R of pool_row_start [L, R + 1], whose
+  /// [l][R] is expert l's first padding row, so that a split unit hands on
+  /// only its m-block's real rows (warpspec.acc.spill rows). 0: all 64.
+  int64_t poolRanks = 0;
 
   /// The largest M the kernel is launched with (staticM, or maxM).
   int64_t rowCapacity() const { return staticM > 0 ? staticM : maxM; }

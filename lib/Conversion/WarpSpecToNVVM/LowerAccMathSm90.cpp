@@ -361,9 +361,11 @@ struct AccRowsLoadSharedLowering : OpConversionPattern<AccRowsLoadSharedOp> {
 /// each warp moves 512 contiguous bytes per vector. The thread's base
 /// (ptr + 16 t) is formed once; each vector is a constant offset from it
 /// (an immediate of the st / ld), so no address register per vector.
-Value fragmentBase(OpBuilder &b, Location loc, Value ptr) {
-  Value floats = arith::MulIOp::create(b, loc, threadInWarpgroup(b, loc),
-                                       i32Const(b, loc, 4));
+Value fragmentBase(OpBuilder &b, Location loc, Value ptr,
+                   Value thread = Value()) {
+  if (!thread)
+    thread = threadInWarpgroup(b, loc);
+  Value floats = arith::MulIOp::create(b, loc, thread, i32Const(b, loc, 4));
   return LLVM::GEPOp::create(b, loc, ptr.getType(), b.getF32Type(), ptr,
                              ValueRange{floats});
 }
@@ -371,6 +373,14 @@ Value fragmentBase(OpBuilder &b, Location loc, Value ptr) {
 Value fragmentVector(OpBuilder &b, Location loc, Value base, int64_t j) {
   return LLVM::GEPOp::create(b, loc, base.getType(), b.getF32Type(), base,
                              ArrayRef<LLVM::GEPArg>{int32_t(4 * 128 * j)});
+}
+
+/// Whether the thread's first row r0 is below `rows` (i1): its fragment
+/// holds rows r0 and r0 + 8, so a thread with r0 >= rows holds no row
+/// below it.
+Value holdsRowsBelow(OpBuilder &b, Location loc, Value rows) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                               fragmentRow(b, loc, 0), rows);
 }
 
 struct AccSpillLowering : OpConversionPattern<AccSpillOp> {
@@ -381,16 +391,25 @@ struct AccSpillLowering : OpConversionPattern<AccSpillOp> {
     Location loc = op.getLoc();
     int64_t elements = op.getAcc().getType().getN() / 2;
     auto vec = VectorType::get({4}, rewriter.getF32Type());
+    Value acc = adaptor.getAcc();
     Value base = fragmentBase(rewriter, loc, adaptor.getPtr());
-    for (int64_t j = 0; j < elements / 4; ++j) {
-      Value v = LLVM::UndefOp::create(rewriter, loc, vec);
-      for (int64_t q = 0; q < 4; ++q)
-        v = LLVM::InsertElementOp::create(
-            rewriter, loc, v, extract(rewriter, loc, adaptor.getAcc(), 4 * j + q),
-            i32Const(rewriter, loc, q));
-      LLVM::StoreOp::create(rewriter, loc, v,
-                            fragmentVector(rewriter, loc, base, j), 16);
-    }
+    auto storeAll = [&](OpBuilder &b, Location l) {
+      for (int64_t j = 0; j < elements / 4; ++j) {
+        Value v = LLVM::UndefOp::create(b, l, vec);
+        for (int64_t q = 0; q < 4; ++q)
+          v = LLVM::InsertElementOp::create(b, l, v, extract(b, l, acc, 4 * j + q),
+                                            i32Const(b, l, q));
+        LLVM::StoreOp::create(b, l, v, fragmentVector(b, l, base, j), 16);
+      }
+    };
+    // With rows, a thread whose rows are all padding stores nothing (its
+    // vectors hold rows r0 and r0 + 8, so one with r0 < rows may store a
+    // padding row r0 + 8: inside the slot).
+    Value rows = adaptor.getRows();
+    if (rows)
+      buildIf(rewriter, loc, holdsRowsBelow(rewriter, loc, rows), storeAll);
+    else
+      storeAll(rewriter, loc);
     rewriter.eraseOp(op);
     return success();
   }
@@ -405,17 +424,41 @@ struct AccFillLowering : OpConversionPattern<AccFillOp> {
     int64_t elements = op.getResult().getType().getN() / 2;
     auto vec = VectorType::get({4}, rewriter.getF32Type());
     Type structTy = getTypeConverter()->convertType(op.getResult().getType());
+    Value rows = adaptor.getRows();
+    // With rows, a thread holding no row below it reads the vectors of
+    // thread t mod 4 (row 0, always real) instead of its own: the same
+    // lines as a real thread of the CTA, so no extra DRAM or L2 bytes, and
+    // no branch (a branch's merge would hold the whole partial at once:
+    // ptxas spilled ~1 KB in the BLOCK_N 256 GEMMs). Its elements, and a
+    // real thread's row r0 + 8 ones where that row is padding, are zero.
+    Value holds, secondReal, zero;
+    Value thread = threadInWarpgroup(rewriter, loc);
+    if (rows) {
+      holds = holdsRowsBelow(rewriter, loc, rows);
+      secondReal = holdsRowsBelow(
+          rewriter, loc,
+          arith::SubIOp::create(rewriter, loc, rows, i32Const(rewriter, loc, 8)));
+      thread = arith::SelectOp::create(
+          rewriter, loc, holds, thread,
+          arith::RemUIOp::create(rewriter, loc, thread,
+                                 i32Const(rewriter, loc, 4)));
+      zero = LLVM::ConstantOp::create(rewriter, loc, rewriter.getF32Type(),
+                                      rewriter.getF32FloatAttr(0.0f));
+    }
+    Value base = fragmentBase(rewriter, loc, adaptor.getPtr(), thread);
     Value result = LLVM::UndefOp::create(rewriter, loc, structTy);
-    Value base = fragmentBase(rewriter, loc, adaptor.getPtr());
     for (int64_t j = 0; j < elements / 4; ++j) {
       Value v = LLVM::LoadOp::create(rewriter, loc, vec,
                                      fragmentVector(rewriter, loc, base, j), 16);
-      for (int64_t q = 0; q < 4; ++q)
-        result = LLVM::InsertValueOp::create(
-            rewriter, loc, result,
-            LLVM::ExtractElementOp::create(rewriter, loc, v,
-                                           i32Const(rewriter, loc, q)),
-            4 * j + q);
+      for (int64_t q = 0; q < 4; ++q) {
+        Value e = LLVM::ExtractElementOp::create(rewriter, loc, v,
+                                                 i32Const(rewriter, loc, q));
+        if (rows)
+          e = LLVM::SelectOp::create(rewriter, loc,
+                                     rowHalf(4 * j + q) ? secondReal : holds, e,
+                                     zero);
+        result = LLVM::InsertValueOp::create(rewriter, loc, result, e, 4 * j + q);
+      }
     }
     rewriter.replaceOp(op, result);
     return success();

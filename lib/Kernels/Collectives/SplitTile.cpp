@@ -71,7 +71,7 @@ KRange megamoe::collectives::splitUnitKRange(OpBuilder &b, Location loc,
 std::pair<Value, SmallVector<Value, 2>> megamoe::collectives::finishSplitUnit(
     OpBuilder &b, Location loc, const SplitTileHandoff &h, Value unit,
     ValueRange accs, ArrayRef<int64_t> columnBlocks, int64_t counterSlot,
-    Value barrier, Value isWarp0) {
+    Value barrier, Value isWarp0, Value rows) {
   SmallVector<Type> types{b.getI1Type()};
   for (Value a : accs)
     types.push_back(a.getType());
@@ -127,30 +127,32 @@ std::pair<Value, SmallVector<Value, 2>> megamoe::collectives::finishSplitUnit(
         return slotAddress(lb, loc, h, tile, lastPart, columnBlocks[j]);
       };
       for (size_t j = 1; j < accs.size(); ++j)
-        ws::AccSpillOp::create(lb, loc, accs[j], ownSlot(j));
+        ws::AccSpillOp::create(lb, loc, accs[j], ownSlot(j), rows);
       SmallVector<Value> sums;
       for (auto [j, held] : llvm::enumerate(accs)) {
         Value own = j == 0 ? held
                            : ws::AccFillOp::create(lb, loc, held.getType(),
-                                                   ownSlot(j))
+                                                   ownSlot(j), rows)
                                  .getResult();
         Value total;
         for (int64_t q = 0; q + 1 < h.parts; ++q) {
           Value partial = ws::AccFillOp::create(
               lb, loc, own.getType(),
               slotAddress(lb, loc, h, tile, i32Const(lb, loc, q),
-                          columnBlocks[j]));
+                          columnBlocks[j]),
+              rows);
           total = total ? addAccs(lb, loc, total, partial) : partial;
         }
         Value sum = addAccs(lb, loc, total, own);
         if (j + 1 < accs.size()) {
-          ws::AccSpillOp::create(lb, loc, sum, ownSlot(j));
+          ws::AccSpillOp::create(lb, loc, sum, ownSlot(j), rows);
           sum = Value();
         }
         sums.push_back(sum);
       }
       for (size_t j = 0; j + 1 < accs.size(); ++j)
-        sums[j] = ws::AccFillOp::create(lb, loc, accs[j].getType(), ownSlot(j));
+        sums[j] =
+            ws::AccFillOp::create(lb, loc, accs[j].getType(), ownSlot(j), rows);
       // Every waiter of this call has passed (only warp 0 waited).
       moe::ifThen(lb, loc, lane0, [&](OpBuilder &zb) {
         moe::store(zb, loc, i32Const(zb, loc, 0), counter, 4);
@@ -163,7 +165,8 @@ std::pair<Value, SmallVector<Value, 2>> megamoe::collectives::finishSplitUnit(
       for (auto [j, own] : llvm::enumerate(accs))
         ws::AccSpillOp::create(sb, loc, own,
                                slotAddress(sb, loc, h, tile, part,
-                                           columnBlocks[j]));
+                                           columnBlocks[j]),
+                               rows);
       ws::BarrierSyncOp::create(sb, loc, barrier);
       moe::ifThen(sb, loc, lane0, [&](OpBuilder &rb) {
         ws::CounterAddOp::create(rb, loc, counter, i32Const(rb, loc, 1),

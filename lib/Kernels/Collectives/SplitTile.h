@@ -52,14 +52,18 @@ KRange splitUnitKRange(mlir::OpBuilder &b, mlir::Location loc,
 /// whole tile) after its mainloop produced `accs` (one per column block,
 /// block `columnBlocks[j]` of the tile). `counterSlot` (0 or 1) is the
 /// warpgroup's counter of the tile, `barrier` its named barrier, `isWarp0`
-/// (i1) true in its first warp. Returns whether this warpgroup runs the
+/// (i1) true in its first warp. `rows` (i32, or null for all): the
+/// accumulators' real rows; the others (padding) are neither spilled nor
+/// read back, and their sums are not the tile's (no epilogue stores them).
+/// Returns whether this warpgroup runs the
 /// tile's epilogue (i1: a whole tile, or the last unit) and the
 /// accumulators to run it on (the sums for the last unit).
 std::pair<mlir::Value, llvm::SmallVector<mlir::Value, 2>>
 finishSplitUnit(mlir::OpBuilder &b, mlir::Location loc,
                 const SplitTileHandoff &h, mlir::Value unit,
                 mlir::ValueRange accs, llvm::ArrayRef<int64_t> columnBlocks,
-                int64_t counterSlot, mlir::Value barrier, mlir::Value isWarp0);
+                int64_t counterSlot, mlir::Value barrier, mlir::Value isWarp0,
+                mlir::Value rows);
 
 } // namespace megamoe::collectives
 

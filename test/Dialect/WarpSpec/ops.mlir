@@ -360,6 +360,12 @@ func.func @acc_math(%h: !warpspec.acc<64x128xf32>, %p: !warpspec.global<f32>, %x
   warpspec.acc.spill %a, %p : !warpspec.acc<64x64xf32>, !warpspec.global<f32>
   // CHECK: warpspec.acc.fill %{{.*}} : !warpspec.global<f32> -> !warpspec.acc<64x64xf32>
   %filled = warpspec.acc.fill %p : !warpspec.global<f32> -> !warpspec.acc<64x64xf32>
+  // Only the rows below %realRows (a decode tile's real rows).
+  %realRows = arith.constant 1 : i32
+  // CHECK: warpspec.acc.spill %{{.*}}, %{{.*}} rows %{{.*}} : !warpspec.acc<64x64xf32>, !warpspec.global<f32>
+  warpspec.acc.spill %a, %p rows %realRows : !warpspec.acc<64x64xf32>, !warpspec.global<f32>
+  // CHECK: warpspec.acc.fill %{{.*}} rows %{{.*}} : !warpspec.global<f32> -> !warpspec.acc<64x64xf32>
+  %some = warpspec.acc.fill %p rows %realRows : !warpspec.global<f32> -> !warpspec.acc<64x64xf32>
   return %a : !warpspec.acc<64x64xf32>
 }
 

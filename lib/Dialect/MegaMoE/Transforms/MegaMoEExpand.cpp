@@ -91,6 +91,7 @@ mk::GroupedGemmBinds layerGemmBinds(const mk::GroupedGemmConfig &g, bool l1) {
   if (g.kSplit > 1) { // the K-split tail's workspace (BufferLayout.cpp)
     binds.splitPartials = "region:split_partials";
     binds.splitCounts = "region:split_counts";
+    binds.poolRowStart = "region:pool_row_start";
   }
   binds.blockExpert = "region:pool_block_expert";
   binds.numMBlocks = "region:pool_info";

@@ -287,13 +287,21 @@ def WarpSpec_AccSpillOp : WarpSpec_Op<"acc.spill"> {
     finishes the tile (plain stores: publish them with a release, e.g.
     `warpspec.counter.add`, after a barrier of the warpgroup).
 
+    With `rows` (i32) only the accumulator's rows below it need to reach
+    memory (the lowering may write more, never outside the `m * n` floats):
+    a tile whose rows past `rows` are padding hands on its real rows only
+    (one 64-row decode tile holding one token moves 1/32 of the bytes).
+
     ```mlir
     warpspec.acc.spill %acc, %p : !warpspec.acc<64x128xf32>, !warpspec.global<f32>
+    warpspec.acc.spill %acc, %p rows %n : !warpspec.acc<64x128xf32>, !warpspec.global<f32>
     ```
   }];
-  let arguments = (ins WarpSpec_AccType:$acc, WarpSpec_GlobalType:$ptr);
+  let arguments = (ins WarpSpec_AccType:$acc, WarpSpec_GlobalType:$ptr,
+                       Optional<I32>:$rows);
   let assemblyFormat = [{
-    $acc `,` $ptr attr-dict `:` qualified(type($acc)) `,` qualified(type($ptr))
+    $acc `,` $ptr (`rows` $rows^)? attr-dict `:` qualified(type($acc)) `,`
+    qualified(type($ptr))
   }];
   let hasVerifier = 1;
 }
@@ -305,14 +313,19 @@ def WarpSpec_AccFillOp : WarpSpec_Op<"acc.fill"> {
     wrote at `ptr` (plain loads: order them after the spill's release with
     an acquire, e.g. `warpspec.counter.wait`).
 
+    With `rows` (i32) only the rows below it are read (pair it with a spill
+    of the same `rows`); the others are zero.
+
     ```mlir
     %acc = warpspec.acc.fill %p : !warpspec.global<f32> -> !warpspec.acc<64x128xf32>
+    %acc = warpspec.acc.fill %p rows %n : !warpspec.global<f32> -> !warpspec.acc<64x128xf32>
     ```
   }];
-  let arguments = (ins WarpSpec_GlobalType:$ptr);
+  let arguments = (ins WarpSpec_GlobalType:$ptr, Optional<I32>:$rows);
   let results = (outs WarpSpec_AccType:$result);
   let assemblyFormat = [{
-    $ptr attr-dict `:` qualified(type($ptr)) `->` qualified(type($result))
+    $ptr (`rows` $rows^)? attr-dict `:` qualified(type($ptr)) `->`
+    qualified(type($result))
   }];
   let hasVerifier = 1;
 }
