@@ -4,10 +4,14 @@
 // used pool row (rows < pool_info[1], grid-stride over warps), each row
 // copied by the PoolPull collective (Collectives/PoolPull.h: the row's
 // source rank and slot, its x row, scales, router weight and source).
+// With megamoe-expand's weight-prefetch-mib, every thread first issues its
+// share of the L2 prefetch of the touched experts' L1 weights
+// (Collectives/WeightPrefetch.h).
 //
 //===----------------------------------------------------------------------===//
 #include "Collectives/PhaseProfile.h"
 #include "Collectives/PoolPull.h"
+#include "Collectives/WeightPrefetch.h"
 #include "MoeKernelUtil.h"
 
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
@@ -93,6 +97,10 @@ void megamoe::buildMoePullKernel(OpBuilder &b, Location loc,
                                      regionParam(mc, "x_sf", f32),
                                      regionParam(mc, "topk_weights", f32),
                                      peerOffsetsParam(mc)};
+  // The L1 weights [L, 2I, H] (fp8 bytes), with the weight prefetch.
+  const bool prefetch = ctx.weightPrefetchBytes > 0;
+  if (prefetch)
+    params.push_back({"l1_weight", "input:l1_weight", globalType(i8)});
   OpBuilder::InsertionGuard guard(b);
   addProfileParam(params, ctx, kPullKernel);
   BoundKernel kernel = createBoundKernel(
@@ -122,6 +130,19 @@ void megamoe::buildMoePullKernel(OpBuilder &b, Location loc,
   Value first = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, blockIdX(b, loc), warps), warp);
   Value stride = arith::MulIOp::create(b, loc, gridDimX(b, loc), warps);
+  // First, so the L2 cache fetches while the rows are copied and the L1
+  // kernel launches.
+  if (prefetch) {
+    Value threads = i32Const(b, loc, kThreads);
+    collectives::prefetchExpertWeights(
+        b, loc,
+        {2 * c.intermediate, H, s.L, s.align, ctx.weightPrefetchBytes},
+        args.arg("l1_weight"), args.arg("pool_block_expert"), rows,
+        arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, blockIdX(b, loc), threads),
+            tid),
+        arith::MulIOp::create(b, loc, gridDimX(b, loc), threads));
+  }
   forLoop(b, loc, first, rows, stride, [&](OpBuilder &lb, Value row) {
     collectives::pullPoolRow(lb, loc, s, ops, lane, row);
   });

@@ -44,6 +44,9 @@ struct MoeKernelContext {
   /// Fault injection (tests): L1 arrivals the fused GEMM kernel's L2 tiles
   /// wait for beyond those that come.
   int64_t missingArrivals = 0;
+  /// The most bytes of the L1 weights moe_pull asks the L2 cache for per
+  /// call (collectives::prefetchExpertWeights); 0 = none.
+  int64_t weightPrefetchBytes = 0;
   /// Appended to the kernel's name: `_bm<BLOCK_M>` for a kernel built once
   /// per plan variant, empty otherwise.
   std::string nameSuffix;

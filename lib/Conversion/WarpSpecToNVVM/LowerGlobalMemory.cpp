@@ -83,6 +83,17 @@ struct GlobalStoreLowering : OpConversionPattern<GlobalStoreOp> {
   }
 };
 
+struct GlobalPrefetchLowering : OpConversionPattern<GlobalPrefetchOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GlobalPrefetchOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkPrefetchOp>(
+        op, adaptor.getPtr(), adaptor.getBytes(), /*l2CacheHint=*/Value());
+    return success();
+  }
+};
+
 struct GlobalCastLowering : OpConversionPattern<GlobalCastOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -150,6 +161,7 @@ struct FenceLowering : OpConversionPattern<FenceOp> {
 void warpspec::populateWarpSpecGlobalMemoryPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<GlobalOffsetLowering, GlobalLoadLowering, GlobalStoreLowering,
+               GlobalPrefetchLowering,
                GlobalCastLowering, GlobalAtomicLowering, FenceLowering>(
       converter, patterns.getContext());
 }

@@ -63,6 +63,10 @@ warpspec.kernel @typed(%x: !warpspec.global<f32> {megamoe.name = "x"},
   // CHECK: nvvm.bar.warp.sync %[[ALL]]
   // PTX: bar.warp.sync -1
   warpspec.warp_sync
+  // An L2 prefetch of %i bytes at &x[i]: the bulk prefetch, no cache hint.
+  // CHECK: nvvm.cp.async.bulk.prefetch %[[P]], %[[I]] : {{.*}}<1>
+  // PTX: cp.async.bulk.prefetch.L2.global [%rd{{[0-9]+}}], %r{{[0-9]+}};
+  warpspec.global.prefetch %p, %i : !warpspec.global<f32>
   // Counters and peer pointers on typed pointers: the same lowering as on
   // !llvm.ptr<1>.
   // CHECK: nvvm.inline_ptx "red.release.gpu.global.add.u32 [$0], $1;" ro(%[[CTR]], %[[I]] : !llvm.ptr<1>, i32)

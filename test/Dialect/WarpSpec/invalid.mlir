@@ -2331,3 +2331,21 @@ func.func @fill_i32(%p: !warpspec.global<i32>) {
   %a = warpspec.acc.fill %p : !warpspec.global<i32> -> !warpspec.acc<64x64xf32>
   return
 }
+
+// -----
+
+func.func @prefetch_not_16(%p: !warpspec.global<i8>) {
+  %n = arith.constant 40 : i32
+  // expected-error @+1 {{prefetches 40 bytes; the bulk prefetch needs a positive multiple of 16}}
+  warpspec.global.prefetch %p, %n : !warpspec.global<i8>
+  return
+}
+
+// -----
+
+func.func @prefetch_zero(%p: !warpspec.global<i8>) {
+  %n = arith.constant 0 : i32
+  // expected-error @+1 {{prefetches 0 bytes; the bulk prefetch needs a positive multiple of 16}}
+  warpspec.global.prefetch %p, %n : !warpspec.global<i8>
+  return
+}

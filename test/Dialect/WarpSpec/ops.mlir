@@ -281,6 +281,8 @@ warpspec.kernel @typed_global(%x: !warpspec.global<f32>, %ctr: !warpspec.global<
   %old3 = warpspec.global.atomic or %ctr, %old2 : !warpspec.global<i32>
   // CHECK: warpspec.global.atomic fadd %{{.*}}, %{{.*}} : !warpspec.global<f32>
   %oldf = warpspec.global.atomic fadd %x, %v : !warpspec.global<f32>
+  // CHECK: warpspec.global.prefetch %[[P]], %{{.*}} : !warpspec.global<f32>
+  warpspec.global.prefetch %p, %i : !warpspec.global<f32>
   // CHECK: warpspec.fence scope sys
   warpspec.fence scope sys
   // CHECK: warpspec.fence scope gpu

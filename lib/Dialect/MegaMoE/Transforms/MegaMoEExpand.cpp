@@ -343,6 +343,10 @@ struct MegaMoEExpandPass
       return layer.emitError("megamoe-expand: test-missing-arrivals (")
              << int64_t(missingArrivals) << ") must be 0 or positive";
     ctx.missingArrivals = missingArrivals;
+    if (weightPrefetchMiB < 0 || weightPrefetchMiB > 1024)
+      return layer.emitError("megamoe-expand: weight-prefetch-mib (")
+             << int64_t(weightPrefetchMiB) << ") must be in [0, 1024]";
+    ctx.weightPrefetchBytes = int64_t(weightPrefetchMiB) << 20;
     // A kernel launched early holds an SM while it waits for its
     // predecessor: with several ranks sharing a GPU (the one-GPU multi-rank
     // mode) one rank's waiting CTAs kept another rank's persistent kernel

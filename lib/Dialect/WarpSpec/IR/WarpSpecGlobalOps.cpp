@@ -5,6 +5,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -98,6 +99,17 @@ LogicalResult GlobalLoadOp::verify() {
 
 LogicalResult GlobalStoreOp::verify() {
   return verifyAlignment(*this, getAlignment());
+}
+
+LogicalResult GlobalPrefetchOp::verify() {
+  // cp.async.bulk.prefetch moves whole 16-byte units.
+  APInt bytes;
+  if (matchPattern(getBytes(), m_ConstantInt(&bytes)) &&
+      (bytes.getSExtValue() <= 0 || bytes.getSExtValue() % 16 != 0))
+    return emitOpError("prefetches ")
+           << bytes.getSExtValue()
+           << " bytes; the bulk prefetch needs a positive multiple of 16";
+  return success();
 }
 
 LogicalResult GlobalCastOp::verify() {

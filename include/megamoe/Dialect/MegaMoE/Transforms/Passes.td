@@ -158,6 +158,12 @@ def MegaMoEExpand : Pass<"megamoe-expand", "::mlir::ModuleOp"> {
     Option<"profileCapacity", "profile-capacity", "int64_t", "1024",
            "records per (CTA, role) of a GEMM kernel's profile slice; "
            "later records are dropped (1 to 65536)">,
+    Option<"weightPrefetchMiB", "weight-prefetch-mib", "int64_t", "0",
+           "moe_pull asks the L2 cache for the leading K blocks of the L1 "
+           "weight rows of every expert that owns pool rows, at most this "
+           "many MiB per call, so that the L1 GEMM's first K blocks hit L2 "
+           "(docs/Collectives.md, \"Weight prefetch\"; 0 = off, at most "
+           "1024)">,
     Option<"programmaticLaunch", "programmatic-launch", "int64_t", "1",
            "programmatic dependent launch (bench/RESULTS.md, 2026-12-02): "
            "0 off; 1 (default) every kernel of the layer begins with "

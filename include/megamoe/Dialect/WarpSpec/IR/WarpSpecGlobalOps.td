@@ -144,6 +144,34 @@ def WarpSpec_GlobalAtomicOp : WarpSpec_Op<"global.atomic", [
   let hasVerifier = 1;
 }
 
+def WarpSpec_GlobalPrefetchOp : WarpSpec_Op<"global.prefetch"> {
+  let summary = "ask the L2 cache to fetch a global byte range";
+  let description = [{
+    Per thread: a hint that the `bytes` bytes (i32) starting at `ptr` will
+    be read soon, so the memory system fetches them into the L2 cache now.
+    Nothing is returned and nothing waits for it: the issuing thread goes
+    on (and may exit) at once, and a range the cache cannot hold is simply
+    read again later. The address must be 16-byte aligned and `bytes` a
+    multiple of 16 (a constant `bytes` is checked here; otherwise both are
+    the caller's to guarantee).
+
+    Used to stream weights that a later kernel reads while the memory bus
+    would otherwise idle (docs/Collectives.md, "Weight prefetch").
+
+    ```mlir
+    warpspec.global.prefetch %row, %bytes : !warpspec.global<i8>
+    ```
+
+    Lowers to `nvvm.cp.async.bulk.prefetch` (`cp.async.bulk.prefetch.L2`,
+    sm_90 and later).
+  }];
+  let arguments = (ins WarpSpec_GlobalType:$ptr, I32:$bytes);
+  let assemblyFormat = [{
+    $ptr `,` $bytes attr-dict `:` qualified(type($ptr))
+  }];
+  let hasVerifier = 1;
+}
+
 def WarpSpec_FenceOp : WarpSpec_Op<"fence"> {
   let summary = "sequentially consistent memory fence at a scope";
   let description = [{
