@@ -163,11 +163,9 @@ Value splitTileRealRows(OpBuilder &b, Location loc, const GemmPhase &g,
   if (!g.splitPoolRowStart)
     return Value();
   int64_t r = g.cfg.poolRanks;
-  Value entry = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, rows.expert, i32Const(b, loc, r + 1)),
-      i32Const(b, loc, r));
-  Value end = moe::loadAt(b, loc, b.getI32Type(), g.splitPoolRowStart, entry);
+  Value end = moe::loadAt(
+      b, loc, b.getI32Type(), g.splitPoolRowStart,
+      moe::poolRowStartIndex(b, loc, rows.expert, i32Const(b, loc, r), r));
   return arith::SubIOp::create(b, loc, end, rows.row0);
 }
 

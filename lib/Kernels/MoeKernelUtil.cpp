@@ -104,6 +104,13 @@ Value rowPtr(OpBuilder &b, Location loc, Value base, Value index,
   return byteOffset(b, loc, base, bytes);
 }
 
+Value poolRowStartIndex(OpBuilder &b, Location loc, Value l, Value r,
+                        int64_t ranks) {
+  return arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, l, i32Const(b, loc, ranks + 1)),
+      r);
+}
+
 static IntegerAttr alignAttr(OpBuilder &b, unsigned align) {
   return align ? b.getI64IntegerAttr(align) : IntegerAttr();
 }

@@ -67,6 +67,12 @@ mlir::Value byteOffset(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value rowPtr(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
                    mlir::Value index, int64_t rowBytes);
 
+/// The element of pool_row_start [L, R + 1] for expert `l` and column `r`
+/// (i32 values; `ranks` = R): its first pool row from source rank r < R,
+/// or with r = R its first padding row (what moe_layout writes).
+mlir::Value poolRowStartIndex(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Value l, mlir::Value r, int64_t ranks);
+
 /// A `type` load from / store to `ptr` (align 0: the type's natural one).
 mlir::Value load(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
                  mlir::Value ptr, unsigned align = 0);

@@ -225,12 +225,8 @@ Value rowSlot(OpBuilder &b, Location loc, const RowFrame &f, Value l, Value r) {
   auto slot = scf::IfOp::create(
       b, loc, isSource,
       [&](OpBuilder &tb, Location tl) {
-        Value start = loadAt(
-            tb, tl, tb.getI32Type(), f.ops.poolRowStart,
-            arith::AddIOp::create(
-                tb, tl,
-                arith::MulIOp::create(tb, tl, l, i32Const(tb, tl, s.R + 1)), r),
-            4);
+        Value start = loadAt(tb, tl, tb.getI32Type(), f.ops.poolRowStart,
+                             poolRowStartIndex(tb, tl, l, r, s.R), 4);
         Value pos = arith::SubIOp::create(tb, tl, f.row, start);
         // src_token_index[l][r][pos]; pos < recv_count[r][l] <= T * K.
         Value list = arith::AddIOp::create(

@@ -6,6 +6,7 @@
 #include "WeightPrefetch.h"
 #include "../MoeKernelUtil.h"
 
+#include "megamoe/Config/KernelPlan.h"
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -17,8 +18,8 @@ using namespace megamoe::moe;
 namespace ws = mlir::warpspec;
 
 namespace {
-// The grouped GEMMs' K block (one scale block of the weights).
-constexpr int64_t kBlockBytes = 128;
+// The grouped GEMMs' K block in bytes (fp8: one byte per element).
+constexpr int64_t kBlockBytes = config::kGroupedGemmBlockK;
 } // namespace
 
 void collectives::prefetchExpertWeights(OpBuilder &b, Location loc,
