@@ -4,11 +4,13 @@
 // grouped GEMM's epilogue already pushed every row to its source rank:
 //  - barrier: one cross-rank barrier, after which every peer's pushes to
 //    this rank are visible;
-//  - reduce: y[t] = bf16_rn(sum of the valid slots' f32 values, slot order).
+//  - reduce: y[t] = bf16_rn(sum of the valid slots' f32 values, slot order);
+//  - moe_combine (merge-stages): both in one kernel, a grid barrier between.
 //
 //===----------------------------------------------------------------------===//
 #include "Collectives/PhaseProfile.h"
 #include "MoeKernelUtil.h"
+#include "MoeStages.h"
 #include "megamoe/Kernels/KernelBuilder.h"
 #include "megamoe/Kernels/MoeKernels.h"
 #include "megamoe/Kernels/MoeMath.h"
@@ -20,6 +22,7 @@
 #include <limits>
 
 using namespace mlir;
+using namespace megamoe;
 using namespace megamoe::moe;
 
 namespace {
@@ -29,20 +32,32 @@ constexpr int64_t kMaxRegisters = 128;
 /// bf16 values per 16-byte vector.
 constexpr int64_t kBf16PerVector = 8;
 constexpr int64_t kVectorBytes = 16;
-/// Index of the combine barrier's counter in `barriers` (UnfusedSchedule.md).
-constexpr int64_t kCombineBarrierSlot = 1;
 
 } // namespace
+
+SmallVector<KernelParam> megamoe::moe::combineBarrierParams(MLIRContext *mc) {
+  return {regionParam(mc, "barriers", IntegerType::get(mc, 32)),
+          peerOffsetsParam(mc), valueParam(mc, "rank")};
+}
+
+void megamoe::moe::buildCombineBarrierBody(OpBuilder &b, Location loc,
+                                           const MoeKernelContext &ctx,
+                                           const BoundKernel &args,
+                                           StringRef kernelBase) {
+  Value counter = elementPtr(b, loc, args.arg("barriers"), b.getI32Type(),
+                             i64Const(b, loc, kCombineBarrierSlot));
+  warpspec::CrossRankBarrierOp::create(
+      b, loc, counter, args.arg("rank"), i32Const(b, loc, ctx.config.ranks),
+      args.arg("peer_offsets"), warpspec::Scope::sys,
+      b.getStringAttr(ctx.kernelName(kernelBase) +
+                      ": barriers[1], before the combine reduce"),
+      b.getI64IntegerAttr(ctx.barrierTimeoutCycles));
+}
 
 void megamoe::buildMoeCombineBarrierKernel(OpBuilder &b, Location loc,
                                            const MoeKernelContext &ctx) {
   const config::LayerConfig &c = ctx.config;
-  MLIRContext *mc = b.getContext();
-  SmallVector<KernelParam> params = {
-      regionParam(mc, "barriers", b.getI32Type()),
-      peerOffsetsParam(mc),
-      valueParam(mc, "rank"),
-  };
+  SmallVector<KernelParam> params = combineBarrierParams(b.getContext());
   OpBuilder::InsertionGuard guard(b);
   addProfileParam(params, ctx, kCombineBarrierKernel);
   auto kernel =
@@ -52,30 +67,25 @@ void megamoe::buildMoeCombineBarrierKernel(OpBuilder &b, Location loc,
   collectives::PhaseProfile profile =
       kernelProfile(kernel, ctx, kCombineBarrierKernel);
   profile.stampCta(b, loc, /*end=*/false);
-  Value barriers = kernel.arg("barriers"),
-        peerOffsets = kernel.arg("peer_offsets"), rank = kernel.arg("rank");
   // The barrier is executed by one thread of the one CTA.
   Value isThread0 = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq, threadIdX(b, loc), i32Const(b, loc, 0));
-  auto ifThread0 = scf::IfOp::create(b, loc, TypeRange{}, isThread0, false);
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPoint(ifThread0.thenBlock()->getTerminator());
-    Value counter = elementPtr(b, loc, barriers, b.getI32Type(),
-                               i64Const(b, loc, kCombineBarrierSlot));
-    warpspec::CrossRankBarrierOp::create(
-        b, loc, counter, rank, i32Const(b, loc, c.ranks), peerOffsets,
-        warpspec::Scope::sys,
-        b.getStringAttr(ctx.kernelName(kCombineBarrierKernel) +
-                        ": barriers[1], before the combine reduce"),
-        b.getI64IntegerAttr(ctx.barrierTimeoutCycles));
-  }
+  ifThen(b, loc, isThread0, [&](OpBuilder &tb) {
+    buildCombineBarrierBody(tb, loc, ctx, kernel, kCombineBarrierKernel);
+  });
   profile.stampCta(b, loc, /*end=*/true);
   warpspec::ReturnOp::create(b, loc);
 }
 
-void megamoe::buildMoeCombineReduceKernel(OpBuilder &b, Location loc,
-                                          const MoeKernelContext &ctx) {
+SmallVector<KernelParam> megamoe::moe::combineReduceParams(MLIRContext *mc) {
+  return {regionParam(mc, "topk_idx", IntegerType::get(mc, 64)),
+          regionParam(mc, "combine", BFloat16Type::get(mc)),
+          {"y", "input:y", globalType(BFloat16Type::get(mc))},
+          valueParam(mc, "num_tokens")};
+}
+
+bool megamoe::moe::checkCombineReduceShape(Location loc,
+                                           const MoeKernelContext &ctx) {
   const config::LayerConfig &c = ctx.config;
   const int64_t hidden = c.hidden, tokens = c.maxTokensPerRank, topk = c.topk;
   const int64_t vectorsPerRow = hidden / kBf16PerVector;
@@ -83,31 +93,26 @@ void megamoe::buildMoeCombineReduceKernel(OpBuilder &b, Location loc,
     emitError(loc) << "moe_combine_reduce needs hidden % 8 == 0, tokens > 0 "
                       "and topk > 0; got hidden "
                    << hidden << ", tokens " << tokens << ", topk " << topk;
-    return;
+    return false;
   }
   if (tokens * vectorsPerRow > std::numeric_limits<int32_t>::max() / 2) {
     emitError(loc) << "moe_combine_reduce: " << tokens << " tokens x "
                    << vectorsPerRow
                    << " vectors per row exceed its 32-bit work index";
-    return;
+    return false;
   }
-  MLIRContext *mc = b.getContext();
-  Type i64 = b.getI64Type(), bf16 = b.getBF16Type();
+  return true;
+}
+
+void megamoe::moe::buildCombineReduceBody(OpBuilder &b, Location loc,
+                                          const MoeKernelContext &ctx,
+                                          const BoundKernel &kernel,
+                                          int64_t ctaThreads) {
+  const config::LayerConfig &c = ctx.config;
+  const int64_t hidden = c.hidden, tokens = c.maxTokensPerRank, topk = c.topk;
+  const int64_t vectorsPerRow = hidden / kBf16PerVector;
+  Type i64 = b.getI64Type();
   Type v4i32 = vector16BytesType(b);
-  SmallVector<KernelParam> params = {
-      regionParam(mc, "topk_idx", i64),
-      regionParam(mc, "combine", bf16),
-      {"y", "input:y", globalType(bf16)},
-      valueParam(mc, "num_tokens"),
-  };
-  OpBuilder::InsertionGuard guard(b);
-  addProfileParam(params, ctx, kCombineReduceKernel);
-  auto kernel = createBoundKernel(b, loc, ctx.kernelName(kCombineReduceKernel),
-                                  params, kThreads, kMaxRegisters,
-                                  config::toString(c.chip), persistentGrid(b));
-  collectives::PhaseProfile profile =
-      kernelProfile(kernel, ctx, kCombineReduceKernel);
-  profile.stampCta(b, loc, /*end=*/false);
   Value topkIdx = kernel.arg("topk_idx"), combine = kernel.arg("combine"),
         y = kernel.arg("y");
   Value numTokens = clampCount(b, loc, kernel.arg("num_tokens"), tokens);
@@ -118,10 +123,10 @@ void megamoe::buildMoeCombineReduceKernel(OpBuilder &b, Location loc,
   Value first =
       arith::AddIOp::create(b, loc,
                             arith::MulIOp::create(b, loc, blockIdX(b, loc),
-                                                  i32Const(b, loc, kThreads)),
+                                                  i32Const(b, loc, ctaThreads)),
                             threadIdX(b, loc));
   Value step = arith::MulIOp::create(b, loc, gridDimX(b, loc),
-                                     i32Const(b, loc, kThreads));
+                                     i32Const(b, loc, ctaThreads));
   forLoop(
       b, loc, first, items, step, [&](OpBuilder &b, Value item) {
         Value token = arith::DivUIOp::create(b, loc, item,
@@ -188,6 +193,66 @@ void megamoe::buildMoeCombineReduceKernel(OpBuilder &b, Location loc,
             b, loc, rowPtr(b, loc, y, token64, 2 * hidden), vectorBytes);
         store(b, loc, out, dst, kVectorBytes);
       });
+}
+
+void megamoe::buildMoeCombineReduceKernel(OpBuilder &b, Location loc,
+                                          const MoeKernelContext &ctx) {
+  const config::LayerConfig &c = ctx.config;
+  if (!checkCombineReduceShape(loc, ctx))
+    return;
+  SmallVector<KernelParam> params = combineReduceParams(b.getContext());
+  OpBuilder::InsertionGuard guard(b);
+  addProfileParam(params, ctx, kCombineReduceKernel);
+  auto kernel = createBoundKernel(b, loc, ctx.kernelName(kCombineReduceKernel),
+                                  params, kThreads, kMaxRegisters,
+                                  config::toString(c.chip), persistentGrid(b));
+  collectives::PhaseProfile profile =
+      kernelProfile(kernel, ctx, kCombineReduceKernel);
+  profile.stampCta(b, loc, /*end=*/false);
+  buildCombineReduceBody(b, loc, ctx, kernel, kThreads);
+  profile.stampCta(b, loc, /*end=*/true);
+  warpspec::ReturnOp::create(b, loc);
+}
+
+// moe_combine (megamoe-expand merge-stages; docs/UnfusedSchedule.md,
+// "Merged stages"): the combine barrier and the reduce in one kernel. CTA
+// 0's thread 0 crosses the ranks' barrier and only then arrives at the grid
+// barrier (barriers[4]), so no CTA reduces before every peer's scattered
+// rows to this rank are visible (sys-scope acquire, then the gpu-scope
+// release/acquire of the grid barrier).
+void megamoe::buildMoeCombineKernel(OpBuilder &b, Location loc,
+                                    const MoeKernelContext &ctx) {
+  const config::LayerConfig &c = ctx.config;
+  if (!checkCombineReduceShape(loc, ctx) ||
+      !checkRegion(loc, ctx, "barriers", kBarrierSlots * 4))
+    return;
+  MLIRContext *mc = b.getContext();
+  SmallVector<KernelParam> params = combineBarrierParams(mc);
+  appendParams(params, combineReduceParams(mc));
+  OpBuilder::InsertionGuard guard(b);
+  addProfileParam(params, ctx, kCombineKernel);
+  auto kernel = createBoundKernel(b, loc, ctx.kernelName(kCombineKernel),
+                                  params, kThreads, kMaxRegisters,
+                                  config::toString(c.chip), persistentGrid(b));
+  collectives::PhaseProfile profile =
+      kernelProfile(kernel, ctx, kCombineKernel);
+  profile.stampCta(b, loc, /*end=*/false);
+  Value isFirst = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, blockIdX(b, loc),
+                            i32Const(b, loc, 0)),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            threadIdX(b, loc), i32Const(b, loc, 0)));
+  ifThen(b, loc, isFirst, [&](OpBuilder &tb) {
+    buildCombineBarrierBody(tb, loc, ctx, kernel, kCombineKernel);
+  });
+  Value counter = elementPtr(b, loc, kernel.arg("barriers"), b.getI32Type(),
+                             i32Const(b, loc, kCombineArrivedSlot));
+  gridBarrier(b, loc, counter,
+              ctx.kernelName(kCombineKernel) +
+                  ": barriers[4], after the cross-rank barrier",
+              ctx.barrierTimeoutCycles);
+  buildCombineReduceBody(b, loc, ctx, kernel, kThreads);
   profile.stampCta(b, loc, /*end=*/true);
   warpspec::ReturnOp::create(b, loc);
 }

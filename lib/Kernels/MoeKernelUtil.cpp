@@ -28,6 +28,14 @@ KernelParam valueParam(MLIRContext *ctx, const std::string &name) {
   return {name, "value:" + name, IntegerType::get(ctx, 32)};
 }
 
+void appendParams(SmallVectorImpl<KernelParam> &params,
+                  ArrayRef<KernelParam> more) {
+  for (const KernelParam &p : more)
+    if (llvm::none_of(params,
+                      [&](const KernelParam &q) { return q.name == p.name; }))
+      params.push_back(p);
+}
+
 bool checkRegion(Location loc, const MoeKernelContext &ctx,
                  const std::string &name, int64_t bytes) {
   const config::Region *region = ctx.layout.find(name);
@@ -204,6 +212,19 @@ void ifThen(OpBuilder &b, Location loc, Value cond,
 
 void systemFence(OpBuilder &b, Location loc) {
   ws::FenceOp::create(b, loc, ws::Scope::sys);
+}
+
+void gridBarrier(OpBuilder &b, Location loc, Value counter, StringRef name,
+                 int64_t timeoutCycles) {
+  gpu::BarrierOp::create(b, loc);
+  Value isThread0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          threadIdX(b, loc), i32Const(b, loc, 0));
+  ifThen(b, loc, isThread0, [&](OpBuilder &tb) {
+    ws::GridSyncOp::create(tb, loc, counter, gridDimX(tb, loc),
+                           tb.getStringAttr(name),
+                           tb.getI64IntegerAttr(timeoutCycles));
+  });
+  gpu::BarrierOp::create(b, loc);
 }
 
 void addProfileParam(SmallVectorImpl<KernelParam> &params,

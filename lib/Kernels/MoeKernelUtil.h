@@ -34,6 +34,11 @@ KernelParam regionParam(mlir::MLIRContext *ctx, const std::string &name,
 KernelParam peerOffsetsParam(mlir::MLIRContext *ctx);
 KernelParam valueParam(mlir::MLIRContext *ctx, const std::string &name);
 
+/// Appends to `params` those of `more` whose name it does not have yet (a
+/// kernel that runs several stages takes the union of their parameters).
+void appendParams(llvm::SmallVectorImpl<KernelParam> &params,
+                  llvm::ArrayRef<KernelParam> more);
+
 /// Emits an error at `loc` and returns false unless the layout has a region
 /// `name` of at least `bytes` bytes (the kernel addresses that many).
 bool checkRegion(mlir::Location loc, const MoeKernelContext &ctx,
@@ -122,6 +127,15 @@ void ifThen(mlir::OpBuilder &b, mlir::Location loc, mlir::Value cond,
 /// fence.sc.sys: the thread's prior (remote) stores are visible to every
 /// GPU of the system before its later accesses.
 void systemFence(mlir::OpBuilder &b, mlir::Location loc);
+
+/// A barrier of every thread of the grid (all CTAs resident: one per SM):
+/// a block sync, thread 0's warpspec.grid.sync on the u32 `counter` (never
+/// reset: each counter serves one grid size), a block sync. Whatever a
+/// thread wrote before it is visible to every thread of the grid after it
+/// (release/acquire at gpu scope through the block syncs). Past
+/// `timeoutCycles` the waiting thread prints `name` and traps.
+void gridBarrier(mlir::OpBuilder &b, mlir::Location loc, mlir::Value counter,
+                 llvm::StringRef name, int64_t timeoutCycles);
 
 /// With the profile on for kernel `base` (ctx.profileSection): appends its
 /// `profile` parameter (bound to "profile", docs/Profile.md).

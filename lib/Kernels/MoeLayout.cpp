@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 #include "Collectives/PhaseProfile.h"
 #include "MoeKernelUtil.h"
+#include "MoeStages.h"
 
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 
@@ -62,10 +63,10 @@ struct LayoutShape {
 
 /// Step 1: publish this rank's per-expert counts to the experts' owners.
 void sendCounts(OpBuilder &b, Location loc, const LayoutShape &s,
-                const BoundKernel &args) {
+                const BoundKernel &args, int64_t ctaThreads) {
   forLoop(
       b, loc, threadIdX(b, loc), i32Const(b, loc, s.E),
-      i32Const(b, loc, kThreads), [&](OpBuilder &lb, Value e) {
+      i32Const(b, loc, ctaThreads), [&](OpBuilder &lb, Value e) {
         Value count = loadAt(lb, loc, lb.getI32Type(), args.arg("send_count"), e, 4);
         Value owner =
             arith::DivUIOp::create(lb, loc, e, i32Const(lb, loc, s.L));
@@ -306,40 +307,20 @@ void layOutPool(OpBuilder &b, Location loc, const LayoutShape &s,
   });
 }
 
+/// The layout's shapes in context `ctx`.
+LayoutShape layoutShape(const MoeKernelContext &ctx) {
+  const config::LayerConfig &c = ctx.config;
+  return {c.experts,  c.localExperts(),
+          c.ranks,    c.maxTokensPerRank * c.topk,
+          ctx.blockM, ctx.plan.poolTokens,
+          ctx.expertAlign};
+}
+
 } // namespace
 
-void megamoe::buildMoeLayoutKernel(OpBuilder &b, Location loc,
-                                   const MoeKernelContext &ctx) {
-  const config::LayerConfig &c = ctx.config;
-  LayoutShape s{c.experts,  c.localExperts(),
-                c.ranks,    c.maxTokensPerRank * c.topk,
-                ctx.blockM, ctx.plan.poolTokens,
-                ctx.expertAlign};
-  if (s.blockM <= 0 || s.poolRows % s.blockM != 0) {
-    emitError(loc) << "moe_layout: the pool's " << s.poolRows
-                   << " rows are not a multiple of BLOCK_M " << s.blockM;
-    return;
-  }
-  if (s.align <= 0 || s.blockM % s.align != 0 ||
-      (s.halfBlocks() &&
-       (s.align != config::kHalfBlockRows || 2 * s.align != s.blockM))) {
-    emitError(loc) << "moe_layout: expert alignment " << s.align
-                   << " must be BLOCK_M " << s.blockM
-                   << " or half of it (half blocks)";
-    return;
-  }
-  if (!checkRegion(loc, ctx, "send_count", s.E * 4) ||
-      !checkRegion(loc, ctx, "recv_count", s.R * s.L * 4) ||
-      !checkRegion(loc, ctx, "pool_row_start", s.L * (s.R + 1) * 4) ||
-      !checkRegion(loc, ctx, "pool_block_expert", s.poolRows / s.align * 4) ||
-      (s.halfBlocks() &&
-       !checkRegion(loc, ctx, "pool_block_row", s.poolRows / s.align * 4)) ||
-      !checkRegion(loc, ctx, "pool_info", 2 * 4) ||
-      !checkRegion(loc, ctx, "barriers", 4) ||
-      !checkRegion(loc, ctx, "errors", 2 * 4))
-    return;
-  MLIRContext *mc = b.getContext();
-  Type i32 = b.getI32Type();
+SmallVector<KernelParam> megamoe::moe::layoutParams(MLIRContext *mc,
+                                                    const MoeKernelContext &ctx) {
+  Type i32 = IntegerType::get(mc, 32);
   SmallVector<KernelParam> params = {regionParam(mc, "send_count", i32),
                                      regionParam(mc, "recv_count", i32),
                                      regionParam(mc, "pool_row_start", i32),
@@ -349,24 +330,50 @@ void megamoe::buildMoeLayoutKernel(OpBuilder &b, Location loc,
                                      regionParam(mc, "errors", i32),
                                      peerOffsetsParam(mc),
                                      valueParam(mc, "rank")};
-  if (s.halfBlocks())
+  if (layoutShape(ctx).halfBlocks())
     params.push_back(regionParam(mc, "pool_block_row", i32));
-  OpBuilder::InsertionGuard guard(b);
-  addProfileParam(params, ctx, kLayoutKernel);
-  BoundKernel kernel = createBoundKernel(
-      b, loc, ctx.kernelName(kLayoutKernel), params, kThreads, kMaxRegisters,
-      config::toString(c.chip), singleCtaGrid(b));
-  collectives::PhaseProfile profile =
-      kernelProfile(kernel, ctx, kLayoutKernel);
-  profile.stampCta(b, loc, /*end=*/false);
-  const BoundKernel &args = kernel;
+  return params;
+}
 
+bool megamoe::moe::checkLayoutRegions(Location loc,
+                                      const MoeKernelContext &ctx) {
+  LayoutShape s = layoutShape(ctx);
+  if (s.blockM <= 0 || s.poolRows % s.blockM != 0) {
+    emitError(loc) << "moe_layout: the pool's " << s.poolRows
+                   << " rows are not a multiple of BLOCK_M " << s.blockM;
+    return false;
+  }
+  if (s.align <= 0 || s.blockM % s.align != 0 ||
+      (s.halfBlocks() &&
+       (s.align != config::kHalfBlockRows || 2 * s.align != s.blockM))) {
+    emitError(loc) << "moe_layout: expert alignment " << s.align
+                   << " must be BLOCK_M " << s.blockM
+                   << " or half of it (half blocks)";
+    return false;
+  }
+  return checkRegion(loc, ctx, "send_count", s.E * 4) &&
+         checkRegion(loc, ctx, "recv_count", s.R * s.L * 4) &&
+         checkRegion(loc, ctx, "pool_row_start", s.L * (s.R + 1) * 4) &&
+         checkRegion(loc, ctx, "pool_block_expert",
+                     s.poolRows / s.align * 4) &&
+         (!s.halfBlocks() ||
+          checkRegion(loc, ctx, "pool_block_row", s.poolRows / s.align * 4)) &&
+         checkRegion(loc, ctx, "pool_info", 2 * 4) &&
+         checkRegion(loc, ctx, "barriers", 4) &&
+         checkRegion(loc, ctx, "errors", 2 * 4);
+}
+
+void megamoe::moe::buildLayoutBody(OpBuilder &b, Location loc,
+                                   const MoeKernelContext &ctx,
+                                   const BoundKernel &args, int64_t ctaThreads,
+                                   StringRef kernelBase) {
+  LayoutShape s = layoutShape(ctx);
   // A rank outside [0, R) would address peers that do not exist: such a
   // launch does nothing (uniform, so the block syncs inside stay matched).
   Value rankOk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                        args.arg("rank"), i32Const(b, loc, s.R));
   ifThen(b, loc, rankOk, [&](OpBuilder &rb) {
-    sendCounts(rb, loc, s, args);
+    sendCounts(rb, loc, s, args, ctaThreads);
     systemFence(rb, loc);
     gpu::BarrierOp::create(rb, loc);
     Value tid = threadIdX(rb, loc);
@@ -376,7 +383,7 @@ void megamoe::buildMoeLayoutKernel(OpBuilder &b, Location loc,
       ws::CrossRankBarrierOp::create(
           tb, loc, args.arg("barriers"), args.arg("rank"), i32Const(tb, loc, s.R),
           args.arg("peer_offsets"), ws::Scope::sys,
-          tb.getStringAttr(ctx.kernelName(kLayoutKernel) +
+          tb.getStringAttr(ctx.kernelName(kernelBase) +
                            ": barriers[0], before the pull"),
           tb.getI64IntegerAttr(ctx.barrierTimeoutCycles));
     });
@@ -388,6 +395,23 @@ void megamoe::buildMoeLayoutKernel(OpBuilder &b, Location loc,
     ifThen(rb, loc, isWarp0,
            [&](OpBuilder &wb) { layOutPool(wb, loc, s, args); });
   });
+}
+
+void megamoe::buildMoeLayoutKernel(OpBuilder &b, Location loc,
+                                   const MoeKernelContext &ctx) {
+  const config::LayerConfig &c = ctx.config;
+  if (!checkLayoutRegions(loc, ctx))
+    return;
+  SmallVector<KernelParam> params = layoutParams(b.getContext(), ctx);
+  OpBuilder::InsertionGuard guard(b);
+  addProfileParam(params, ctx, kLayoutKernel);
+  BoundKernel kernel = createBoundKernel(
+      b, loc, ctx.kernelName(kLayoutKernel), params, kThreads, kMaxRegisters,
+      config::toString(c.chip), singleCtaGrid(b));
+  collectives::PhaseProfile profile =
+      kernelProfile(kernel, ctx, kLayoutKernel);
+  profile.stampCta(b, loc, /*end=*/false);
+  buildLayoutBody(b, loc, ctx, kernel, kThreads, kLayoutKernel);
   profile.stampCta(b, loc, /*end=*/true);
   ws::ReturnOp::create(b, loc);
 }

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "Collectives/PhaseProfile.h"
 #include "MoeKernelUtil.h"
+#include "MoeStages.h"
 
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 
@@ -65,35 +66,34 @@ void sendSlot(OpBuilder &b, Location loc, const config::LayerConfig &c,
 
 } // namespace
 
-void megamoe::buildMoeRouteKernel(OpBuilder &b, Location loc,
-                                  const MoeKernelContext &ctx) {
+SmallVector<KernelParam> megamoe::moe::routeParams(MLIRContext *mc) {
+  Type i32 = IntegerType::get(mc, 32), i64 = IntegerType::get(mc, 64);
+  return {regionParam(mc, "topk_idx", i64),
+          regionParam(mc, "send_count", i32),
+          regionParam(mc, "src_token_index", i32),
+          regionParam(mc, "errors", i32),
+          peerOffsetsParam(mc),
+          valueParam(mc, "rank"),
+          valueParam(mc, "num_tokens")};
+}
+
+bool megamoe::moe::checkRouteRegions(Location loc,
+                                     const MoeKernelContext &ctx) {
   const config::LayerConfig &c = ctx.config;
   const int64_t E = c.experts, K = c.topk, R = c.ranks, T = c.maxTokensPerRank;
   const int64_t L = c.localExperts();
-  if (!checkRegion(loc, ctx, "topk_idx", T * K * 8) ||
-      !checkRegion(loc, ctx, "send_count", E * 4) ||
-      !checkRegion(loc, ctx, "src_token_index", L * R * T * K * 4) ||
-      !checkRegion(loc, ctx, "errors", 4))
-    return;
-  MLIRContext *mc = b.getContext();
-  Type i32 = b.getI32Type(), i64 = b.getI64Type();
-  SmallVector<KernelParam> params = {regionParam(mc, "topk_idx", i64),
-                                     regionParam(mc, "send_count", i32),
-                                     regionParam(mc, "src_token_index", i32),
-                                     regionParam(mc, "errors", i32),
-                                     peerOffsetsParam(mc),
-                                     valueParam(mc, "rank"),
-                                     valueParam(mc, "num_tokens")};
-  OpBuilder::InsertionGuard guard(b);
-  addProfileParam(params, ctx, kRouteKernel);
-  BoundKernel kernel = createBoundKernel(
-      b, loc, ctx.kernelName(kRouteKernel), params, kThreads, kMaxRegisters,
-      config::toString(c.chip), persistentGrid(b));
-  collectives::PhaseProfile profile =
-      kernelProfile(kernel, ctx, kRouteKernel);
-  profile.stampCta(b, loc, /*end=*/false);
-  const BoundKernel &args = kernel;
+  return checkRegion(loc, ctx, "topk_idx", T * K * 8) &&
+         checkRegion(loc, ctx, "send_count", E * 4) &&
+         checkRegion(loc, ctx, "src_token_index", L * R * T * K * 4) &&
+         checkRegion(loc, ctx, "errors", 4);
+}
 
+void megamoe::moe::buildRouteBody(OpBuilder &b, Location loc,
+                                  const MoeKernelContext &ctx,
+                                  const BoundKernel &args,
+                                  int64_t ctaThreads) {
+  const config::LayerConfig &c = ctx.config;
+  const int64_t E = c.experts, K = c.topk, R = c.ranks, T = c.maxTokensPerRank;
   // A rank outside [0, R) would index src_token_index out of bounds: such a
   // launch does nothing (the runtime passes its own rank).
   Value rankOk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
@@ -105,7 +105,7 @@ void megamoe::buildMoeRouteKernel(OpBuilder &b, Location loc,
         arith::MaxSIOp::create(rb, loc, args.arg("num_tokens"), i32Const(rb, loc, 0)),
         i32Const(rb, loc, T));
     Value slots = arith::MulIOp::create(rb, loc, tokens, i32Const(rb, loc, K));
-    Value threads = i32Const(rb, loc, kThreads);
+    Value threads = i32Const(rb, loc, ctaThreads);
     Value first = arith::AddIOp::create(
         rb, loc, arith::MulIOp::create(rb, loc, blockIdX(rb, loc), threads),
         threadIdX(rb, loc));
@@ -140,6 +140,23 @@ void megamoe::buildMoeRouteKernel(OpBuilder &b, Location loc,
         arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::slt, first, slots);
     ifThen(rb, loc, handledSlot, [&](OpBuilder &fb) { systemFence(fb, loc); });
   });
+}
+
+void megamoe::buildMoeRouteKernel(OpBuilder &b, Location loc,
+                                  const MoeKernelContext &ctx) {
+  const config::LayerConfig &c = ctx.config;
+  if (!checkRouteRegions(loc, ctx))
+    return;
+  SmallVector<KernelParam> params = routeParams(b.getContext());
+  OpBuilder::InsertionGuard guard(b);
+  addProfileParam(params, ctx, kRouteKernel);
+  BoundKernel kernel = createBoundKernel(
+      b, loc, ctx.kernelName(kRouteKernel), params, kThreads, kMaxRegisters,
+      config::toString(c.chip), persistentGrid(b));
+  collectives::PhaseProfile profile =
+      kernelProfile(kernel, ctx, kRouteKernel);
+  profile.stampCta(b, loc, /*end=*/false);
+  buildRouteBody(b, loc, ctx, kernel, kThreads);
   profile.stampCta(b, loc, /*end=*/true);
   ws::ReturnOp::create(b, loc);
 }

@@ -11,9 +11,13 @@ schedule, each on its rank's stream and, by default, from its rank's own
 host thread (as R processes would): a rank's kernel that waits at a
 cross-rank barrier (moe_layout, moe_combine_barrier: one CTA each) spins on
 its stream while the other ranks' kernels run on the rest of the GPU. The
-kernels' grids are the device's SM count (the runtime's num_sms); only the
-single-CTA barrier kernels wait for peers, so the ranks' grids need not be
-co-resident.
+kernels' grids are the device's SM count (the runtime's num_sms), or the
+plan's num_sms when smaller. In the stage kernels only the single-CTA
+barrier kernels wait for peers, so the ranks' grids need not be
+co-resident. The merged kernels (megamoe-expand merge-stages: moe_dispatch,
+moe_combine) wait for peers with every CTA resident, so all R grids must fit
+on the GPU at once: such a layer must be planned with num-sms <= SMs / R
+(MultiRankLayer refuses it otherwise, rather than hang until the timeout).
 
 A thread per rank is how R processes would launch: no rank's launches wait
 behind another rank's, whatever a launch costs (a tool may instrument a
@@ -122,6 +126,28 @@ def run_per_rank(ranks, body, timeout_s):
     return not any(t.is_alive() for t in threads)
 
 
+# Kernels whose CTAs wait for each other (grid barriers) and for peers: with
+# R ranks on one GPU every rank's grid of them must be resident at once.
+CO_RESIDENT_KERNELS = ("moe_dispatch", "moe_combine")
+
+
+def check_co_residency(doc, ranks, props):
+    """Raises ValueError when R grids of a co-resident kernel cannot fit."""
+    names = set()
+    for v in doc.get("variants") or [{"schedule": doc.get("schedule") or []}]:
+        names.update(v["schedule"])
+    merged = sorted(n for n in names if n.split("_bm")[0] in CO_RESIDENT_KERNELS)
+    if not merged or ranks <= 1:
+        return
+    sms = props.multi_processor_count
+    grid = min(int((doc.get("plan") or {}).get("num_sms", sms)), sms)
+    if grid * ranks > sms:
+        raise ValueError(
+            "multirank: %s wait for peers with all their CTAs resident, but %d ranks x %d "
+            "CTAs exceed the GPU's %d SMs: plan the layer with num-sms=%d (megamoe-plan)"
+            % (", ".join(merged), ranks, grid, sms, sms // ranks))
+
+
 class MultiRankLayer:
     """R ranks of one compiled layer on one GPU (R = the manifest's symbol R)."""
 
@@ -134,6 +160,7 @@ class MultiRankLayer:
         self.clamp = (doc.get("layer") or {}).get("clamp")
         # Channels per requantization scale (128, or 64 with requant-block=64).
         self.requant_block = int((doc.get("layer") or {}).get("requant_block", 128))
+        check_co_residency(doc, self.ranks, torch.cuda.get_device_properties(device))
         self.layout = doc["buffer_layout"]
         self.layout_bytes = int(self.layout["total_bytes"])
         self.device = torch.device("cuda", device)

@@ -102,6 +102,12 @@ PlannedParam planParam(const Manifest &m, const KernelSpec &k,
 
 } // namespace
 
+int layerGridSms(int deviceSms, const std::optional<config::Plan> &plan) {
+  if (plan && plan->numSMs > 0 && plan->numSMs < deviceSms)
+    return (int)plan->numSMs;
+  return deviceSms;
+}
+
 PlannedLayer planLayer(const Manifest &m, const LayerConfig &config,
                        const ScheduleEnv &env) {
   if (!m.hasLayerSchedule())
@@ -122,6 +128,11 @@ PlannedLayer planLayer(const Manifest &m, const LayerConfig &config,
   // counts), so a descriptor that names a runtime symbol is rejected here.
   const SymbolTable symbols;
 
+  // A persistent grid is the plan's num_sms (the one-GPU multi-rank mode
+  // gives each rank 132 / R: kernels whose CTAs wait on each other and on
+  // peers need every rank's grid resident at once), at most the device's.
+  const int gridSms = layerGridSms(env.numSms, m.plan);
+
   PlannedLayer plan;
   // Manifest kernel index -> index in plan.kernels.
   std::vector<size_t> planned(m.kernels.size(), SIZE_MAX);
@@ -134,7 +145,7 @@ PlannedLayer planLayer(const Manifest &m, const LayerConfig &config,
     pk.name = name;
     pk.kernelIndex = index;
     pk.grid = inContext("schedule: kernel '" + name + "' grid",
-                        [&] { return evaluateGrid(*k, env.numSms); });
+                        [&] { return evaluateGrid(*k, gridSms); });
     for (const ParamSpec &p : k->params)
       pk.params.push_back(planParam(m, *k, p, config, env, symbols));
     plan.kernels.push_back(std::move(pk));

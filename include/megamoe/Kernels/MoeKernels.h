@@ -82,6 +82,10 @@ inline constexpr char kL2GemmKernel[] = "moe_l2_gemm";
 inline constexpr char kFusedGemmKernel[] = "moe_fused_gemm";
 inline constexpr char kCombineBarrierKernel[] = "moe_combine_barrier";
 inline constexpr char kCombineReduceKernel[] = "moe_combine_reduce";
+/// megamoe-expand merge-stages: route + layout + pull, and combine barrier +
+/// reduce, each one kernel (docs/UnfusedSchedule.md, "Merged stages").
+inline constexpr char kDispatchKernel[] = "moe_dispatch";
+inline constexpr char kCombineKernel[] = "moe_combine";
 
 void buildMoeRouteKernel(mlir::OpBuilder &b, mlir::Location loc,
                          const MoeKernelContext &ctx);
@@ -95,6 +99,10 @@ void buildMoeCombineBarrierKernel(mlir::OpBuilder &b, mlir::Location loc,
                                   const MoeKernelContext &ctx);
 void buildMoeCombineReduceKernel(mlir::OpBuilder &b, mlir::Location loc,
                                  const MoeKernelContext &ctx);
+void buildMoeDispatchKernel(mlir::OpBuilder &b, mlir::Location loc,
+                            const MoeKernelContext &ctx);
+void buildMoeCombineKernel(mlir::OpBuilder &b, mlir::Location loc,
+                           const MoeKernelContext &ctx);
 
 } // namespace megamoe
 

@@ -236,7 +236,8 @@ struct GridSyncLowering : OpConversionPattern<GridSyncOp> {
         [&](OpBuilder &b, Location l, Value v) {
           return reached(b, l, v, target);
         },
-        op.getTimeoutCycles(), WaitReport{"grid.sync", target});
+        op.getTimeoutCycles(),
+        WaitReport{op.getName().value_or("grid.sync").str(), target});
     rewriter.eraseOp(op);
     return success();
   }

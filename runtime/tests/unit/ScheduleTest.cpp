@@ -459,3 +459,14 @@ TEST(Profile, BindGetsTheLayersProfileBuffer) {
   EXPECT_EQ(plan[2].params[1].bits, e.profileBase);
   EXPECT_EQ(plan[2].params[1].source, PlannedParam::Source::Fixed);
 }
+
+TEST(Schedule, PersistentGridsTakeThePlansSms) {
+  // The plan's num_sms caps the persistent grids (megamoe-plan num-sms, the
+  // one-GPU multi-rank mode's 132 / R); never above the device's SMs.
+  megamoe::config::Plan plan;
+  plan.numSMs = 66;
+  EXPECT_EQ(layerGridSms(132, plan), 66);
+  plan.numSMs = 132;
+  EXPECT_EQ(layerGridSms(114, plan), 114);
+  EXPECT_EQ(layerGridSms(132, std::nullopt), 132);
+}

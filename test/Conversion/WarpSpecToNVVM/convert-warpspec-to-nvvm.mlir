@@ -13,6 +13,7 @@
 // CHECK-DAG: llvm.mlir.global internal constant @[[L2FMT:printfFormat_[0-9]+]]("megamoe: timeout waiting for counter 'l2_arrival' (block %u, thread %u): value %u, expected >= %u after 2000000000 cycles\0A\00") {addr_space = 0 : i32}
 // CHECK-DAG: llvm.mlir.global internal constant @[[PCTFMT:printfFormat_[0-9]+]]("megamoe: timeout waiting for counter '50%%_tokens' (block %u, thread %u): value %u, expected >= %u after 7 cycles\0A\00")
 // CHECK-DAG: llvm.mlir.global internal constant @[[GSFMT:printfFormat_[0-9]+]]("megamoe: timeout waiting for counter 'grid.sync' (block %u, thread %u): value %u, expected >= %u after 1000 cycles\0A\00")
+// CHECK-DAG: llvm.mlir.global internal constant @[[GSNFMT:printfFormat_[0-9]+]]("megamoe: timeout waiting for counter 'moe_dispatch: barriers[2]' (block %u, thread %u): value %u, expected >= %u after 1001 cycles\0A\00")
 // CHECK-DAG: llvm.mlir.global internal constant @[[XRFMT:printfFormat_[0-9]+]]("megamoe: timeout in cross-rank barrier 'cross_rank.barrier' on rank %u (block %u, thread %u): phase %u, %u of %u ranks arrived after 5000 cycles\0A\00")
 // CHECK-DAG: llvm.mlir.global internal constant @[[XRNFMT:printfFormat_[0-9]+]]("megamoe: timeout in cross-rank barrier 'moe_layout: 100%% of counts' on rank %u (block %u, thread %u): phase %u, %u of %u ranks arrived after 6000 cycles\0A\00")
 // CHECK-DAG: llvm.func @vprintf(!llvm.ptr, !llvm.ptr) -> i32
@@ -138,9 +139,9 @@
 // PTX-DAG: fence.proxy.async.shared::cta;
 // PTX-DAG: stmatrix.sync.aligned.m8n8.x4.shared.b16
 // The pipeline iterators are registers, not local memory: local memory
-// holds only the 5 timeout reports' printf arguments (3 counter waits x 16
-// bytes, 2 cross-rank barriers x 24), stored, never loaded.
-// PTXLOCAL: .local .align 8 .b8 __local_depot0[96];
+// holds only the 6 timeout reports' printf arguments (2 counter waits and 2
+// grid syncs x 16 bytes, 2 cross-rank barriers x 24), stored, never loaded.
+// PTXLOCAL: .local .align 8 .b8 __local_depot0[112];
 // PTXLOCAL-NOT: ld.local
 
 // The first timed wait in the assembly: the poll, then the cold path that calls
@@ -211,6 +212,7 @@ warpspec.kernel @all_sm90(%da: !desc, %dout: !odesc,
       warpspec.counter.wait %ctr, %n scope sys name "l2_arrival" timeout_cycles 2000000000
       warpspec.counter.wait %ctr, %n scope gpu name "50%_tokens" timeout_cycles 7
       warpspec.grid.sync %ctr, %n timeout_cycles 1000
+      warpspec.grid.sync %ctr, %n name "moe_dispatch: barriers[2]" timeout_cycles 1001
       %peer = warpspec.peer.ptr %ctr, %n, %offsets
       warpspec.cross_rank.barrier %peer, %n, %n, %offsets scope sys
       warpspec.cross_rank.barrier %peer, %n, %n, %offsets scope sys timeout_cycles 5000

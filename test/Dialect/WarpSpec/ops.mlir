@@ -134,6 +134,8 @@ warpspec.kernel @all_sm90(%da: !desc, %dsf: !sfdesc, %dout: !odesc,
       warpspec.grid.sync %ctr, %n
       // CHECK: warpspec.grid.sync %{{.*}}, %{{.*}} timeout_cycles 1000
       warpspec.grid.sync %ctr, %n timeout_cycles 1000
+      // CHECK: warpspec.grid.sync %{{.*}}, %{{.*}} name "moe_dispatch: barriers[2]" timeout_cycles 1000
+      warpspec.grid.sync %ctr, %n name "moe_dispatch: barriers[2]" timeout_cycles 1000
       // CHECK: warpspec.peer.ptr %{{.*}}, %{{.*}}, %{{.*}}{{$}}
       %peer = warpspec.peer.ptr %ctr, %n, %offsets
       // CHECK: warpspec.cross_rank.barrier %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} scope sys{{$}}

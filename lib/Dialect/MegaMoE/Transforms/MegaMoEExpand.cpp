@@ -216,6 +216,26 @@ SmallVector<Stage> splitStages(bool pullInL1) {
   return stages;
 }
 
+/// With merge-stages: the stages' route, layout and pull as moe_dispatch
+/// and the combine barrier and reduce as moe_combine (MoeDispatch.cpp,
+/// MoeCombine.cpp), the rest unchanged.
+SmallVector<Stage> mergedStages(SmallVector<Stage> stages) {
+  SmallVector<Stage> merged;
+  for (Stage &s : stages) {
+    StringRef name(s.name);
+    if (name == mk::kRouteKernel || name == mk::kLayoutKernel ||
+        name == mk::kCombineBarrierKernel)
+      continue;
+    if (name == mk::kPullKernel)
+      s = {mk::kDispatchKernel, mk::buildMoeDispatchKernel,
+           /*perVariant=*/true};
+    if (name == mk::kCombineReduceKernel)
+      s = {mk::kCombineKernel, mk::buildMoeCombineKernel};
+    merged.push_back(s);
+  }
+  return merged;
+}
+
 /// The manifest symbols of a layer (docs/UnfusedSchedule.md, "Symbols").
 DictionaryAttr layerSymbols(Builder &b, const cfg::LayerConfig &c,
                             const cfg::Plan &p) {
@@ -305,12 +325,20 @@ struct MegaMoEExpandPass
     // A split variant whose epilogue does not requantize runs the unfused
     // schedule's L1 GEMM and moe_activation (cfg::splitFusesActivation).
     auto stagesOf = [&](const cfg::Variant &v) {
-      if (plan.schedule == cfg::Schedule::FusedGemm)
-        return fusedGemmStages();
-      return split && cfg::splitFusesActivation(config, v)
-                 ? splitStages(v.l1Pull)
-                 : unfusedStages();
+      SmallVector<Stage> stages =
+          plan.schedule == cfg::Schedule::FusedGemm ? fusedGemmStages()
+          : split && cfg::splitFusesActivation(config, v)
+              ? splitStages(v.l1Pull)
+              : unfusedStages();
+      return mergeStages ? mergedStages(std::move(stages)) : stages;
     };
+    if (mergeStages)
+      for (const cfg::Variant &v : plan.variants)
+        if (v.l1Pull)
+          return layer.emitError("megamoe-expand: merge-stages is not built "
+                                 "for a variant whose L1 kernel pulls its "
+                                 "rows (l1-pull, BLOCK_M ")
+                 << v.blockM << "): moe_dispatch includes the pull";
     llvm::StringSet<> known;
     SmallVector<std::string> knownOrder;
     for (const cfg::Variant &v : plan.variants)

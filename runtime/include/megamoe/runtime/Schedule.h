@@ -82,6 +82,12 @@ struct PlannedLayer {
   std::vector<PlannedKernel> launchOrder(size_t v) const;
 };
 
+/// The SMs a layer's persistent grids ("num_sms") take on a device of
+/// `deviceSms`: the plan's num_sms when it is smaller (megamoe-plan
+/// num-sms, e.g. 132 / R per rank in the one-GPU multi-rank mode), else the
+/// device's.
+int layerGridSms(int deviceSms, const std::optional<config::Plan> &plan);
+
 /// Resolves the layer schedule of `m` for one rank. Throws Error(Manifest)
 /// when the manifest has no schedule (nor variants) or no buffer_layout, a
 /// bound region is smaller than a descriptor addresses, an input-bound

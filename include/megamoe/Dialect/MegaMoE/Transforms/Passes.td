@@ -164,6 +164,12 @@ def MegaMoEExpand : Pass<"megamoe-expand", "::mlir::ModuleOp"> {
            "many MiB per call, so that the L1 GEMM's first K blocks hit L2 "
            "(docs/Collectives.md, \"Weight prefetch\"; 0 = off, at most "
            "1024)">,
+    Option<"mergeStages", "merge-stages", "bool", "false",
+           "moe_route, moe_layout and moe_pull as one kernel (moe_dispatch) "
+           "and moe_combine_barrier and moe_combine_reduce as one "
+           "(moe_combine), their steps joined by grid barriers instead of "
+           "kernel boundaries (docs/UnfusedSchedule.md, \"Merged stages\"; "
+           "not with l1-pull variants)">,
     Option<"programmaticLaunch", "programmatic-launch", "int64_t", "1",
            "programmatic dependent launch (bench/RESULTS.md, 2026-12-02): "
            "0 off; 1 (default) every kernel of the layer begins with "

@@ -786,16 +786,20 @@ def WarpSpec_GridSyncOp : WarpSpec_Op<"grid.sync"> {
     generation is derived from the value before the add, so the counter is
     never reset; it must start at 0 and be used only by grid.sync with the
     same `num_ctas`. Optional `timeout_cycles` traps like
-    `warpspec.counter.wait`.
+    `warpspec.counter.wait`, after printing the counter's `name` (default
+    "grid.sync"), the block, the value read and the target.
 
     ```mlir
     warpspec.grid.sync %gsync, %nctas
+    warpspec.grid.sync %gsync, %nctas name "moe_dispatch: barriers[2]" timeout_cycles 20000000000
     ```
   }];
   let arguments = (ins WarpSpec_CounterPtr:$counter, I32:$num_ctas,
+                       OptionalAttr<StrAttr>:$name,
                        OptionalAttr<I64Attr>:$timeout_cycles);
   let assemblyFormat = [{
-    $counter `,` $num_ctas (`timeout_cycles` $timeout_cycles^)? attr-dict
+    $counter `,` $num_ctas (`name` $name^)?
+    (`timeout_cycles` $timeout_cycles^)? attr-dict
     `` custom<GlobalPtrTypes>(type($counter))
   }];
   let hasVerifier = 1;
