@@ -170,6 +170,14 @@ bool stageL1Pull(const LayerConfig &, Schedule, const Variant &) {
   return false;
 }
 
+bool stageL1WeightTiles(const LayerConfig &) {
+  // Off until measured in the layer (megamoe-plan l1-weight-tiles=true asks
+  // for it): a plain read kernel streamed the tiled layout 7% faster than
+  // the grouped GEMM's row-major access order (bench/RESULTS.md 2026-12-03,
+  // "Weight prefetch", the read-kernel paragraph).
+  return false;
+}
+
 int64_t stageKSplit(const LayerConfig &c, Schedule schedule,
                     const Variant &v) {
   // Not yet measured on the GPU: off until it is (megamoe-plan k-split=N

@@ -140,6 +140,7 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   plan.blockK = kGroupedGemmBlockK;
   plan.releaseLag = p.releaseLag;
   plan.clusterM = p.clusterM;
+  plan.bWeightTiles = p.bWeightTiles;
   plan.scalePrefetch = p.scalePrefetch;
   plan.aScaleGroups = p.aScaleGroups;
   plan.unrollStages = p.unrollStages;

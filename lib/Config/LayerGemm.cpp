@@ -54,6 +54,7 @@ GemmProblem layerGemmProblem(const LayerConfig &c, const Plan &plan,
   g.poolRanks = v.kSplit > 1 ? c.ranks : 0;
   // An expert's last m-block may be 64 rows (Variant::expertAlign).
   g.halfBlocks = v.halfBlocks();
+  g.bWeightTiles = l1 && plan.l1WeightTiles;
   // The L1 kernel may fill its own pool rows (Variant::l1Pull).
   g.pullRows = l1 && g.swiglu && v.l1Pull;
   if (g.pullRows) {

@@ -78,6 +78,7 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
     plan.variants.push_back(v);
     next = maxTokens + 1;
   }
+  plan.l1WeightTiles = o.l1WeightTiles.value_or(stageL1WeightTiles(c));
   int64_t worst = worstCasePoolTokens(c, plan.variants.back().blockM);
   plan.poolTokens = o.poolTokens.value_or(worst);
   if (plan.poolTokens == 0)
@@ -176,6 +177,7 @@ std::vector<std::string> makePlan(const LayerConfig &c, const PlanOverrides &o,
   int64_t maxBlockM = 0;
   for (const Variant &v : plan.variants)
     maxBlockM = std::max(maxBlockM, v.blockM);
+  plan.l1WeightTiles = o.l1WeightTiles.value_or(stageL1WeightTiles(c));
   if (o.poolTokens && *o.poolTokens == 0)
     plan.poolTokens = worstCasePoolTokens(c, maxBlockM);
   else

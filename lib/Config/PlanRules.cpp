@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "megamoe/Config/BufferLayout.h"
 #include "megamoe/Config/Heuristics.h"
+#include "megamoe/Config/KernelPlan.h"
 
 #include "RangeCheck.h"
 #include "megamoe/Config/Plan.h"
@@ -459,6 +460,24 @@ const VariantRule kVariantRules[] = {
          r.fail(cat(describe(v), ": l1-pull: ", why,
                     "; the pull inside the L1 kernel is built for the split "
                     "schedule's moe_l1_swiglu on sm_90a"));
+       return true;
+     }},
+    {"l1-weight-tiles", kAnySchedule,
+     [](const LayerConfig &c, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       if (!p.l1WeightTiles)
+         return true;
+       // One B box = one 128 x 128 tile (or, in a cluster of 2, half of
+       // one): a column block of 128 weight rows and a K block of 128.
+       if (c.chip != Chip::SM90a)
+         r.fail(cat("l1-weight-tiles: the tiled L1 weights are built for "
+                    "sm_90a only (not ", toString(c.chip), ")"));
+       else if (v.blockK != kWeightTileK ||
+                columnBlockRows(v.l1BlockN) != kWeightTileRows)
+         r.fail(cat(describe(v), ": l1-weight-tiles needs BLOCK_K ",
+                    kWeightTileK, " and L1 column blocks of ", kWeightTileRows,
+                    " rows (BLOCK_N 128 or 256); the variant has BLOCK_K ",
+                    v.blockK, ", L1 BLOCK_N ", v.l1BlockN));
        return true;
      }},
     {"k-split", kAnySchedule,

@@ -75,6 +75,7 @@ Json toJson(const Plan &p) {
               {"entry_registers", p.entryRegisters},
               {"requant_block", p.requantBlock},
               {"pool_tokens", p.poolTokens},
+              {"l1_weight_tiles", p.l1WeightTiles},
               {"variants", variants}};
 }
 

@@ -171,6 +171,10 @@ void readPlan(Reader &r, std::vector<std::string> &errors, const Json &j,
   r.integer(j, "entry_registers", w, p.entryRegisters);
   r.integer(j, "requant_block", w, p.requantBlock);
   r.integer(j, "pool_tokens", w, p.poolTokens);
+  // Older plans have no l1_weight_tiles: the row-major L1 weights.
+  p.l1WeightTiles = false;
+  if (j.is_object() && j.contains("l1_weight_tiles"))
+    r.boolean(j, "l1_weight_tiles", w, p.l1WeightTiles);
   p.variants.clear();
   if (const Json *variants = r.member(j, "variants", w)) {
     if (!variants->is_array()) {

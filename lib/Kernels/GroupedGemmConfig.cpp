@@ -29,6 +29,20 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
            "scale blocks) or 256 (two column blocks of 128, computed one after "
            "the other), got " +
            str(c.blockN);
+  if (c.bWeightTiles) {
+    // One B box = one 128 x 128 tile of the tiled layout; a cluster's
+    // multicast splits the box along its outermost dimension (the row tile),
+    // which is not a half tile here.
+    if (c.chip != cfg::Chip::SM90a)
+      return "the tiled weight layout is built for sm_90a only";
+    if (cfg::columnBlockRows(c.blockN) != cfg::kWeightTileRows ||
+        c.clusterM != 1 || c.n % cfg::kWeightTileRows != 0 ||
+        c.k % cfg::kWeightTileK != 0)
+      return "the tiled weight layout needs 128-row column blocks (block-n "
+             "128 or 256), no cluster, and n and k multiples of 128; got "
+             "block-n " + str(c.blockN) + ", cluster " + str(c.clusterM) +
+             ", n " + str(c.n) + ", k " + str(c.k);
+  }
   if (c.blockN == 192) {
     // One 96 + 96-register accumulator pair per warpgroup on sm_90a; the
     // layer epilogues (SwiGLU pairs, the combine scatter) handle 128-column

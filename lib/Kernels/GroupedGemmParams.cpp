@@ -58,12 +58,22 @@ SmallVector<KernelParam> gemm::kernelParams(Builder &b,
                     tmaSpec(b, {n(c.k), rows(1)}, {n(c.k)})});
   // One box per column block of B (a BLOCK_N 256 tile loads two of 128);
   // in a cluster each CTA loads 1 / clusterM of each column block per box.
-  params.push_back({kParamB, binds.b,
-                    ws::TmaDescType::get(
-                        ctx,
-                        {config::columnBlockRows(c.blockN) / c.clusterM, 128},
-                        fp8, 128),
-                    tmaSpec(b, {n(c.k), n(c.experts * c.n)}, {n(c.k)})});
+  if (c.bWeightTiles) {
+    // The tiled layout (config::kWeightTileRows): dims (K in tile, row in
+    // tile, K tile, row tile), one box = one contiguous 16 KiB tile.
+    const int64_t tr = config::kWeightTileRows, tk = config::kWeightTileK;
+    params.push_back(
+        {kParamB, binds.b, ws::TmaDescType::get(ctx, {1, 1, tr, tk}, fp8, 128),
+         tmaSpec(b, {n(tk), n(tr), n(c.k / tk), n(c.experts * c.n / tr)},
+                 {n(tk), n(tr * tk), n(tr * c.k)})});
+  } else {
+    params.push_back({kParamB, binds.b,
+                      ws::TmaDescType::get(
+                          ctx,
+                          {config::columnBlockRows(c.blockN) / c.clusterM, 128},
+                          fp8, 128),
+                      tmaSpec(b, {n(c.k), n(c.experts * c.n)}, {n(c.k)})});
+  }
   // MN-major A scales, aScaleGroups rows of them per K block of 128 (one
   // box per K block).
   params.push_back(

@@ -38,6 +38,17 @@ class MegaMoEBuffer:
     _ids = itertools.count(1)
 
     def __init__(self, manifest_path, symm, config=None):
+        import json
+        with open(manifest_path) as f:
+            plan = json.load(f).get("plan") or {}
+        if plan.get("l1_weight_tiles"):
+            # transform_weights (no layer) writes the row-major L1 layout; a
+            # layer planned with l1-weight-tiles would read it as tiles.
+            raise ValueError(
+                "MegaMoEBuffer: %s reads tiled L1 weights (megamoe-plan "
+                "l1-weight-tiles=true), which transform_weights does not write; "
+                "use megamoe.Layer and its transform_l1, or plan the layer without "
+                "l1-weight-tiles" % manifest_path)
         self.manifest_path = manifest_path
         self.symm = symm
         self.layer = Layer(manifest_path, symm, **(config or {}))

@@ -104,14 +104,20 @@ __global__ void meetCheckKernel(char *local, int nranks, size_t controlOffset,
 
 __global__ void interleaveKernel(const uint4 *w, uint4 *out, int64_t rows,
                                  int64_t intermediate, int64_t vecPerRow,
-                                 int64_t total) {
+                                 int64_t total, bool tiled) {
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < total;
        i += (int64_t)gridDim.x * blockDim.x) {
     int64_t v = i % vecPerRow, row = i / vecPerRow;
     int64_t e = row / rows, r = row % rows;
     int64_t g = r / 16, j = r % 16;
     int64_t src = j < 8 ? g * 8 + j : intermediate + g * 8 + (j - 8);
-    out[i] = w[(e * rows + src) * vecPerRow + v];
+    // Tiled: 128 x 128-byte tiles of 8 vectors per row (tiledWeightOffset
+    // of WeightTransform.h, in 16-byte vectors).
+    int64_t o = i;
+    if (tiled)
+      o = (((row / 128) * (vecPerRow / 8) + v / 8) * 128 + row % 128) * 8 +
+          v % 8;
+    out[o] = w[(e * rows + src) * vecPerRow + v];
   }
 }
 
@@ -162,12 +168,14 @@ cudaError_t meetCheck(char *local, int nranks, size_t controlOffset,
 
 cudaError_t interleaveL1Weights(const uint8_t *w, uint8_t *out,
                                 int64_t localExperts, int64_t intermediate,
-                                int64_t hidden, cudaStream_t stream) {
+                                int64_t hidden, bool tiled,
+                                cudaStream_t stream) {
   // hidden % 128 == 0, so rows are whole 16-byte vectors.
   int64_t vecPerRow = hidden / 16, rows = 2 * intermediate;
   int64_t total = localExperts * rows * vecPerRow;
   interleaveKernel<<<gridFor(total, 256), 256, 0, stream>>>(
-      (const uint4 *)w, (uint4 *)out, rows, intermediate, vecPerRow, total);
+      (const uint4 *)w, (uint4 *)out, rows, intermediate, vecPerRow, total,
+      tiled);
   return cudaGetLastError();
 }
 

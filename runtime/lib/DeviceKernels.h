@@ -45,7 +45,8 @@ cudaError_t meetCheck(char *local, int nranks, size_t controlOffset,
 /// GPU versions of interleaveL1WeightsHost / relayoutL1ScalesHost.
 cudaError_t interleaveL1Weights(const uint8_t *w, uint8_t *out,
                                 int64_t localExperts, int64_t intermediate,
-                                int64_t hidden, cudaStream_t stream);
+                                int64_t hidden, bool tiled,
+                                cudaStream_t stream);
 cudaError_t relayoutL1Scales(const float *sf, float *out, int64_t localExperts,
                              int64_t intermediate, int64_t hidden,
                              cudaStream_t stream);

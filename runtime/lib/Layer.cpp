@@ -191,11 +191,12 @@ View Layer::view(const std::string &name) const {
 
 void transformL1WeightsDevice(const L1WeightShape &s, const void *w,
                               const float *sf, void *wOut, float *sfOut,
-                              CUstream stream) {
+                              CUstream stream, bool tiled) {
   checkL1WeightShape(s);
   checkCudart(kernels::interleaveL1Weights((const uint8_t *)w, (uint8_t *)wOut,
                                            s.localExperts, s.intermediate,
-                                           s.hidden, (cudaStream_t)stream),
+                                           s.hidden, tiled,
+                                           (cudaStream_t)stream),
               "L1 weight interleave launch");
   checkCudart(kernels::relayoutL1Scales(sf, sfOut, s.localExperts,
                                         s.intermediate, s.hidden,
@@ -210,7 +211,8 @@ void Layer::transformL1Weights(const TensorDesc &w, const TensorDesc &sf,
   transformL1WeightsDevice(
       {config_.localExperts(), config_.intermediate, config_.hidden},
       (const void *)w.address, (const float *)sf.address, (void *)wOut.address,
-      (float *)sfOut.address, stream);
+      (float *)sfOut.address, stream,
+      /*tiled=*/manifest_.plan && manifest_.plan->l1WeightTiles);
 }
 
 void Layer::forward(const ForwardArgs &args, CUstream stream) const {

@@ -28,14 +28,22 @@ int64_t interleavedSourceRow(int64_t r, int64_t intermediate) {
 }
 
 void interleaveL1WeightsHost(const L1WeightShape &s, const uint8_t *w,
-                             uint8_t *out) {
+                             uint8_t *out, bool tiled) {
   checkL1WeightShape(s);
   const int64_t rows = 2 * s.intermediate, h = s.hidden;
   for (int64_t e = 0; e < s.localExperts; ++e)
-    for (int64_t r = 0; r < rows; ++r)
-      std::memcpy(out + (e * rows + r) * h,
-                  w + (e * rows + interleavedSourceRow(r, s.intermediate)) * h,
-                  h);
+    for (int64_t r = 0; r < rows; ++r) {
+      const uint8_t *src =
+          w + (e * rows + interleavedSourceRow(r, s.intermediate)) * h;
+      int64_t row = e * rows + r;
+      if (!tiled) {
+        std::memcpy(out + row * h, src, h);
+        continue;
+      }
+      // Each 128-byte run of the row is contiguous in its tile.
+      for (int64_t c = 0; c < h; c += kWeightTile)
+        std::memcpy(out + tiledWeightOffset(row, c, h), src + c, kWeightTile);
+    }
 }
 
 void relayoutL1ScalesHost(const L1WeightShape &s, const float *sf, float *out) {

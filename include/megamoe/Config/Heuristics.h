@@ -63,6 +63,9 @@ int64_t stageExpertAlign(const LayerConfig &config, Schedule schedule,
 /// (Variant::l1Pull). PlanRules.cpp checks where it is allowed.
 bool stageL1Pull(const LayerConfig &config, Schedule schedule,
                  const Variant &v);
+/// Whether the plan's L1 weights are in the tiled kernel layout
+/// (Plan::l1WeightTiles). PlanRules.cpp checks where it is allowed.
+bool stageL1WeightTiles(const LayerConfig &config);
 /// The K-split of variant `v`'s grouped GEMMs (Variant::kSplit): 1 = none.
 int64_t stageKSplit(const LayerConfig &config, Schedule schedule,
                     const Variant &v);

@@ -31,6 +31,13 @@ struct Variant;
 /// thread's accumulator fragment holds the gate and the up value of the
 /// same activation column. Compiler, kernels and runtime read it here.
 constexpr int64_t kGateUpInterleave = 8;
+/// Rows and K bytes of one tile of the tiled L1 weight layout
+/// (Plan::l1WeightTiles): weight rows [128 r, 128 r + 128) x K [128 k,
+/// 128 k + 128) of an expert are one contiguous 16 KiB tile, tiles ordered
+/// (row tile, K tile), so a B box of the grouped GEMM reads whole DRAM
+/// pages instead of 128 bytes of each of 128 rows 4 KiB apart.
+constexpr int64_t kWeightTileRows = 128;
+constexpr int64_t kWeightTileK = 128;
 
 /// K per pipeline stage of the grouped GEMM: one 128-wide scale block.
 constexpr int64_t kGroupedGemmBlockK = 128;
@@ -99,6 +106,9 @@ struct GemmProblem {
   /// with combineScatter skips its stages (docs/UnfusedSchedule.md, "Half
   /// blocks").
   bool halfBlocks = false;
+  /// B (the weights) in the tiled layout (kWeightTileRows x kWeightTileK
+  /// contiguous tiles; Plan::l1WeightTiles): a rank-4 TMA descriptor.
+  bool bWeightTiles = false;
   /// The kernel fills its own A rows (the split schedule's L1 kernel with
   /// Variant::l1Pull; swiglu only): two dispatch warps copy the pool rows
   /// (the PoolPull collective) beside two TMA warps, and an m-block's A
@@ -183,6 +193,7 @@ struct KernelPlan {
   /// the epilogue's math, which is latency-bound on one).
   bool splitN = false;
   int64_t clusterM = 1; // CTAs per cluster (GemmProblem::clusterM)
+  bool bWeightTiles = false; // GemmProblem::bWeightTiles
   bool scalePrefetch = false; // GemmProblem::scalePrefetch
   int64_t aScaleGroups = 1;   // GemmProblem::aScaleGroups
   bool unrollStages = true;   // GemmProblem::unrollStages

@@ -103,6 +103,11 @@ struct Plan {
   int64_t requantBlock = 128; // copied from the recipe for the kernel
   /// Token-pool capacity in rows (a ring when smaller than the worst case).
   int64_t poolTokens = 0;
+  /// The L1 weights' kernel layout (what the runtime's transform_l1 writes
+  /// and the L1 GEMMs' B descriptor reads): row-major [L x 2I, H] (false) or
+  /// tiled, 128 x 128 contiguous tiles (config::kWeightTileRows), which a
+  /// plain read kernel streamed 7% faster (bench/RESULTS.md 2026-12-03).
+  bool l1WeightTiles = false;
   std::vector<Variant> variants; // ascending BLOCK_M buckets, contiguous
 };
 
@@ -113,6 +118,7 @@ struct PlanOverrides {
   std::optional<int64_t> l1BlockN, l2BlockN, blockK, stages, expertsPerWave;
   std::optional<int64_t> expertAlign;
   std::optional<bool> l1Pull;
+  std::optional<bool> l1WeightTiles;
   std::optional<int64_t> kSplit;
   std::optional<int64_t> numSMs;
   std::optional<Schedule> schedule;

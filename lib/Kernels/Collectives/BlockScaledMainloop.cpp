@@ -63,6 +63,7 @@ MainloopConfig MainloopConfig::fromPlan(const megamoe::config::KernelPlan &plan,
   m.columnBlocks = megamoe::config::columnBlocks(plan.blockN);
   m.bBlocks = plan.splitN ? 2 : m.columnBlocks;
   m.clusterM = plan.clusterM;
+  m.bWeightTiles = plan.bWeightTiles;
   m.scalePrefetch = plan.scalePrefetch;
   m.aScaleGroups = plan.aScaleGroups;
   m.straddlesScaleBlocks = megamoe::config::straddlesScaleBlocks(plan.blockN);
@@ -70,6 +71,20 @@ MainloopConfig MainloopConfig::fromPlan(const megamoe::config::KernelPlan &plan,
     if (r.mma)
       m.consumerWarps += r.warpEnd - r.warpBegin;
   return m;
+}
+
+SmallVector<Value, 4> MainloopConfig::bCoords(OpBuilder &b, Location loc,
+                                              Value k0, Value row) const {
+  if (!bWeightTiles)
+    return {k0, row};
+  using megamoe::config::kWeightTileK;
+  using megamoe::config::kWeightTileRows;
+  auto c = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 32).getResult();
+  };
+  return {c(0), arith::RemUIOp::create(b, loc, row, c(kWeightTileRows)),
+          arith::DivUIOp::create(b, loc, k0, c(kWeightTileK)),
+          arith::DivUIOp::create(b, loc, row, c(kWeightTileRows))};
 }
 
 void MainloopConfig::interleaveWeightScales(MLIRContext *ctx, int64_t g) {
@@ -218,7 +233,7 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
           auto shared = scf::IfOp::create(ob, l, t.shareB, true);
           OpBuilder mb = shared.getThenBodyBuilder();
           ws::TmaLoadOp::create(
-              mb, l, t.bDesc, ValueRange{k0, bRow}, buffer, stage, ring,
+              mb, l, t.bDesc, cfg.bCoords(mb, l, k0, bRow), buffer, stage, ring,
               IntegerAttr(),
               mb.getI32IntegerAttr(static_cast<int32_t>(cfg.clusterM)));
           ws::ProducerCommitOp::create(mb, l, ring, stage, IntegerAttr());
@@ -228,7 +243,7 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
             Value row = arith::AddIOp::create(ob2, l, bRow,
                                               i32Const(ob2, l, i * rows));
             ws::TmaLoadOp::create(
-                ob2, l, t.bDesc, ValueRange{k0, row}, buffer, stage, ring,
+                ob2, l, t.bDesc, cfg.bCoords(ob2, l, k0, row), buffer, stage, ring,
                 i ? ob2.getI64IntegerAttr(i * rows * cfg.blockK)
                   : IntegerAttr(),
                 IntegerAttr());
@@ -239,7 +254,7 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
           if (cfg.clusterM > 1)
             loadClusterB(ob, buffer, bRow);
           else
-            loadAndCommit(ob, t.bDesc, ValueRange{k0, bRow}, buffer);
+            loadAndCommit(ob, t.bDesc, cfg.bCoords(ob, l, k0, bRow), buffer);
         };
         if (cfg.producerWarps == 2) {
           // Two warps (the other two of the warpgroup dispatch): A and its
@@ -256,7 +271,7 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
           OpBuilder bb = ifA.getElseBodyBuilder();
           for (int64_t j = 0; j < phase.bBlocks; ++j)
             ws::TmaLoadOp::create(bb, l, t.bDesc,
-                                  ValueRange{k0, j ? t.bRow1 : t.bRow},
+                                  cfg.bCoords(bb, l, k0, j ? t.bRow1 : t.bRow),
                                   bTiles[j], stage, ring, IntegerAttr(),
                                   IntegerAttr());
           ws::ProducerCommitOp::create(bb, l, ring, stage, IntegerAttr());

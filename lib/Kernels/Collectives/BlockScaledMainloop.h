@@ -83,6 +83,10 @@ struct MainloopConfig {
   /// CTAs per cluster (KernelPlan::clusterM): 1, or 2 with a cluster ring
   /// and the B tile loaded in halves.
   int64_t clusterM = 1;
+  /// B in the tiled weight layout (GemmProblem::bWeightTiles): its TMA
+  /// descriptor is rank 4, (K in tile, row in tile, K tile, row tile), and
+  /// a B box is addressed by bCoords.
+  bool bWeightTiles = false;
   /// The consumer reads K block k + 1's weight scales during K block k
   /// (KernelPlan::scalePrefetch), so their global-load latency is off the
   /// promotion's path even when the stage is already full.
@@ -99,6 +103,12 @@ struct MainloopConfig {
 
   /// B rows of one column block (one B tile of the stage, one MMA's n).
   int64_t bBlockRows() const { return blockN / columnBlocks; }
+  /// The coordinates of B's box at weight row `row` (a multiple of the box
+  /// rows) and element K `k0` (a multiple of BLOCK_K): (k0, row), or in the
+  /// tiled layout (0, row % 128, k0 / 128, row / 128).
+  llvm::SmallVector<mlir::Value, 4> bCoords(mlir::OpBuilder &b,
+                                            mlir::Location loc, mlir::Value k0,
+                                            mlir::Value row) const;
 
   /// Tiles, stages, release lag and the producer / consumer warps of a
   /// kernel plan (its first role produces, its mma roles consume), for a

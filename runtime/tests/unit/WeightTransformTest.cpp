@@ -105,3 +105,28 @@ TEST(WeightTransform, RejectsBadShapes) {
 }
 
 } // namespace
+
+TEST(WeightTransform, TiledLayoutStoresEach128x128TileContiguously) {
+  // The offset of the tiled layout (l1_weight_tiles): tile (row / 128,
+  // column / 128) at index row_tile * (H / 128) + column_tile, rows inside
+  // it row-major.
+  EXPECT_EQ(tiledWeightOffset(0, 0, 512), 0);
+  EXPECT_EQ(tiledWeightOffset(0, 127, 512), 127);
+  EXPECT_EQ(tiledWeightOffset(1, 0, 512), 128);
+  EXPECT_EQ(tiledWeightOffset(0, 128, 512), 128 * 128);
+  EXPECT_EQ(tiledWeightOffset(128, 0, 512), 4 * 128 * 128);
+  EXPECT_EQ(tiledWeightOffset(130, 260, 512),
+            (1 * 4 + 2) * 128 * 128 + 2 * 128 + 4);
+  // The tiled transform is the row-major one, moved tile by tile.
+  L1WeightShape s{2, 128, 384};
+  const int64_t rows = 2 * s.intermediate, h = s.hidden;
+  std::vector<uint8_t> w(s.weightBytes()), flat(w.size()), tiled(w.size());
+  for (size_t i = 0; i < w.size(); ++i)
+    w[i] = (uint8_t)(i * 131 + (i >> 9));
+  interleaveL1WeightsHost(s, w.data(), flat.data());
+  interleaveL1WeightsHost(s, w.data(), tiled.data(), /*tiled=*/true);
+  for (int64_t row = 0; row < s.localExperts * rows; ++row)
+    for (int64_t c = 0; c < h; ++c)
+      ASSERT_EQ(tiled[tiledWeightOffset(row, c, h)], flat[row * h + c])
+          << "row " << row << " column " << c;
+}

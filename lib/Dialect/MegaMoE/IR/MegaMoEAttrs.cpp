@@ -173,7 +173,8 @@ LogicalResult VariantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                StringRef chip, int64_t, StringRef schedule,
                                int64_t, int64_t, int64_t, int64_t, int64_t,
-                               int64_t, int64_t, int64_t, ArrayAttr variants) {
+                               int64_t, int64_t, int64_t, ArrayAttr variants,
+                               bool) {
   if (!cfg::parseChip(chip.str()))
     return emitError() << "unsupported chip \"" << chip
                        << "\"; expected \"sm_90a\" or \"sm_100a\"";
@@ -204,6 +205,7 @@ cfg::Plan PlanAttr::getPlan() const {
   p.entryRegisters = getEntryRegisters();
   p.requantBlock = getRequantBlock();
   p.poolTokens = getPoolTokens();
+  p.l1WeightTiles = getL1WeightTiles();
   for (Attribute a : getVariants()) {
     auto va = cast<VariantAttr>(a);
     cfg::Variant v;
@@ -241,7 +243,8 @@ PlanAttr PlanAttr::get(MLIRContext *context, const cfg::Plan &p) {
       p.roles.threads, p.roles.dispatchWarpEnd - p.roles.dispatchWarpBegin,
       p.roles.tmaAWarp, p.roles.tmaBWarp,
       p.roles.mathWarpgroupEnd - p.roles.mathWarpgroupBegin, p.entryRegisters,
-      p.requantBlock, p.poolTokens, ArrayAttr::get(context, variants));
+      p.requantBlock, p.poolTokens, ArrayAttr::get(context, variants),
+      p.l1WeightTiles);
 }
 
 #define GET_ATTRDEF_CLASSES

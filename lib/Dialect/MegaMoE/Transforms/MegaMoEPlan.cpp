@@ -60,6 +60,12 @@ struct MegaMoEPlanPass
     else if (!l1Pull.empty())
       return op->emitError() << "megamoe-plan: unknown l1-pull=\"" << l1Pull
                              << "\"; expected true, false or empty (heuristic)";
+    if (l1WeightTiles == "true" || l1WeightTiles == "false")
+      o.l1WeightTiles = l1WeightTiles == "true";
+    else if (!l1WeightTiles.empty())
+      return op->emitError()
+             << "megamoe-plan: unknown l1-weight-tiles=\"" << l1WeightTiles
+             << "\"; expected true, false or empty (heuristic)";
     if (!mathMode.empty()) {
       o.mathMode = cfg::parseMathMode(mathMode);
       if (!o.mathMode)

@@ -133,10 +133,12 @@ private:
   uint64_t profile_ = 0;
 };
 
-/// Device version of the L1 transform on `stream` (no layer needed).
+/// Device version of the L1 transform on `stream` (no layer needed); with
+/// `tiled` the weights in the tiled layout (WeightTransform.h), as a layer
+/// whose plan has l1_weight_tiles reads them.
 void transformL1WeightsDevice(const L1WeightShape &s, const void *w,
                               const float *sf, void *wOut, float *sfOut,
-                              CUstream stream);
+                              CUstream stream, bool tiled = false);
 
 } // namespace megamoe::rt
 

@@ -22,6 +22,13 @@
 // so that one 8-byte load gives both scales of an (N block, K block) tile.
 // L2 weights and scales keep the user layout.
 //
+// With the plan's l1_weight_tiles (config::Plan::l1WeightTiles) the
+// interleaved weight is also tiled: the 128 x 128 byte tile of rows
+// [128 t, 128 t + 128) of the [E_local x 2I, H] matrix and columns
+// [128 c, 128 c + 128) is contiguous, at tile index t * (H / 128) + c, rows
+// inside it row-major (tiledWeightOffset); the L1 GEMMs' B descriptor is
+// then rank 4 (docs/UnfusedSchedule.md, "Tiled L1 weights").
+//
 //===----------------------------------------------------------------------===//
 #ifndef MEGAMOE_RUNTIME_WEIGHTTRANSFORM_H
 #define MEGAMOE_RUNTIME_WEIGHTTRANSFORM_H
@@ -53,10 +60,24 @@ void checkL1WeightShape(const L1WeightShape &s);
 /// The user row that kernel row `r` of one expert holds (I = intermediate).
 int64_t interleavedSourceRow(int64_t r, int64_t intermediate);
 
+/// Rows and columns of one tile of the tiled layout (config::
+/// kWeightTileRows and kWeightTileK, the compiler's side of the same fact).
+constexpr int64_t kWeightTile = 128;
+
+/// Byte offset of element (row, column) of a [rows, hidden] matrix in the
+/// tiled layout (rows and hidden multiples of kWeightTile).
+inline int64_t tiledWeightOffset(int64_t row, int64_t column, int64_t hidden) {
+  int64_t tile = (row / kWeightTile) * (hidden / kWeightTile) +
+                 column / kWeightTile;
+  return (tile * kWeightTile + row % kWeightTile) * kWeightTile +
+         column % kWeightTile;
+}
+
 /// Host implementations (the definition of the layout; the GPU version in
-/// WeightTransformKernels.cu is tested against them). `out` must not alias.
+/// DeviceKernels.cu is tested against them). `out` must not alias. With
+/// `tiled` the interleaved rows are stored tiled (tiledWeightOffset).
 void interleaveL1WeightsHost(const L1WeightShape &s, const uint8_t *w,
-                             uint8_t *out);
+                             uint8_t *out, bool tiled = false);
 void relayoutL1ScalesHost(const L1WeightShape &s, const float *sf, float *out);
 
 } // namespace megamoe::rt

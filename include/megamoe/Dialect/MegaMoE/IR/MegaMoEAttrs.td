@@ -117,7 +117,9 @@ def MegaMoE_PlanAttr : MegaMoE_Attr<"Plan", "plan"> {
     `entry_registers` per thread at launch; the schedule (fused, split or
     unfused); the L1-output requantization block; `pool_tokens` rows of token
     pool (a ring when fewer than the worst case); one #megamoe.variant per
-    BLOCK_M bucket, contiguous over 0..T tokens per rank.
+    BLOCK_M bucket, contiguous over 0..T tokens per rank; `l1_weight_tiles`
+    (omitted when false): the L1 weights' kernel layout is 128 x 128
+    contiguous tiles instead of row-major.
   }];
   let parameters = (ins
     StringRefParameter<"target chip">:$chip,
@@ -131,7 +133,8 @@ def MegaMoE_PlanAttr : MegaMoE_Attr<"Plan", "plan"> {
     "int64_t":$entry_registers,
     "int64_t":$requant_block,
     "int64_t":$pool_tokens,
-    "::mlir::ArrayAttr":$variants
+    "::mlir::ArrayAttr":$variants,
+    MegaMoE_BoolParameter:$l1_weight_tiles
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

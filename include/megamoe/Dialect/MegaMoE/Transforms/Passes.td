@@ -69,6 +69,11 @@ def MegaMoEPlan : Pass<"megamoe-plan", "::mlir::ModuleOp"> {
            "true: each variant's L1 kernel pulls its own pool rows (split "
            "schedule, sm_90a, an L1 kernel that fuses SwiGLU; no moe_pull), "
            "false: moe_pull fills the pool (empty = heuristic)">,
+    Option<"l1WeightTiles", "l1-weight-tiles", "std::string", "\"\"",
+           "true: the L1 weights' kernel layout is 128 x 128 contiguous "
+           "tiles (transform_l1 writes it, the L1 GEMMs read it with a "
+           "rank-4 TMA descriptor; sm_90a), false: row-major [L x 2I, H] "
+           "(empty = heuristic)">,
     Option<"kSplit", "k-split", "int64_t", "0",
            "units each tile of the grouped GEMMs' last, partial wave is "
            "split into along K: 1 = none, 2 or 4 (the stage kernels' BLOCK_M "
