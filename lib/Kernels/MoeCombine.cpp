@@ -56,25 +56,18 @@ void megamoe::moe::buildCombineBarrierBody(OpBuilder &b, Location loc,
 
 void megamoe::buildMoeCombineBarrierKernel(OpBuilder &b, Location loc,
                                            const MoeKernelContext &ctx) {
-  const config::LayerConfig &c = ctx.config;
-  SmallVector<KernelParam> params = combineBarrierParams(b.getContext());
-  OpBuilder::InsertionGuard guard(b);
-  addProfileParam(params, ctx, kCombineBarrierKernel);
-  auto kernel =
-      createBoundKernel(b, loc, ctx.kernelName(kCombineBarrierKernel), params,
-                        /*threads=*/32, /*maxnreg=*/64,
-                        config::toString(c.chip), singleCtaGrid(b));
-  collectives::PhaseProfile profile =
-      kernelProfile(kernel, ctx, kCombineBarrierKernel);
-  profile.stampCta(b, loc, /*end=*/false);
-  // The barrier is executed by one thread of the one CTA.
-  Value isThread0 = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq, threadIdX(b, loc), i32Const(b, loc, 0));
-  ifThen(b, loc, isThread0, [&](OpBuilder &tb) {
-    buildCombineBarrierBody(tb, loc, ctx, kernel, kCombineBarrierKernel);
-  });
-  profile.stampCta(b, loc, /*end=*/true);
-  warpspec::ReturnOp::create(b, loc);
+  buildStageKernel(
+      b, loc, ctx, kCombineBarrierKernel, combineBarrierParams(b.getContext()),
+      /*threads=*/32, /*maxnreg=*/64, singleCtaGrid(b),
+      [&](OpBuilder &b, const BoundKernel &kernel) {
+        // The barrier is executed by one thread of the one CTA.
+        Value isThread0 =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                  threadIdX(b, loc), i32Const(b, loc, 0));
+        ifThen(b, loc, isThread0, [&](OpBuilder &tb) {
+          buildCombineBarrierBody(tb, loc, ctx, kernel, kCombineBarrierKernel);
+        });
+      });
 }
 
 SmallVector<KernelParam> megamoe::moe::combineReduceParams(MLIRContext *mc) {
@@ -197,21 +190,14 @@ void megamoe::moe::buildCombineReduceBody(OpBuilder &b, Location loc,
 
 void megamoe::buildMoeCombineReduceKernel(OpBuilder &b, Location loc,
                                           const MoeKernelContext &ctx) {
-  const config::LayerConfig &c = ctx.config;
   if (!checkCombineReduceShape(loc, ctx))
     return;
-  SmallVector<KernelParam> params = combineReduceParams(b.getContext());
-  OpBuilder::InsertionGuard guard(b);
-  addProfileParam(params, ctx, kCombineReduceKernel);
-  auto kernel = createBoundKernel(b, loc, ctx.kernelName(kCombineReduceKernel),
-                                  params, kThreads, kMaxRegisters,
-                                  config::toString(c.chip), persistentGrid(b));
-  collectives::PhaseProfile profile =
-      kernelProfile(kernel, ctx, kCombineReduceKernel);
-  profile.stampCta(b, loc, /*end=*/false);
-  buildCombineReduceBody(b, loc, ctx, kernel, kThreads);
-  profile.stampCta(b, loc, /*end=*/true);
-  warpspec::ReturnOp::create(b, loc);
+  buildStageKernel(b, loc, ctx, kCombineReduceKernel,
+                   combineReduceParams(b.getContext()), kThreads,
+                   kMaxRegisters, persistentGrid(b),
+                   [&](OpBuilder &b, const BoundKernel &kernel) {
+                     buildCombineReduceBody(b, loc, ctx, kernel, kThreads);
+                   });
 }
 
 // moe_combine (megamoe-expand merge-stages; docs/UnfusedSchedule.md,
@@ -222,37 +208,30 @@ void megamoe::buildMoeCombineReduceKernel(OpBuilder &b, Location loc,
 // release/acquire of the grid barrier).
 void megamoe::buildMoeCombineKernel(OpBuilder &b, Location loc,
                                     const MoeKernelContext &ctx) {
-  const config::LayerConfig &c = ctx.config;
   if (!checkCombineReduceShape(loc, ctx) ||
       !checkRegion(loc, ctx, "barriers", kBarrierSlots * 4))
     return;
   MLIRContext *mc = b.getContext();
   SmallVector<KernelParam> params = combineBarrierParams(mc);
   appendParams(params, combineReduceParams(mc));
-  OpBuilder::InsertionGuard guard(b);
-  addProfileParam(params, ctx, kCombineKernel);
-  auto kernel = createBoundKernel(b, loc, ctx.kernelName(kCombineKernel),
-                                  params, kThreads, kMaxRegisters,
-                                  config::toString(c.chip), persistentGrid(b));
-  collectives::PhaseProfile profile =
-      kernelProfile(kernel, ctx, kCombineKernel);
-  profile.stampCta(b, loc, /*end=*/false);
-  Value isFirst = arith::AndIOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, blockIdX(b, loc),
-                            i32Const(b, loc, 0)),
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                            threadIdX(b, loc), i32Const(b, loc, 0)));
-  ifThen(b, loc, isFirst, [&](OpBuilder &tb) {
-    buildCombineBarrierBody(tb, loc, ctx, kernel, kCombineKernel);
-  });
-  Value counter = elementPtr(b, loc, kernel.arg("barriers"), b.getI32Type(),
-                             i32Const(b, loc, kCombineArrivedSlot));
-  gridBarrier(b, loc, counter,
-              ctx.kernelName(kCombineKernel) +
-                  ": barriers[4], after the cross-rank barrier",
-              ctx.barrierTimeoutCycles);
-  buildCombineReduceBody(b, loc, ctx, kernel, kThreads);
-  profile.stampCta(b, loc, /*end=*/true);
-  warpspec::ReturnOp::create(b, loc);
+  buildStageKernel(
+      b, loc, ctx, kCombineKernel, params, kThreads, kMaxRegisters,
+      persistentGrid(b), [&](OpBuilder &b, const BoundKernel &kernel) {
+        Value isFirst = arith::AndIOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, blockIdX(b, loc),
+                                  i32Const(b, loc, 0)),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                  threadIdX(b, loc), i32Const(b, loc, 0)));
+        ifThen(b, loc, isFirst, [&](OpBuilder &tb) {
+          buildCombineBarrierBody(tb, loc, ctx, kernel, kCombineKernel);
+        });
+        Value counter = elementPtr(b, loc, kernel.arg("barriers"), b.getI32Type(),
+                                   i32Const(b, loc, kCombineArrivedSlot));
+        gridBarrier(b, loc, counter,
+                    ctx.kernelName(kCombineKernel) +
+                        ": barriers[4], after the cross-rank barrier",
+                    ctx.barrierTimeoutCycles);
+        buildCombineReduceBody(b, loc, ctx, kernel, kThreads);
+      });
 }

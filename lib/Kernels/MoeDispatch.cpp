@@ -46,7 +46,6 @@ constexpr int64_t kMaxRegisters = 128;
 
 void megamoe::buildMoeDispatchKernel(OpBuilder &b, Location loc,
                                      const MoeKernelContext &ctx) {
-  const config::LayerConfig &c = ctx.config;
   if (!checkRouteRegions(loc, ctx) || !checkLayoutRegions(loc, ctx) ||
       !checkPullRegions(loc, ctx) ||
       !checkRegion(loc, ctx, "barriers", kBarrierSlots * 4))
@@ -55,36 +54,30 @@ void megamoe::buildMoeDispatchKernel(OpBuilder &b, Location loc,
   SmallVector<KernelParam> params = routeParams(mc);
   appendParams(params, layoutParams(mc, ctx));
   appendParams(params, pullParams(mc, ctx));
-  OpBuilder::InsertionGuard guard(b);
-  addProfileParam(params, ctx, kDispatchKernel);
-  BoundKernel kernel = createBoundKernel(
-      b, loc, ctx.kernelName(kDispatchKernel), params, kThreads, kMaxRegisters,
-      config::toString(c.chip), persistentGrid(b));
-  collectives::PhaseProfile profile =
-      kernelProfile(kernel, ctx, kDispatchKernel);
-  profile.stampCta(b, loc, /*end=*/false);
-  std::string name = ctx.kernelName(kDispatchKernel);
-  auto barrier = [&](int64_t slot, StringRef what) {
-    Value counter = elementPtr(b, loc, kernel.arg("barriers"), b.getI32Type(),
-                               i32Const(b, loc, slot));
-    gridBarrier(b, loc, counter,
-                name + ": barriers[" + std::to_string(slot) + "], " +
-                    what.str(),
-                ctx.barrierTimeoutCycles);
-  };
+  buildStageKernel(
+      b, loc, ctx, kDispatchKernel, params, kThreads, kMaxRegisters,
+      persistentGrid(b), [&](OpBuilder &b, const BoundKernel &kernel) {
+        std::string name = ctx.kernelName(kDispatchKernel);
+        auto barrier = [&](int64_t slot, StringRef what) {
+          Value counter = elementPtr(b, loc, kernel.arg("barriers"), b.getI32Type(),
+                                     i32Const(b, loc, slot));
+          gridBarrier(b, loc, counter,
+                      name + ": barriers[" + std::to_string(slot) + "], " +
+                          what.str(),
+                      ctx.barrierTimeoutCycles);
+        };
 
-  buildRouteBody(b, loc, ctx, kernel, kThreads);
-  // The route's threads fenced their remote stores (sys scope); the
-  // barrier's release/acquire makes send_count complete for CTA 0.
-  barrier(kDispatchRoutedSlot, "after the route");
-  Value isCta0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                       blockIdX(b, loc), i32Const(b, loc, 0));
-  ifThen(b, loc, isCta0, [&](OpBuilder &tb) {
-    buildLayoutBody(tb, loc, ctx, kernel, kThreads, kDispatchKernel);
-  });
-  // pool_info, pool_row_start and pool_block_expert are written.
-  barrier(kDispatchLaidOutSlot, "after the layout");
-  buildPullBody(b, loc, ctx, kernel, kThreads);
-  profile.stampCta(b, loc, /*end=*/true);
-  ws::ReturnOp::create(b, loc);
+        buildRouteBody(b, loc, ctx, kernel, kThreads);
+        // The route's threads fenced their remote stores (sys scope); the
+        // barrier's release/acquire makes send_count complete for CTA 0.
+        barrier(kDispatchRoutedSlot, "after the route");
+        Value isCta0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             blockIdX(b, loc), i32Const(b, loc, 0));
+        ifThen(b, loc, isCta0, [&](OpBuilder &tb) {
+          buildLayoutBody(tb, loc, ctx, kernel, kThreads, kDispatchKernel);
+        });
+        // pool_info, pool_row_start and pool_block_expert are written.
+        barrier(kDispatchLaidOutSlot, "after the layout");
+        buildPullBody(b, loc, ctx, kernel, kThreads);
+      });
 }

@@ -227,6 +227,22 @@ void gridBarrier(OpBuilder &b, Location loc, Value counter, StringRef name,
   gpu::BarrierOp::create(b, loc);
 }
 
+void buildStageKernel(OpBuilder &b, Location loc, const MoeKernelContext &ctx,
+                      StringRef base, SmallVector<KernelParam> params,
+                      int64_t threads, int64_t maxnreg, ArrayRef<Attribute> grid,
+                      function_ref<void(OpBuilder &, const BoundKernel &)> body) {
+  OpBuilder::InsertionGuard guard(b);
+  addProfileParam(params, ctx, base);
+  BoundKernel kernel =
+      createBoundKernel(b, loc, ctx.kernelName(base), params, threads, maxnreg,
+                        config::toString(ctx.config.chip), grid);
+  collectives::PhaseProfile profile = kernelProfile(kernel, ctx, base);
+  profile.stampCta(b, loc, /*end=*/false);
+  body(b, kernel);
+  profile.stampCta(b, loc, /*end=*/true);
+  ws::ReturnOp::create(b, loc);
+}
+
 void addProfileParam(SmallVectorImpl<KernelParam> &params,
                      const MoeKernelContext &ctx, StringRef base) {
   if (ctx.profileSection(base))

@@ -141,6 +141,16 @@ void gridBarrier(mlir::OpBuilder &b, mlir::Location loc, mlir::Value counter,
 /// `profile` parameter (bound to "profile", docs/Profile.md).
 void addProfileParam(llvm::SmallVectorImpl<KernelParam> &params,
                      const MoeKernelContext &ctx, llvm::StringRef base);
+/// A stage kernel `base` of the layer (its context name): `params` plus the
+/// profile's, `threads` threads of at most `maxnreg` registers, `grid`;
+/// `body` builds its code between the CTA's profile stamps, then the kernel
+/// returns. The insertion point is restored after it.
+void buildStageKernel(
+    mlir::OpBuilder &b, mlir::Location loc, const MoeKernelContext &ctx,
+    llvm::StringRef base, llvm::SmallVector<KernelParam> params,
+    int64_t threads, int64_t maxnreg, llvm::ArrayRef<mlir::Attribute> grid,
+    llvm::function_ref<void(mlir::OpBuilder &, const BoundKernel &)> body);
+
 /// The profile writer of kernel `base` (off without the profile).
 collectives::PhaseProfile kernelProfile(const BoundKernel &kernel,
                                         const MoeKernelContext &ctx,

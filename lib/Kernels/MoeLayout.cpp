@@ -399,19 +399,12 @@ void megamoe::moe::buildLayoutBody(OpBuilder &b, Location loc,
 
 void megamoe::buildMoeLayoutKernel(OpBuilder &b, Location loc,
                                    const MoeKernelContext &ctx) {
-  const config::LayerConfig &c = ctx.config;
   if (!checkLayoutRegions(loc, ctx))
     return;
-  SmallVector<KernelParam> params = layoutParams(b.getContext(), ctx);
-  OpBuilder::InsertionGuard guard(b);
-  addProfileParam(params, ctx, kLayoutKernel);
-  BoundKernel kernel = createBoundKernel(
-      b, loc, ctx.kernelName(kLayoutKernel), params, kThreads, kMaxRegisters,
-      config::toString(c.chip), singleCtaGrid(b));
-  collectives::PhaseProfile profile =
-      kernelProfile(kernel, ctx, kLayoutKernel);
-  profile.stampCta(b, loc, /*end=*/false);
-  buildLayoutBody(b, loc, ctx, kernel, kThreads, kLayoutKernel);
-  profile.stampCta(b, loc, /*end=*/true);
-  ws::ReturnOp::create(b, loc);
+  buildStageKernel(
+      b, loc, ctx, kLayoutKernel, layoutParams(b.getContext(), ctx), kThreads,
+      kMaxRegisters, singleCtaGrid(b),
+      [&](OpBuilder &kb, const BoundKernel &kernel) {
+        buildLayoutBody(kb, loc, ctx, kernel, kThreads, kLayoutKernel);
+      });
 }

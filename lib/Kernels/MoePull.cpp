@@ -159,19 +159,11 @@ void megamoe::moe::buildPullBody(OpBuilder &b, Location loc,
 
 void megamoe::buildMoePullKernel(OpBuilder &b, Location loc,
                                  const MoeKernelContext &ctx) {
-  const config::LayerConfig &c = ctx.config;
   if (!checkPullRegions(loc, ctx))
     return;
-  SmallVector<KernelParam> params = pullParams(b.getContext(), ctx);
-  OpBuilder::InsertionGuard guard(b);
-  addProfileParam(params, ctx, kPullKernel);
-  BoundKernel kernel = createBoundKernel(
-      b, loc, ctx.kernelName(kPullKernel), params, kThreads, kMaxRegisters,
-      config::toString(c.chip), persistentGrid(b));
-  collectives::PhaseProfile profile =
-      kernelProfile(kernel, ctx, kPullKernel);
-  profile.stampCta(b, loc, /*end=*/false);
-  buildPullBody(b, loc, ctx, kernel, kThreads);
-  profile.stampCta(b, loc, /*end=*/true);
-  ws::ReturnOp::create(b, loc);
+  buildStageKernel(b, loc, ctx, kPullKernel, pullParams(b.getContext(), ctx),
+                   kThreads, kMaxRegisters, persistentGrid(b),
+                   [&](OpBuilder &kb, const BoundKernel &kernel) {
+                     buildPullBody(kb, loc, ctx, kernel, kThreads);
+                   });
 }

@@ -144,19 +144,11 @@ void megamoe::moe::buildRouteBody(OpBuilder &b, Location loc,
 
 void megamoe::buildMoeRouteKernel(OpBuilder &b, Location loc,
                                   const MoeKernelContext &ctx) {
-  const config::LayerConfig &c = ctx.config;
   if (!checkRouteRegions(loc, ctx))
     return;
-  SmallVector<KernelParam> params = routeParams(b.getContext());
-  OpBuilder::InsertionGuard guard(b);
-  addProfileParam(params, ctx, kRouteKernel);
-  BoundKernel kernel = createBoundKernel(
-      b, loc, ctx.kernelName(kRouteKernel), params, kThreads, kMaxRegisters,
-      config::toString(c.chip), persistentGrid(b));
-  collectives::PhaseProfile profile =
-      kernelProfile(kernel, ctx, kRouteKernel);
-  profile.stampCta(b, loc, /*end=*/false);
-  buildRouteBody(b, loc, ctx, kernel, kThreads);
-  profile.stampCta(b, loc, /*end=*/true);
-  ws::ReturnOp::create(b, loc);
+  buildStageKernel(b, loc, ctx, kRouteKernel, routeParams(b.getContext()),
+                   kThreads, kMaxRegisters, persistentGrid(b),
+                   [&](OpBuilder &kb, const BoundKernel &kernel) {
+                     buildRouteBody(kb, loc, ctx, kernel, kThreads);
+                   });
 }
