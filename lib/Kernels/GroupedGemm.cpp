@@ -97,6 +97,11 @@ struct GemmKernel {
   Value halfBarrier;
   SmallVector<GemmPhase *, 2> phases;  // walked in this order by every role
   PhaseProfile profile;                // off unless built with the profile
+  /// The one-kernel layer: the kernel, its frame and the math warpgroups'
+  /// barrier for the frame's math epilogue (null otherwise).
+  const BoundKernel *kernel = nullptr;
+  const FusedKernelFrame *frame = nullptr;
+  Value mathBarrier;
 };
 
 /// The profile's tag of a tile: m-block x tiles per m-block + tile (only
@@ -603,9 +608,16 @@ void buildMathRole(OpBuilder &b, Location loc, const GemmKernel &k,
   if (tmaStores)
     drainTileStores(b, loc, isStorer);
   // The remote combine stores are visible system-wide before the next
-  // kernel's cross-rank barrier (moe_combine_barrier).
+  // kernel's cross-rank barrier (moe_combine_barrier), or the frame's.
   if (scatters)
     moe::systemFence(b, loc);
+  if (k.frame && k.frame->mathEpilogue) {
+    int64_t firstThread = k.plan.roles[1].warpBegin * 32;
+    Value thread = arith::SubIOp::create(b, loc, moe::threadIdX(b, loc),
+                                         i32Const(b, loc, firstThread));
+    k.frame->mathEpilogue(b, *k.kernel, thread,
+                          128 * k.plan.mathWarpgroups(), k.mathBarrier);
+  }
 }
 
 
@@ -832,6 +844,22 @@ void megamoe::buildFusedGemmKernel(OpBuilder &b, Location loc,
   if (binds.profile)
     params.push_back(
         {kParamProfile, kProfileBind, moe::globalType(b.getI64Type())});
+  if (binds.frame)
+    for (const KernelParam &p : binds.frame->params) {
+      auto same = llvm::find_if(
+          params, [&](const KernelParam &q) { return q.name == p.name; });
+      if (same == params.end()) {
+        params.push_back(p);
+        continue;
+      }
+      if (same->bind != p.bind || same->type != p.type) {
+        emitError(loc) << kernelName << ": parameter '" << p.name
+                       << "' is bound to '" << same->bind
+                       << "' by the GEMMs and to '" << p.bind
+                       << "' by the layer's stages";
+        return;
+      }
+    }
   BoundKernel kernel =
       createBoundKernel(b, loc, kernelName, params, plan.threads,
                         plan.entryRegisters, config::toString(l1.chip),
@@ -840,6 +868,10 @@ void megamoe::buildFusedGemmKernel(OpBuilder &b, Location loc,
                        b.getI64IntegerAttr(plan.smemBytes));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&kernel.op().getBody().front());
+  // The dispatch first: the m-block count and the tables the roles read
+  // are what it writes.
+  if (binds.frame && binds.frame->prologue)
+    binds.frame->prologue(b, kernel);
   GemmPhase first =
       bindPhase(l1, [&](StringRef name) { return kernel.find(name); });
   GemmPhase second = bindPhase(l2, [&](StringRef name) {
@@ -878,6 +910,19 @@ void megamoe::buildFusedGemmKernel(OpBuilder &b, Location loc,
   second.epiloguePhase = ProfilePhase::L2Epilogue;
   if (binds.profile)
     k.profile = {kernel.find(kParamProfile), *binds.profile};
+  if (binds.frame) {
+    k.kernel = &kernel;
+    k.frame = binds.frame;
+    // After the epilogue, pair and half barriers' ids.
+    SmallVector<std::string> math;
+    for (int64_t wg = 0; wg < plan.mathWarpgroups(); ++wg)
+      math.push_back(plan.roles[1 + wg].name);
+    SmallVector<StringRef> names(math.begin(), math.end());
+    k.mathBarrier = ws::NamedBarrierOp::create(
+        b, loc, ws::BarrierType::get(ctx),
+        static_cast<uint32_t>(3 + plan.mathWarpgroups()),
+        b.getStrArrayAttr(names));
+  }
   k.phases = {&first, &second};
   buildRoles(b, loc, k);
   ws::ReturnOp::create(b, loc);

@@ -13,10 +13,22 @@ BoundKernel::BoundKernel(warpspec::KernelOp op, ArrayRef<KernelParam> params)
 }
 
 Value BoundKernel::find(StringRef name) const {
-  for (auto [i, n] : llvm::enumerate(names_))
-    if (n == name)
-      return warpspec::KernelOp(op_).getBody().front().getArgument(i);
-  return Value();
+  auto lookup = [&](StringRef wanted) -> Value {
+    for (auto [i, n] : llvm::enumerate(names_))
+      if (n == wanted)
+        return warpspec::KernelOp(op_).getBody().front().getArgument(i);
+    return Value();
+  };
+  if (!prefix_.empty())
+    if (Value v = lookup(prefix_ + name.str()))
+      return v;
+  return lookup(name);
+}
+
+BoundKernel BoundKernel::preferring(StringRef prefix) const {
+  BoundKernel view = *this;
+  view.prefix_ = prefix.str();
+  return view;
 }
 
 Value BoundKernel::arg(StringRef name) const {

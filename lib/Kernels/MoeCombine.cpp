@@ -100,7 +100,7 @@ bool megamoe::moe::checkCombineReduceShape(Location loc,
 void megamoe::moe::buildCombineReduceBody(OpBuilder &b, Location loc,
                                           const MoeKernelContext &ctx,
                                           const BoundKernel &kernel,
-                                          int64_t ctaThreads) {
+                                          int64_t ctaThreads, Value thread) {
   const config::LayerConfig &c = ctx.config;
   const int64_t hidden = c.hidden, tokens = c.maxTokensPerRank, topk = c.topk;
   const int64_t vectorsPerRow = hidden / kBf16PerVector;
@@ -117,7 +117,7 @@ void megamoe::moe::buildCombineReduceBody(OpBuilder &b, Location loc,
       arith::AddIOp::create(b, loc,
                             arith::MulIOp::create(b, loc, blockIdX(b, loc),
                                                   i32Const(b, loc, ctaThreads)),
-                            threadIdX(b, loc));
+                            thread ? thread : threadIdX(b, loc));
   Value step = arith::MulIOp::create(b, loc, gridDimX(b, loc),
                                      i32Const(b, loc, ctaThreads));
   forLoop(

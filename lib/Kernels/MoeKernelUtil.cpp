@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -176,16 +177,48 @@ static Value toI32(OpBuilder &b, Location loc, Value index) {
   return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), index);
 }
 
+namespace {
+/// The nesting depth of OpaqueSpecialRegisters scopes being built.
+thread_local int opaqueSpecialRegisterScopes = 0;
+
+/// `mov.u32 $0, %<name>` as inline PTX with side effects: never merged with
+/// another read of the register, nor hoisted.
+Value opaqueSpecialRegister(OpBuilder &b, Location loc, StringRef name) {
+  std::string text = ("mov.u32 $0, %" + name + ";").str();
+  return LLVM::InlineAsmOp::create(
+             b, loc, b.getI32Type(), ValueRange{}, text, "=r",
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+             ArrayAttr())
+      .getResult(0);
+}
+} // namespace
+
+OpaqueSpecialRegisters::OpaqueSpecialRegisters() {
+  ++opaqueSpecialRegisterScopes;
+}
+OpaqueSpecialRegisters::~OpaqueSpecialRegisters() {
+  --opaqueSpecialRegisterScopes;
+}
+
 Value threadIdX(OpBuilder &b, Location loc) {
+  if (opaqueSpecialRegisterScopes)
+    return opaqueSpecialRegister(b, loc, "tid.x");
   return toI32(b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
 }
 Value blockIdX(OpBuilder &b, Location loc) {
+  if (opaqueSpecialRegisterScopes)
+    return opaqueSpecialRegister(b, loc, "ctaid.x");
   return toI32(b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
 }
 Value gridDimX(OpBuilder &b, Location loc) {
+  if (opaqueSpecialRegisterScopes)
+    return opaqueSpecialRegister(b, loc, "nctaid.x");
   return toI32(b, loc, gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
 }
 Value laneId(OpBuilder &b, Location loc) {
+  if (opaqueSpecialRegisterScopes)
+    return opaqueSpecialRegister(b, loc, "laneid");
   return toI32(b, loc,
                gpu::LaneIdOp::create(b, loc, /*upper_bound=*/IntegerAttr()));
 }
@@ -215,16 +248,23 @@ void systemFence(OpBuilder &b, Location loc) {
 }
 
 void gridBarrier(OpBuilder &b, Location loc, Value counter, StringRef name,
-                 int64_t timeoutCycles) {
-  gpu::BarrierOp::create(b, loc);
-  Value isThread0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                          threadIdX(b, loc), i32Const(b, loc, 0));
+                 int64_t timeoutCycles, Value ctaBarrier, Value thread) {
+  auto ctaSync = [&] {
+    if (ctaBarrier)
+      ws::BarrierSyncOp::create(b, loc, ctaBarrier);
+    else
+      gpu::BarrierOp::create(b, loc);
+  };
+  ctaSync();
+  Value isThread0 = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      ctaBarrier ? thread : threadIdX(b, loc), i32Const(b, loc, 0));
   ifThen(b, loc, isThread0, [&](OpBuilder &tb) {
     ws::GridSyncOp::create(tb, loc, counter, gridDimX(tb, loc),
                            tb.getStringAttr(name),
                            tb.getI64IntegerAttr(timeoutCycles));
   });
-  gpu::BarrierOp::create(b, loc);
+  ctaSync();
 }
 
 void buildStageKernel(OpBuilder &b, Location loc, const MoeKernelContext &ctx,

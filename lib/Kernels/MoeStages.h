@@ -28,7 +28,11 @@ inline constexpr int64_t kCombineBarrierSlot = 1;
 inline constexpr int64_t kDispatchRoutedSlot = 2;
 inline constexpr int64_t kDispatchLaidOutSlot = 3;
 inline constexpr int64_t kCombineArrivedSlot = 4;
-inline constexpr int64_t kBarrierSlots = 5;
+/// moe_fused only (MoeFused.cpp): the pool is filled; every L2 tile's rows
+/// are scattered.
+inline constexpr int64_t kFusedPulledSlot = 5;
+inline constexpr int64_t kFusedScatteredSlot = 6;
+inline constexpr int64_t kBarrierSlots = 7;
 
 /// moe_route: every slot's index to its expert's owner (grid-stride over
 /// the slots; every CTA of the grid takes part).
@@ -64,12 +68,14 @@ void buildCombineBarrierBody(mlir::OpBuilder &b, mlir::Location loc,
                              const BoundKernel &args, llvm::StringRef name);
 
 /// moe_combine_reduce: y from the combine rows (grid-stride over the
-/// 16-byte vectors of y).
+/// 16-byte vectors of y), by `ctaThreads` threads of each CTA: thread
+/// `thread` (i32) of them, or all, by threadIdx, when it is null.
 llvm::SmallVector<KernelParam> combineReduceParams(mlir::MLIRContext *ctx);
 bool checkCombineReduceShape(mlir::Location loc, const MoeKernelContext &ctx);
 void buildCombineReduceBody(mlir::OpBuilder &b, mlir::Location loc,
                             const MoeKernelContext &ctx,
-                            const BoundKernel &args, int64_t ctaThreads);
+                            const BoundKernel &args, int64_t ctaThreads,
+                            mlir::Value thread = {});
 
 } // namespace megamoe::moe
 

@@ -128,7 +128,7 @@ def run_per_rank(ranks, body, timeout_s):
 
 # Kernels whose CTAs wait for each other (grid barriers) and for peers: with
 # R ranks on one GPU every rank's grid of them must be resident at once.
-CO_RESIDENT_KERNELS = ("moe_dispatch", "moe_combine")
+CO_RESIDENT_KERNELS = ("moe_dispatch", "moe_combine", "moe_fused")
 
 
 def check_co_residency(doc, ranks, props):

@@ -45,3 +45,21 @@ def test_multirank(layer, scenario):
     if scenario == "never_arrives":
         assert ("megamoe: timeout in cross-rank barrier 'moe_layout: barriers[0], before the pull'"
                 " on rank 0" in p.stdout)
+
+
+class _Props:
+    multi_processor_count = 132
+
+
+@pytest.mark.parametrize("kernel", ["moe_dispatch_bm64", "moe_combine", "moe_fused_bm128"])
+def test_co_residency_refuses_grids_that_cannot_all_be_resident(kernel):
+    # Kernels with grid barriers wait for all their CTAs: R ranks' grids of
+    # num_sms CTAs each must fit the GPU's SMs at once.
+    sys.path.insert(0, os.path.join(REPO, "python"))
+    from megamoe_testing.multirank import check_co_residency
+    doc = {"variants": [{"schedule": [kernel]}], "plan": {"num_sms": 132}}
+    with pytest.raises(ValueError, match="plan the layer with num-sms=66"):
+        check_co_residency(doc, 2, _Props())
+    check_co_residency(dict(doc, plan={"num_sms": 66}), 2, _Props())
+    check_co_residency(doc, 1, _Props())
+    check_co_residency({"schedule": ["moe_fused_gemm"], "plan": {"num_sms": 132}}, 2, _Props())

@@ -265,6 +265,26 @@ TEST(GroupedGemmConfig, PullRowsNeedsTheSwiGLUKernelAndItsShapes) {
       << *error;
 }
 
+TEST_F(Fixture, APreferringViewFindsThePrefixedCopyFirst) {
+  // moe_fused's combine reads its own copies of its parameters
+  // ("combine.rank") through BoundKernel::preferring; names without a copy
+  // fall back to the kernel's own.
+  OpBuilder b(&context);
+  b.setInsertionPointToEnd(gpuModule.getBody());
+  Type i32 = b.getI32Type();
+  megamoe::BoundKernel kernel = megamoe::createBoundKernel(
+      b, b.getUnknownLoc(), "k",
+      {{"rank", "value:rank", i32}, {"combine.rank", "value:rank", i32},
+       {"num_tokens", "value:num_tokens", i32}},
+      128, 128, "sm_90a", megamoe::persistentGrid(b));
+  Block &body = kernel.op().getBody().front();
+  megamoe::BoundKernel view = kernel.preferring("combine.");
+  EXPECT_EQ(kernel.arg("rank"), body.getArgument(0));
+  EXPECT_EQ(view.arg("rank"), body.getArgument(1));
+  EXPECT_EQ(view.arg("num_tokens"), body.getArgument(2));
+  EXPECT_FALSE(view.find("y"));
+}
+
 TEST(GroupedGemmConfig, FloatOutputTilesFitFiveStages) {
   // As many stages as fit (the K loop rolled: no unrolledStageCount). The
   // FP32 tile's extra 32 KiB still leave 5 stages (33296 B each): the plan

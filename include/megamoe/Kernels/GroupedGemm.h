@@ -101,11 +101,13 @@
 #define MEGAMOE_KERNELS_GROUPEDGEMM_H
 
 #include "megamoe/Config/KernelPlan.h"
+#include "megamoe/Kernels/KernelBuilder.h"
 #include "megamoe/Kernels/Profile.h"
 
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -187,6 +189,8 @@ void buildGroupedGemmKernel(mlir::OpBuilder &b, mlir::Location loc,
 /// per m-block), L2's (a combineScatter config; its parameters get the
 /// "l2_" prefix, block_expert and num_m_blocks are L1's), and the counter of
 /// L2 tiles that waited per m-block (`waits`, zero between calls).
+struct FusedKernelFrame;
+
 struct FusedGemmBinds {
   GroupedGemmBinds l1, l2;
   std::string waits;
@@ -198,6 +202,28 @@ struct FusedGemmBinds {
   /// The phase profile's section (GroupedGemmBinds::profile; l1's and l2's
   /// are not read).
   std::optional<ProfileSection> profile;
+  /// The whole layer in the kernel (FusedKernelFrame), or null: the GEMMs
+  /// alone.
+  const FusedKernelFrame *frame = nullptr;
+};
+
+/// What the one-kernel layer (megamoe-expand one-kernel,
+/// docs/FusedSchedule.md) adds around the fused GEMM kernel's roles: more
+/// parameters, code every thread runs before the roles (the dispatch) and
+/// code the math warpgroups run after their last tile (the combine).
+struct FusedKernelFrame {
+  /// Appended to the GEMMs' parameters; a name both have must have the same
+  /// binding and type (one parameter).
+  llvm::SmallVector<KernelParam> params;
+  /// Run by all threads of every CTA before the roles split them; the GEMMs'
+  /// m-block count is read after it.
+  std::function<void(mlir::OpBuilder &, const BoundKernel &)> prologue;
+  /// Run by every math thread after its last tile and the fence of its
+  /// scattered rows: `thread` in [0, threads) (i32), `barrier` a named
+  /// barrier of all math warpgroups.
+  std::function<void(mlir::OpBuilder &, const BoundKernel &,
+                     mlir::Value thread, int64_t threads, mlir::Value barrier)>
+      mathEpilogue;
 };
 
 /// Appends `warpspec.kernel @kernelName`: the fused GEMM kernel, one

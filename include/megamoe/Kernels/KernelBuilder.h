@@ -47,10 +47,15 @@ public:
   /// The argument of parameter `name`, or null when this kernel has no such
   /// parameter (a build option left it out).
   mlir::Value find(llvm::StringRef name) const;
+  /// A view of the same kernel in which `name` finds parameter
+  /// `prefix + name` where the kernel has one, else `name`: code that reads
+  /// its operands by their stage's names then uses its own copies of them.
+  BoundKernel preferring(llvm::StringRef prefix) const;
 
 private:
   mlir::warpspec::KernelOp op_;
   llvm::SmallVector<std::string> names_;
+  std::string prefix_;
 };
 
 BoundKernel createBoundKernel(mlir::OpBuilder &b, mlir::Location loc,

@@ -86,6 +86,9 @@ inline constexpr char kCombineReduceKernel[] = "moe_combine_reduce";
 /// reduce, each one kernel (docs/UnfusedSchedule.md, "Merged stages").
 inline constexpr char kDispatchKernel[] = "moe_dispatch";
 inline constexpr char kCombineKernel[] = "moe_combine";
+/// megamoe-expand one-kernel: the whole fused-gemm layer as one kernel per
+/// variant (docs/FusedSchedule.md, "One kernel").
+inline constexpr char kFusedKernel[] = "moe_fused";
 
 void buildMoeRouteKernel(mlir::OpBuilder &b, mlir::Location loc,
                          const MoeKernelContext &ctx);
@@ -103,6 +106,15 @@ void buildMoeDispatchKernel(mlir::OpBuilder &b, mlir::Location loc,
                             const MoeKernelContext &ctx);
 void buildMoeCombineKernel(mlir::OpBuilder &b, mlir::Location loc,
                            const MoeKernelContext &ctx);
+
+struct GroupedGemmConfig;
+struct FusedGemmBinds;
+/// moe_fused (MoeFused.cpp): the fused GEMM kernel of `l1` and `l2` with
+/// the dispatch before its roles and the combine after its math tiles.
+void buildMoeFusedKernel(mlir::OpBuilder &b, mlir::Location loc,
+                         const MoeKernelContext &ctx,
+                         const GroupedGemmConfig &l1,
+                         const GroupedGemmConfig &l2, FusedGemmBinds binds);
 
 } // namespace megamoe
 

@@ -101,9 +101,11 @@ mk::GroupedGemmBinds layerGemmBinds(const mk::GroupedGemmConfig &g, bool l1) {
 }
 
 /// The fused-gemm schedule's persistent L1 + SwiGLU + L2 kernel
-/// (docs/FusedSchedule.md) for the context's variant.
+/// (docs/FusedSchedule.md) for the context's variant; with `wholeLayer` the
+/// dispatch and the combine in it too (moe_fused).
 void buildLayerFusedGemm(OpBuilder &b, Location loc,
-                         const mk::MoeKernelContext &ctx) {
+                         const mk::MoeKernelContext &ctx,
+                         bool wholeLayer = false) {
   const cfg::LayerConfig &c = ctx.config;
   const cfg::Variant &v =
       *llvm::find_if(ctx.plan.variants, [&](const cfg::Variant &x) {
@@ -123,6 +125,11 @@ void buildLayerFusedGemm(OpBuilder &b, Location loc,
   mk::FusedGemmBinds binds{layerGemmBinds(l1, true), layerGemmBinds(l2, false),
                            "region:l2_waits", ctx.barrierTimeoutCycles,
                            ctx.missingArrivals};
+  if (wholeLayer) {
+    binds.profile = ctx.profileSection(mk::kFusedKernel);
+    mk::buildMoeFusedKernel(b, loc, ctx, l1, l2, binds);
+    return;
+  }
   binds.profile = ctx.profileSection(mk::kFusedGemmKernel);
   mk::buildFusedGemmKernel(b, loc, ctx.kernelName(mk::kFusedGemmKernel), l1,
                            l2, binds);
@@ -194,7 +201,11 @@ SmallVector<Stage> fusedGemmStages() {
     if (name == mk::kActivationKernel || name == mk::kL2GemmKernel)
       continue;
     if (name == mk::kL1GemmKernel)
-      s = {mk::kFusedGemmKernel, buildLayerFusedGemm, /*perVariant=*/true};
+      s = {mk::kFusedGemmKernel,
+           [](OpBuilder &b, Location l, const mk::MoeKernelContext &ctx) {
+             buildLayerFusedGemm(b, l, ctx);
+           },
+           /*perVariant=*/true};
     stages.push_back(s);
   }
   return stages;
@@ -214,6 +225,15 @@ SmallVector<Stage> splitStages(bool pullInL1) {
     stages.push_back(s);
   }
   return stages;
+}
+
+/// With one-kernel (fused-gemm): moe_fused, the whole layer.
+SmallVector<Stage> oneKernelStages() {
+  return {{mk::kFusedKernel,
+           [](OpBuilder &b, Location l, const mk::MoeKernelContext &ctx) {
+             buildLayerFusedGemm(b, l, ctx, /*wholeLayer=*/true);
+           },
+           /*perVariant=*/true}};
 }
 
 /// With merge-stages: the stages' route, layout and pull as moe_dispatch
@@ -268,7 +288,8 @@ DictionaryAttr layerDescription(Builder &b, const cfg::LayerConfig &c,
 /// Whether stage `name` is a GEMM kernel (its roles stamp per tile).
 bool isGemmStage(StringRef name) {
   return name == mk::kL1GemmKernel || name == mk::kL1SwiGLUKernel ||
-         name == mk::kL2GemmKernel || name == mk::kFusedGemmKernel;
+         name == mk::kL2GemmKernel || name == mk::kFusedGemmKernel ||
+         name == mk::kFusedKernel;
 }
 
 /// The manifest's "profile" (docs/Profile.md): the record format, the phase
@@ -321,10 +342,21 @@ struct MegaMoEExpandPass
                 "\"schedule=split\" or \"schedule=fused-gemm\")";
     // The plan is valid: the layer op's verifier checks it (validatePlan).
 
+    if (oneKernel && plan.schedule != cfg::Schedule::FusedGemm)
+      return layer.emitError("megamoe-expand: one-kernel is built for the "
+                             "fused-gemm schedule (megamoe-plan=\"schedule="
+                             "fused-gemm\"); the plan's is ")
+             << cfg::toString(plan.schedule);
+    if (oneKernel && mergeStages)
+      return layer.emitError("megamoe-expand: one-kernel already holds the "
+                             "dispatch and the combine; merge-stages does "
+                             "not apply");
     bool split = plan.schedule == cfg::Schedule::Split;
     // A split variant whose epilogue does not requantize runs the unfused
     // schedule's L1 GEMM and moe_activation (cfg::splitFusesActivation).
     auto stagesOf = [&](const cfg::Variant &v) {
+      if (oneKernel)
+        return oneKernelStages();
       SmallVector<Stage> stages =
           plan.schedule == cfg::Schedule::FusedGemm ? fusedGemmStages()
           : split && cfg::splitFusesActivation(config, v)

@@ -175,6 +175,11 @@ def MegaMoEExpand : Pass<"megamoe-expand", "::mlir::ModuleOp"> {
            "(moe_combine), their steps joined by grid barriers instead of "
            "kernel boundaries (docs/UnfusedSchedule.md, \"Merged stages\"; "
            "not with l1-pull variants)">,
+    Option<"oneKernel", "one-kernel", "bool", "false",
+           "schedule=fused-gemm only: the whole layer as one kernel per "
+           "variant (moe_fused): the dispatch before the fused GEMM kernel's "
+           "roles and the combine after its math tiles, joined by grid "
+           "barriers (docs/FusedSchedule.md, \"One kernel\")">,
     Option<"programmaticLaunch", "programmatic-launch", "int64_t", "1",
            "programmatic dependent launch (bench/RESULTS.md, 2026-12-02): "
            "0 off; 1 (default) every kernel of the layer begins with "
