@@ -103,8 +103,11 @@ Schedule fastestBuiltSchedule(const LayerConfig &c) {
   // 2048 / 8192 tokens (V4-Flash) and 0.947 / 0.972 / 0.953 / 0.959 / 0.948
   // / 0.970 (V4-Pro); fused-gemm against unfused 0.92-1.01 at 1-2048 and
   // 1.09 / 1.13 at 8192 (fast math), and V4-Flash at 8192 host-timed split
-  // 4971 us against fused-gemm 5617 us. So split at every token count, for
-  // both BLOCK_M variants. No other chip has been measured: there the
+  // 4971 us against fused-gemm 5617 us. The whole layer as one kernel
+  // (megamoe-expand one-kernel on a fused-gemm plan, 2026-12-03 "One
+  // kernel"): 1.01-1.04x fused-gemm's time and 1.00-1.30x split's at 1-8192
+  // tokens (V4-Flash; V4-Pro 1.00-1.30x split's). So split at every token
+  // count, for both BLOCK_M variants. No other chip has been measured: there the
   // unfused schedule, the bitwise reference.
   return c.chip == Chip::SM90a ? Schedule::Split : Schedule::Unfused;
 }

@@ -23,6 +23,7 @@
 #include <limits>
 
 using namespace mlir;
+using namespace megamoe;
 using namespace megamoe::moe;
 
 namespace {
@@ -41,53 +42,19 @@ constexpr int64_t kColumnsPerLane = kGroupColumns / 32;
 /// [16q + 8, 16q + 16) hold activation columns [8q, 8q + 8).
 constexpr int64_t kInterleave = 8;
 
-} // namespace
-
-void megamoe::buildMoeActivationKernel(OpBuilder &b, Location loc,
-                                       const MoeKernelContext &ctx) {
+/// The kernel's body: one warp per (pool row, 128-column group), grid-stride
+/// over the used rows (buildMoeActivationKernel has checked the shapes).
+void buildActivationBody(OpBuilder &b, Location loc,
+                         const MoeKernelContext &ctx,
+                         const BoundKernel &kernel) {
   const config::LayerConfig &c = ctx.config;
   const int64_t inter = c.intermediate, pool = ctx.plan.poolTokens;
   const int64_t requant = c.recipe.requantBlock;
-  if (requant != kGroupColumns && requant != kGroupColumns / 2) {
-    emitError(loc) << "moe_activation requantizes per 128 or 64 columns; the "
-                      "layer asks for per "
-                   << requant;
-    return;
-  }
   // Lanes per requantization block, and blocks per work item.
   const int64_t blockLanes = requant / kColumnsPerLane;
   const int64_t blocksPerItem = kGroupColumns / requant;
-  if (inter % kGroupColumns != 0 || pool <= 0) {
-    emitError(loc) << "moe_activation needs intermediate % 128 == 0 and a "
-                      "pool; got intermediate "
-                   << inter << ", pool rows " << pool;
-    return;
-  }
   const int64_t groups = inter / kGroupColumns;
-  if (pool * groups > std::numeric_limits<int32_t>::max() / 2) {
-    emitError(loc) << "moe_activation: " << pool << " pool rows x " << groups
-                   << " column groups exceed its 32-bit work index";
-    return;
-  }
-
-  MLIRContext *mc = b.getContext();
   Type f32 = b.getF32Type(), i32 = b.getI32Type();
-  // l2_pool holds e4m3 bytes; the kernel stores them four at a time.
-  SmallVector<KernelParam> params = {
-      regionParam(mc, "pool_info", i32),
-      regionParam(mc, "l1_out", f32),
-      regionParam(mc, "l1_pool_weight", f32),
-      regionParam(mc, "l2_pool", b.getI8Type()),
-      regionParam(mc, "l2_pool_sf", f32),
-  };
-  OpBuilder::InsertionGuard guard(b);
-  addProfileParam(params, ctx, kActivationKernel);
-  auto kernel = createBoundKernel(b, loc, ctx.kernelName(kActivationKernel),
-                                  params, kThreads, kMaxRegisters,
-                                  config::toString(c.chip), persistentGrid(b));
-  collectives::PhaseProfile profile =
-      kernelProfile(kernel, ctx, kActivationKernel);
-  profile.stampCta(b, loc, /*end=*/false);
   Value poolInfo = kernel.arg("pool_info"), l1Out = kernel.arg("l1_out"),
         rowWeight = kernel.arg("l1_pool_weight"),
         l2Pool = kernel.arg("l2_pool"), l2PoolSf = kernel.arg("l2_pool_sf");
@@ -218,6 +185,47 @@ void megamoe::buildMoeActivationKernel(OpBuilder &b, Location loc,
           store(b, loc, sf, rowPtr(b, loc, l2PoolSf, sfIndex, 4), 4);
         }
       });
-  profile.stampCta(b, loc, /*end=*/true);
-  warpspec::ReturnOp::create(b, loc);
+}
+
+} // namespace
+
+void megamoe::buildMoeActivationKernel(OpBuilder &b, Location loc,
+                                       const MoeKernelContext &ctx) {
+  const config::LayerConfig &c = ctx.config;
+  const int64_t inter = c.intermediate, pool = ctx.plan.poolTokens;
+  const int64_t requant = c.recipe.requantBlock;
+  if (requant != kGroupColumns && requant != kGroupColumns / 2) {
+    emitError(loc) << "moe_activation requantizes per 128 or 64 columns; the "
+                      "layer asks for per "
+                   << requant;
+    return;
+  }
+  if (inter % kGroupColumns != 0 || pool <= 0) {
+    emitError(loc) << "moe_activation needs intermediate % 128 == 0 and a "
+                      "pool; got intermediate "
+                   << inter << ", pool rows " << pool;
+    return;
+  }
+  const int64_t groups = inter / kGroupColumns;
+  if (pool * groups > std::numeric_limits<int32_t>::max() / 2) {
+    emitError(loc) << "moe_activation: " << pool << " pool rows x " << groups
+                   << " column groups exceed its 32-bit work index";
+    return;
+  }
+
+  MLIRContext *mc = b.getContext();
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  // l2_pool holds e4m3 bytes; the kernel stores them four at a time.
+  SmallVector<KernelParam> params = {
+      regionParam(mc, "pool_info", i32),
+      regionParam(mc, "l1_out", f32),
+      regionParam(mc, "l1_pool_weight", f32),
+      regionParam(mc, "l2_pool", b.getI8Type()),
+      regionParam(mc, "l2_pool_sf", f32),
+  };
+  buildStageKernel(b, loc, ctx, kActivationKernel, params, kThreads,
+                   kMaxRegisters, persistentGrid(b),
+                   [&](OpBuilder &kb, const BoundKernel &kernel) {
+                     buildActivationBody(kb, loc, ctx, kernel);
+                   });
 }
