@@ -608,10 +608,8 @@ void buildMathRole(OpBuilder &b, Location loc, const GemmKernel &k,
   if (tmaStores)
     drainTileStores(b, loc, isStorer);
   // The remote combine stores are visible system-wide before the next
-  // kernel's cross-rank barrier (moe_combine_barrier), or the frame's. With
-  // one rank there is none: the rows are local, and the kernel boundary (or
-  // the frame's grid barrier) orders them before the reduce.
-  if (scatters && k.phases.back()->cfg.combineRanks > 1)
+  // kernel's cross-rank barrier (moe_combine_barrier), or the frame's.
+  if (scatters)
     moe::systemFence(b, loc);
   if (k.frame && k.frame->mathEpilogue) {
     int64_t firstThread = k.plan.roles[1].warpBegin * 32;

@@ -223,20 +223,15 @@ void megamoe::buildMoeCombineKernel(OpBuilder &b, Location loc,
                                   i32Const(b, loc, 0)),
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                   threadIdX(b, loc), i32Const(b, loc, 0)));
-        // With one rank there is no peer to wait for: the reduce alone (the
-        // rows came before the kernel boundary).
-        if (ctx.config.ranks > 1) {
-          ifThen(b, loc, isFirst, [&](OpBuilder &tb) {
-            buildCombineBarrierBody(tb, loc, ctx, kernel, kCombineKernel);
-          });
-          Value counter =
-              elementPtr(b, loc, kernel.arg("barriers"), b.getI32Type(),
-                         i32Const(b, loc, kCombineArrivedSlot));
-          gridBarrier(b, loc, counter,
-                      ctx.kernelName(kCombineKernel) +
-                          ": barriers[4], after the cross-rank barrier",
-                      ctx.barrierTimeoutCycles);
-        }
+        ifThen(b, loc, isFirst, [&](OpBuilder &tb) {
+          buildCombineBarrierBody(tb, loc, ctx, kernel, kCombineKernel);
+        });
+        Value counter = elementPtr(b, loc, kernel.arg("barriers"), b.getI32Type(),
+                                   i32Const(b, loc, kCombineArrivedSlot));
+        gridBarrier(b, loc, counter,
+                    ctx.kernelName(kCombineKernel) +
+                        ": barriers[4], after the cross-rank barrier",
+                    ctx.barrierTimeoutCycles);
         buildCombineReduceBody(b, loc, ctx, kernel, kThreads);
       });
 }

@@ -112,22 +112,18 @@ void megamoe::buildMoeFusedKernel(OpBuilder &b, Location loc,
     gridBarrier(b, loc, counter(b, kernel, kFusedScatteredSlot),
                 barrierName(kFusedScatteredSlot, "after the L2 tiles"),
                 ctx.barrierTimeoutCycles, mathBarrier, thread);
-    // With one rank no peer scatters to this one: no cross-rank barrier.
-    if (ctx.config.ranks > 1) {
-      Value isFirst = arith::AndIOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                blockIdX(b, loc), i32Const(b, loc, 0)),
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread,
-                                i32Const(b, loc, 0)));
-      ifThen(b, loc, isFirst, [&](OpBuilder &tb) {
-        buildCombineBarrierBody(tb, loc, ctx, kernel, kFusedKernel);
-      });
-      gridBarrier(
-          b, loc, counter(b, kernel, kCombineArrivedSlot),
-          barrierName(kCombineArrivedSlot, "after the cross-rank barrier"),
-          ctx.barrierTimeoutCycles, mathBarrier, thread);
-    }
+    Value isFirst = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                              blockIdX(b, loc), i32Const(b, loc, 0)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread,
+                              i32Const(b, loc, 0)));
+    ifThen(b, loc, isFirst, [&](OpBuilder &tb) {
+      buildCombineBarrierBody(tb, loc, ctx, kernel, kFusedKernel);
+    });
+    gridBarrier(b, loc, counter(b, kernel, kCombineArrivedSlot),
+                barrierName(kCombineArrivedSlot, "after the cross-rank barrier"),
+                ctx.barrierTimeoutCycles, mathBarrier, thread);
     buildCombineReduceBody(b, loc, ctx, kernel, mathThreads, thread);
   };
 

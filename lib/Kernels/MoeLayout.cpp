@@ -374,31 +374,22 @@ void megamoe::moe::buildLayoutBody(OpBuilder &b, Location loc,
                                        args.arg("rank"), i32Const(b, loc, s.R));
   ifThen(b, loc, rankOk, [&](OpBuilder &rb) {
     sendCounts(rb, loc, s, args, ctaThreads);
-    // With one rank the counts are this CTA's own stores and the route's
-    // entries came before a kernel boundary or a grid barrier: the block
-    // sync below is all the ordering there is to do, no fence, no
-    // cross-rank barrier.
-    Value tid;
-    if (s.R > 1) {
-      systemFence(rb, loc);
-      gpu::BarrierOp::create(rb, loc);
-      tid = threadIdX(rb, loc);
-      Value isThread0 = arith::CmpIOp::create(
-          rb, loc, arith::CmpIPredicate::eq, tid, i32Const(rb, loc, 0));
-      ifThen(rb, loc, isThread0, [&](OpBuilder &tb) {
-        ws::CrossRankBarrierOp::create(
-            tb, loc, args.arg("barriers"), args.arg("rank"),
-            i32Const(tb, loc, s.R), args.arg("peer_offsets"), ws::Scope::sys,
-            tb.getStringAttr(ctx.kernelName(kernelBase) +
-                             ": barriers[0], before the pull"),
-            tb.getI64IntegerAttr(ctx.barrierTimeoutCycles));
-      });
-    }
+    systemFence(rb, loc);
+    gpu::BarrierOp::create(rb, loc);
+    Value tid = threadIdX(rb, loc);
+    Value isThread0 = arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::eq,
+                                            tid, i32Const(rb, loc, 0));
+    ifThen(rb, loc, isThread0, [&](OpBuilder &tb) {
+      ws::CrossRankBarrierOp::create(
+          tb, loc, args.arg("barriers"), args.arg("rank"), i32Const(tb, loc, s.R),
+          args.arg("peer_offsets"), ws::Scope::sys,
+          tb.getStringAttr(ctx.kernelName(kernelBase) +
+                           ": barriers[0], before the pull"),
+          tb.getI64IntegerAttr(ctx.barrierTimeoutCycles));
+    });
     // Thread 0's acquire plus this sync make the peers' stores visible to
     // warp 0's plain loads of recv_count.
     gpu::BarrierOp::create(rb, loc);
-    if (!tid)
-      tid = threadIdX(rb, loc);
     Value isWarp0 = arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::ult,
                                           tid, i32Const(rb, loc, kWarpSize));
     ifThen(rb, loc, isWarp0,

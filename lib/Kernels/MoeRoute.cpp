@@ -136,10 +136,6 @@ void megamoe::moe::buildRouteBody(OpBuilder &b, Location loc,
     // publishes them. Only those threads fence: a system-scope fence costs
     // about as much as the whole kernel at decode sizes when all 67,584
     // threads issue one (V4-Flash, 8 tokens/rank: 31.6 us for 48 slots).
-    // With one rank every store is local, and what follows the route (a
-    // kernel boundary or a grid barrier) orders it: no fence.
-    if (R == 1)
-      return;
     Value handledSlot =
         arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::slt, first, slots);
     ifThen(rb, loc, handledSlot, [&](OpBuilder &fb) { systemFence(fb, loc); });

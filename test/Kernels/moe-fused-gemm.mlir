@@ -88,5 +88,5 @@
 // PTXAS-NEXT: Function properties for moe_fused_gemm
 // PTXAS-NEXT: 16 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
-// MANIFEST: ['moe_route', 'moe_layout', 'moe_pull', 'moe_fused_gemm', 'moe_combine_reduce']
+// MANIFEST: ['moe_route', 'moe_layout', 'moe_pull', 'moe_fused_gemm', 'moe_combine_barrier', 'moe_combine_reduce']
 // MANIFEST: ['barriers', 'send_count', 'errors', 'l2_arrivals', 'l2_waits']

@@ -114,7 +114,7 @@
 // PTX-DAG: red.release.gpu.global.add.u32
 // PTX-DAG: cp.async.bulk.global.shared::cta.bulk_group
 
-// JSON: ['moe_route', 'moe_layout', 'moe_l1_swiglu', 'moe_l2_gemm', 'moe_combine_reduce']
+// JSON: ['moe_route', 'moe_layout', 'moe_l1_swiglu', 'moe_l2_gemm', 'moe_combine_barrier', 'moe_combine_reduce']
 // JSON: ['barriers', 'send_count', 'errors', 'pull_arrivals', 'pull_waits',
 
 // NOWARN-NOT: spills registers

@@ -32,8 +32,7 @@
 
 // PTX: cp.async.bulk.tensor.4d.shared::cta.global.tile.mbarrier::complete_tx::bytes
 // PTXAS-NOT: bytes spill stores
-// 11 kernels (one rank: no moe_combine_barrier)
-// PTXAS-COUNT-11: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-COUNT-12: 0 bytes spill stores, 0 bytes spill loads
 // SM100: l1-weight-tiles: the tiled L1 weights are built for sm_90a only (not sm_100a)
 // BAD: unknown l1-weight-tiles="maybe"
 

@@ -121,5 +121,4 @@
 // BIG-NOT: warpspec.global.load
 // BIG: gpu.shuffle  up
 
-// One rank: no cross-rank barrier, so no printf of its timeout (no stack).
-// PTXASPRO-COUNT-2: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// PTXASPRO-COUNT-2: 24 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

@@ -51,11 +51,10 @@
 // SCHED: 64 moe_dispatch_bm64 moe_l1_swiglu_bm64 moe_l2_gemm_bm64 moe_combine
 // SCHED: 128 moe_dispatch_bm128 moe_l1_gemm_bm128 moe_activation moe_l2_gemm_bm128 moe_combine
 
-// (One rank: the layout has no cross-rank barrier, so no sys-scope atomic;
-// test/Kernels/moe-one-rank.mlir.)
 // PTX-LABEL: .entry moe_dispatch_bm64(
 // PTX: atom.add.release.gpu.global.u32
 // PTX: ld.acquire.gpu.global
+// PTX: atom.add.release.sys.global.u32
 // PTX: atom.add.release.gpu.global.u32
 // PTX: ld.global.v4.b32
 
@@ -63,7 +62,7 @@
 // PTXAS-COUNT-8: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: bytes spill stores
 // PTXAS-PRO-COUNT-3: 0 bytes spill stores, 0 bytes spill loads
-// OFF: 64 moe_route moe_layout_bm64 moe_pull_bm64 moe_l1_swiglu_bm64 moe_l2_gemm_bm64 moe_combine_reduce
+// OFF: 64 moe_route moe_layout_bm64 moe_pull_bm64 moe_l1_swiglu_bm64 moe_l2_gemm_bm64 moe_combine_barrier moe_combine_reduce
 // PULL: merge-stages is not built for a variant whose L1 kernel pulls its rows (l1-pull, BLOCK_M 64)
 
 module {

