@@ -24,6 +24,36 @@ from megamoe_testing.profile_counts import expected_counts  # noqa: F401
 from megamoe_testing.schedule_compare import same  # noqa: F401
 
 
+# The layer's regions in dataflow order: the first that differs between two
+# layers run on the same inputs is where they part (workspace counters and
+# the inputs' copies first, then each stage's output).
+DATAFLOW_REGIONS = ("x", "x_sf", "topk_idx", "topk_weights", "send_count", "recv_count",
+                    "src_token_index", "pool_row_start", "pool_block_expert", "pool_block_row",
+                    "pool_info", "l1_pool", "l1_pool_sf", "l1_pool_weight", "pool_source",
+                    "l1_out", "l2_pool", "l2_pool_sf", "combine")
+
+
+def differing_regions(a, b):
+    """Lines naming each region (in dataflow order) whose bytes differ between
+    rank 0 of layers a and b, with the count and the first differing byte
+    offsets. Rows past pool_info[1] (the pool's unused tail) are compared too:
+    a difference there alone is stale data, not a wrong result."""
+    names = {r["name"] for r in a.layout["regions"]} & {r["name"] for r in b.layout["regions"]}
+    lines = []
+    for name in DATAFLOW_REGIONS:
+        if name not in names:
+            continue
+        ra, rb = a.region(0, name, torch.uint8), b.region(0, name, torch.uint8)
+        if ra.numel() != rb.numel():
+            lines.append("region %s: sizes differ (%d, %d bytes)" % (name, ra.numel(), rb.numel()))
+            continue
+        where = (ra != rb).nonzero().flatten()
+        if where.numel():
+            lines.append("region %s: %d of %d bytes differ, first at %s"
+                         % (name, where.numel(), ra.numel(), where[:4].tolist()))
+    return lines or ["no region differs (only y)"]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("plain")
@@ -53,6 +83,9 @@ def main(argv=None):
     cand.synchronize()
     report(same(y0, y1), "%s: y of the profiled layer bitwise equal to the plain one "
            "(%d tokens)" % (args.name, n))
+    if not same(y0, y1):
+        for line in differing_regions(plain, cand):
+            print("profile_check: %s: %s" % (args.name, line), flush=True)
     data = cand.layers[0].read_profile()
     m_blocks = int(cand.region(0, "pool_info")[0].item())
     index, block_m = cand.layers[0].variant_for(n)
