@@ -7,12 +7,15 @@ by python/tests/test_profile.py on synthetic intervals."""
 
 def tiles_per_m_block(doc, kernel, variant):
     """{"l1" | "l2": tiles of one m-block} of `kernel` (its base name) in the plan variant,
-    or None for a stage kernel without tiles. The fused GEMM kernel runs both: its L1 tiles
-    are SwiGLU pairs of column blocks, its L2 tiles one column block each."""
+    or None for a stage kernel without tiles. The fused GEMM kernel (and the one-kernel
+    moe_fused) runs both: its L1 tiles are SwiGLU pairs of column blocks, its L2 tiles one
+    column block each."""
     cfg = doc["config"]
     h, i = cfg["hidden"], cfg["intermediate"]
     pairs = 2 * i // variant["l1_block_n"] // 2
-    if kernel.startswith("moe_fused_gemm"):
+    # moe_fused_gemm, and moe_fused (one-kernel): the same roles and tiles; the
+    # one-kernel's dispatch and combine have no stamps.
+    if kernel.startswith("moe_fused"):
         return {"l1": pairs, "l2": h // variant["l2_block_n"]}
     if kernel.startswith("moe_l1_swiglu"):
         return {"l1": pairs}

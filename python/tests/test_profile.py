@@ -92,6 +92,7 @@ def main():
     bad = mp.decode(buffer(m, back_in_time=True), m)
     print("back in time:", len(bad.problems), bad.problems[0].split(":")[1].strip())
     fused_counts()
+    fused_counts("moe_fused_bm64")
     half_block_counts()
     k_split_counts()
 
@@ -135,14 +136,14 @@ def half_block_counts():
           len(expected_counts(P, DOC, [l1, l2k], variant, m_blocks, lambda _: 0)))
 
 
-def fused_counts():
+def fused_counts(k="moe_fused_gemm"):
     """The fused GEMM kernel's expected intervals (profile_counts): per m-block its L1 pairs
-    and its L2 tiles with their arrival waits; at BLOCK_M 64 math1 computes no L2 tile."""
+    and its L2 tiles with their arrival waits; at BLOCK_M 64 math1 computes no L2 tile. The
+    one-kernel moe_fused (its dispatch and combine unstamped) counts the same."""
     P = Intervals()
     doc = DOC
     variant = {"l1_block_n": 128, "l2_block_n": 128}
     m_blocks, pairs, l2 = 3, 2, 4
-    k = "moe_fused_gemm"
     add = lambda role, phase, n: P.add(k, role, phase, n)  # noqa: E731
     for role in ("tma", "math0", "math1"):
         add(role, "l1_mainloop", m_blocks * pairs)
@@ -151,9 +152,10 @@ def fused_counts():
     for role, phase in (("tma", "l2_mainloop"), ("tma", "l2_wait"), ("math0", "l2_mainloop"),
                         ("math0", "l2_epilogue")):
         add(role, phase, m_blocks * l2)
-    print("fused:", expected_counts(P, doc, [k], variant, m_blocks, lambda _: 0))
+    print("%s:" % k, expected_counts(P, doc, [k], variant, m_blocks, lambda _: 0))
     P.intervals = [i for i in P.intervals if i.phase != "l2_wait"]
-    print("fused without waits:", expected_counts(P, doc, [k], variant, m_blocks, lambda _: 0))
+    print("%s without waits:" % k, expected_counts(P, doc, [k], variant, m_blocks,
+                                                     lambda _: 0))
 
 
 def k_split_counts():
