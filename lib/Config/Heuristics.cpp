@@ -107,8 +107,8 @@ Schedule fastestBuiltSchedule(const LayerConfig &c) {
   // (megamoe-expand one-kernel on a fused-gemm plan, 2026-12-03 "One
   // kernel"): 1.01-1.04x fused-gemm's time and 1.00-1.30x split's at 1-8192
   // tokens (V4-Flash; V4-Pro 1.00-1.30x split's). So split at every token
-  // count, for both BLOCK_M variants. No other chip has been measured: there the
-  // unfused schedule, the bitwise reference.
+  // count, for both BLOCK_M variants. No other chip has been measured: there
+  // the unfused schedule, the bitwise reference.
   return c.chip == Chip::SM90a ? Schedule::Split : Schedule::Unfused;
 }
 

@@ -121,9 +121,10 @@ void megamoe::buildMoeFusedKernel(OpBuilder &b, Location loc,
     ifThen(b, loc, isFirst, [&](OpBuilder &tb) {
       buildCombineBarrierBody(tb, loc, ctx, kernel, kFusedKernel);
     });
-    gridBarrier(b, loc, counter(b, kernel, kCombineArrivedSlot),
-                barrierName(kCombineArrivedSlot, "after the cross-rank barrier"),
-                ctx.barrierTimeoutCycles, mathBarrier, thread);
+    gridBarrier(
+        b, loc, counter(b, kernel, kCombineArrivedSlot),
+        barrierName(kCombineArrivedSlot, "after the cross-rank barrier"),
+        ctx.barrierTimeoutCycles, mathBarrier, thread);
     buildCombineReduceBody(b, loc, ctx, kernel, mathThreads, thread);
   };
 
