@@ -871,7 +871,7 @@ void megamoe::buildFusedGemmKernel(OpBuilder &b, Location loc,
   // The dispatch first: the m-block count and the tables the roles read
   // are what it writes.
   if (binds.frame && binds.frame->prologue)
-    binds.frame->prologue(b, kernel);
+    binds.frame->prologue(b, kernel, plan.threads);
   GemmPhase first =
       bindPhase(l1, [&](StringRef name) { return kernel.find(name); });
   GemmPhase second = bindPhase(l2, [&](StringRef name) {

@@ -200,38 +200,47 @@ void megamoe::buildMoeCombineReduceKernel(OpBuilder &b, Location loc,
                    });
 }
 
+SmallVector<KernelParam> megamoe::moe::combineParams(MLIRContext *mc) {
+  SmallVector<KernelParam> params = combineBarrierParams(mc);
+  appendParams(params, combineReduceParams(mc));
+  return params;
+}
+
+// CTA 0's thread 0 crosses the ranks' barrier and only then arrives at the
+// grid barrier (barriers[4]), so no CTA reduces before every peer's
+// scattered rows to this rank are visible (sys-scope acquire, then the
+// gpu-scope release/acquire of the grid barrier).
+void megamoe::moe::buildCombineBody(OpBuilder &b, Location loc,
+                                    const MoeKernelContext &ctx,
+                                    const BoundKernel &args,
+                                    StringRef kernelBase, int64_t ctaThreads,
+                                    Value thread, Value ctaBarrier) {
+  Value isFirst = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, blockIdX(b, loc),
+                            i32Const(b, loc, 0)),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            thread ? thread : threadIdX(b, loc),
+                            i32Const(b, loc, 0)));
+  ifThen(b, loc, isFirst, [&](OpBuilder &tb) {
+    buildCombineBarrierBody(tb, loc, ctx, args, kernelBase);
+  });
+  slotGridBarrier(b, loc, ctx, args, kernelBase, kCombineArrivedSlot,
+                  "after the cross-rank barrier", ctaBarrier, thread);
+  buildCombineReduceBody(b, loc, ctx, args, ctaThreads, thread);
+}
+
 // moe_combine (megamoe-expand merge-stages; docs/UnfusedSchedule.md,
-// "Merged stages"): the combine barrier and the reduce in one kernel. CTA
-// 0's thread 0 crosses the ranks' barrier and only then arrives at the grid
-// barrier (barriers[4]), so no CTA reduces before every peer's scattered
-// rows to this rank are visible (sys-scope acquire, then the gpu-scope
-// release/acquire of the grid barrier).
+// "Merged stages"): the combine barrier and the reduce in one kernel.
 void megamoe::buildMoeCombineKernel(OpBuilder &b, Location loc,
                                     const MoeKernelContext &ctx) {
   if (!checkCombineReduceShape(loc, ctx) ||
       !checkRegion(loc, ctx, "barriers", kBarrierSlots * 4))
     return;
-  MLIRContext *mc = b.getContext();
-  SmallVector<KernelParam> params = combineBarrierParams(mc);
-  appendParams(params, combineReduceParams(mc));
-  buildStageKernel(
-      b, loc, ctx, kCombineKernel, params, kThreads, kMaxRegisters,
-      persistentGrid(b), [&](OpBuilder &b, const BoundKernel &kernel) {
-        Value isFirst = arith::AndIOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, blockIdX(b, loc),
-                                  i32Const(b, loc, 0)),
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                  threadIdX(b, loc), i32Const(b, loc, 0)));
-        ifThen(b, loc, isFirst, [&](OpBuilder &tb) {
-          buildCombineBarrierBody(tb, loc, ctx, kernel, kCombineKernel);
-        });
-        Value counter = elementPtr(b, loc, kernel.arg("barriers"), b.getI32Type(),
-                                   i32Const(b, loc, kCombineArrivedSlot));
-        gridBarrier(b, loc, counter,
-                    ctx.kernelName(kCombineKernel) +
-                        ": barriers[4], after the cross-rank barrier",
-                    ctx.barrierTimeoutCycles);
-        buildCombineReduceBody(b, loc, ctx, kernel, kThreads);
-      });
+  buildStageKernel(b, loc, ctx, kCombineKernel, combineParams(b.getContext()),
+                   kThreads, kMaxRegisters, persistentGrid(b),
+                   [&](OpBuilder &b, const BoundKernel &kernel) {
+                     buildCombineBody(b, loc, ctx, kernel, kCombineKernel,
+                                      kThreads);
+                   });
 }

@@ -44,40 +44,59 @@ constexpr int64_t kMaxRegisters = 128;
 
 } // namespace
 
+void megamoe::moe::slotGridBarrier(OpBuilder &b, Location loc,
+                                   const MoeKernelContext &ctx,
+                                   const BoundKernel &args,
+                                   StringRef kernelBase, int64_t slot,
+                                   StringRef what, Value ctaBarrier,
+                                   Value thread) {
+  Value counter = elementPtr(b, loc, args.arg("barriers"), b.getI32Type(),
+                             i32Const(b, loc, slot));
+  gridBarrier(b, loc, counter,
+              ctx.kernelName(kernelBase) + ": barriers[" +
+                  std::to_string(slot) + "], " + what.str(),
+              ctx.barrierTimeoutCycles, ctaBarrier, thread);
+}
+
+SmallVector<KernelParam>
+megamoe::moe::dispatchParams(MLIRContext *mc, const MoeKernelContext &c) {
+  SmallVector<KernelParam> params = routeParams(mc);
+  appendParams(params, layoutParams(mc, c));
+  appendParams(params, pullParams(mc, c));
+  return params;
+}
+
+void megamoe::moe::buildDispatchBody(OpBuilder &b, Location loc,
+                                     const MoeKernelContext &ctx,
+                                     const BoundKernel &args,
+                                     int64_t ctaThreads, StringRef kernelBase) {
+  buildRouteBody(b, loc, ctx, args, ctaThreads);
+  // The route's threads fenced their remote stores (sys scope); the
+  // barrier's release/acquire makes send_count complete for CTA 0.
+  slotGridBarrier(b, loc, ctx, args, kernelBase, kDispatchRoutedSlot,
+                  "after the route");
+  Value isCta0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       blockIdX(b, loc), i32Const(b, loc, 0));
+  ifThen(b, loc, isCta0, [&](OpBuilder &tb) {
+    buildLayoutBody(tb, loc, ctx, args, ctaThreads, kernelBase);
+  });
+  // pool_info, pool_row_start and pool_block_expert are written.
+  slotGridBarrier(b, loc, ctx, args, kernelBase, kDispatchLaidOutSlot,
+                  "after the layout");
+  buildPullBody(b, loc, ctx, args, ctaThreads);
+}
+
 void megamoe::buildMoeDispatchKernel(OpBuilder &b, Location loc,
                                      const MoeKernelContext &ctx) {
   if (!checkRouteRegions(loc, ctx) || !checkLayoutRegions(loc, ctx) ||
       !checkPullRegions(loc, ctx) ||
       !checkRegion(loc, ctx, "barriers", kBarrierSlots * 4))
     return;
-  MLIRContext *mc = b.getContext();
-  SmallVector<KernelParam> params = routeParams(mc);
-  appendParams(params, layoutParams(mc, ctx));
-  appendParams(params, pullParams(mc, ctx));
-  buildStageKernel(
-      b, loc, ctx, kDispatchKernel, params, kThreads, kMaxRegisters,
-      persistentGrid(b), [&](OpBuilder &b, const BoundKernel &kernel) {
-        std::string name = ctx.kernelName(kDispatchKernel);
-        auto barrier = [&](int64_t slot, StringRef what) {
-          Value counter = elementPtr(b, loc, kernel.arg("barriers"), b.getI32Type(),
-                                     i32Const(b, loc, slot));
-          gridBarrier(b, loc, counter,
-                      name + ": barriers[" + std::to_string(slot) + "], " +
-                          what.str(),
-                      ctx.barrierTimeoutCycles);
-        };
-
-        buildRouteBody(b, loc, ctx, kernel, kThreads);
-        // The route's threads fenced their remote stores (sys scope); the
-        // barrier's release/acquire makes send_count complete for CTA 0.
-        barrier(kDispatchRoutedSlot, "after the route");
-        Value isCta0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                             blockIdX(b, loc), i32Const(b, loc, 0));
-        ifThen(b, loc, isCta0, [&](OpBuilder &tb) {
-          buildLayoutBody(tb, loc, ctx, kernel, kThreads, kDispatchKernel);
-        });
-        // pool_info, pool_row_start and pool_block_expert are written.
-        barrier(kDispatchLaidOutSlot, "after the layout");
-        buildPullBody(b, loc, ctx, kernel, kThreads);
-      });
+  buildStageKernel(b, loc, ctx, kDispatchKernel,
+                   dispatchParams(b.getContext(), ctx), kThreads,
+                   kMaxRegisters, persistentGrid(b),
+                   [&](OpBuilder &b, const BoundKernel &kernel) {
+                     buildDispatchBody(b, loc, ctx, kernel, kThreads,
+                                       kDispatchKernel);
+                   });
 }

@@ -33,7 +33,6 @@
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 #include "megamoe/Kernels/GroupedGemm.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
 using namespace megamoe;
@@ -55,52 +54,28 @@ void megamoe::buildMoeFusedKernel(OpBuilder &b, Location loc,
       !checkRegion(loc, ctx, "barriers", kBarrierSlots * 4))
     return;
   MLIRContext *mc = b.getContext();
-  std::string name = ctx.kernelName(kFusedKernel);
-  config::KernelPlan plan = config::planFusedGemmKernel(l1, l2);
-  const int64_t threads = plan.threads;
-  auto barrierName = [&](int64_t slot, StringRef what) {
-    return name + ": barriers[" + std::to_string(slot) + "], " + what.str();
-  };
-  auto counter = [&](OpBuilder &b, const BoundKernel &kernel, int64_t slot) {
-    return elementPtr(b, loc, kernel.arg("barriers"), b.getI32Type(),
-                      i32Const(b, loc, slot));
-  };
-
   FusedKernelFrame frame;
-  frame.params = routeParams(mc);
-  appendParams(frame.params, layoutParams(mc, ctx));
-  appendParams(frame.params, pullParams(mc, ctx));
+  frame.params = dispatchParams(mc, ctx);
   // The combine's operands are parameters of their own (`combine.` names,
   // the same bindings): a kernel argument that both the dispatch and the
   // math warpgroups read is loaded once at entry and held in registers
   // through the roles, which made the math warpgroups spill (V4-Flash
   // BLOCK_M 128: 112 bytes).
-  SmallVector<KernelParam> combine = combineBarrierParams(mc);
-  appendParams(combine, combineReduceParams(mc));
+  SmallVector<KernelParam> combine = combineParams(mc);
   for (KernelParam &p : combine)
     p.name = kCombinePrefix + p.name;
   appendParams(frame.params, combine);
 
-  frame.prologue = [&](OpBuilder &b, const BoundKernel &kernel) {
+  frame.prologue = [&](OpBuilder &b, const BoundKernel &kernel,
+                       int64_t threads) {
     OpaqueSpecialRegisters opaque;
-    auto barrier = [&](int64_t slot, StringRef what) {
-      gridBarrier(b, loc, counter(b, kernel, slot), barrierName(slot, what),
-                  ctx.barrierTimeoutCycles);
-    };
-    buildRouteBody(b, loc, ctx, kernel, threads);
-    barrier(kDispatchRoutedSlot, "after the route");
-    Value isCta0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         blockIdX(b, loc), i32Const(b, loc, 0));
-    ifThen(b, loc, isCta0, [&](OpBuilder &tb) {
-      buildLayoutBody(tb, loc, ctx, kernel, threads, kFusedKernel);
-    });
-    barrier(kDispatchLaidOutSlot, "after the layout");
-    buildPullBody(b, loc, ctx, kernel, threads);
+    buildDispatchBody(b, loc, ctx, kernel, threads, kFusedKernel);
     // The pool rows are generic-proxy stores that other SMs' TMA loads (the
     // async proxy) read: each writer fences the proxies before the barrier's
     // release, each reader after its acquire.
     ws::FenceAsyncGlobalOp::create(b, loc);
-    barrier(kFusedPulledSlot, "after the pull");
+    slotGridBarrier(b, loc, ctx, kernel, kFusedKernel, kFusedPulledSlot,
+                    "after the pull");
     ws::FenceAsyncGlobalOp::create(b, loc);
   };
 
@@ -109,25 +84,12 @@ void megamoe::buildMoeFusedKernel(OpBuilder &b, Location loc,
                            Value mathBarrier) {
     BoundKernel kernel = gemmKernel.preferring(kCombinePrefix);
     // Every math thread fenced its scattered rows (sys scope) before this.
-    gridBarrier(b, loc, counter(b, kernel, kFusedScatteredSlot),
-                barrierName(kFusedScatteredSlot, "after the L2 tiles"),
-                ctx.barrierTimeoutCycles, mathBarrier, thread);
-    Value isFirst = arith::AndIOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                              blockIdX(b, loc), i32Const(b, loc, 0)),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread,
-                              i32Const(b, loc, 0)));
-    ifThen(b, loc, isFirst, [&](OpBuilder &tb) {
-      buildCombineBarrierBody(tb, loc, ctx, kernel, kFusedKernel);
-    });
-    gridBarrier(
-        b, loc, counter(b, kernel, kCombineArrivedSlot),
-        barrierName(kCombineArrivedSlot, "after the cross-rank barrier"),
-        ctx.barrierTimeoutCycles, mathBarrier, thread);
-    buildCombineReduceBody(b, loc, ctx, kernel, mathThreads, thread);
+    slotGridBarrier(b, loc, ctx, kernel, kFusedKernel, kFusedScatteredSlot,
+                    "after the L2 tiles", mathBarrier, thread);
+    buildCombineBody(b, loc, ctx, kernel, kFusedKernel, mathThreads, thread,
+                     mathBarrier);
   };
 
   binds.frame = &frame;
-  buildFusedGemmKernel(b, loc, name, l1, l2, binds);
+  buildFusedGemmKernel(b, loc, ctx.kernelName(kFusedKernel), l1, l2, binds);
 }

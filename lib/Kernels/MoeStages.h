@@ -34,6 +34,15 @@ inline constexpr int64_t kFusedPulledSlot = 5;
 inline constexpr int64_t kFusedScatteredSlot = 6;
 inline constexpr int64_t kBarrierSlots = 7;
 
+/// A grid barrier on barriers[slot] (gridBarrier), its timeout reported as
+/// "<kernel kernelBase>: barriers[slot], <what>"; with `ctaBarrier` only its
+/// threads take part, `thread` 0 of them arriving.
+void slotGridBarrier(mlir::OpBuilder &b, mlir::Location loc,
+                     const MoeKernelContext &ctx, const BoundKernel &args,
+                     llvm::StringRef kernelBase, int64_t slot,
+                     llvm::StringRef what, mlir::Value ctaBarrier = {},
+                     mlir::Value thread = {});
+
 /// moe_route: every slot's index to its expert's owner (grid-stride over
 /// the slots; every CTA of the grid takes part).
 llvm::SmallVector<KernelParam> routeParams(mlir::MLIRContext *ctx);
@@ -60,6 +69,16 @@ void buildPullBody(mlir::OpBuilder &b, mlir::Location loc,
                    const MoeKernelContext &ctx, const BoundKernel &args,
                    int64_t ctaThreads);
 
+/// The merged dispatch (moe_dispatch, and moe_fused before its roles): the
+/// route, layout and pull parameters, and their bodies with a grid barrier
+/// where each kernel boundary was (barriers[2] after the route, CTA 0's
+/// layout, barriers[3] after it, the pull). Every CTA, `ctaThreads` threads.
+llvm::SmallVector<KernelParam> dispatchParams(mlir::MLIRContext *ctx,
+                                              const MoeKernelContext &c);
+void buildDispatchBody(mlir::OpBuilder &b, mlir::Location loc,
+                       const MoeKernelContext &ctx, const BoundKernel &args,
+                       int64_t ctaThreads, llvm::StringRef kernelBase);
+
 /// moe_combine_barrier: the cross-rank barrier before the reduce, run by
 /// one thread of the grid.
 llvm::SmallVector<KernelParam> combineBarrierParams(mlir::MLIRContext *ctx);
@@ -76,6 +95,17 @@ void buildCombineReduceBody(mlir::OpBuilder &b, mlir::Location loc,
                             const MoeKernelContext &ctx,
                             const BoundKernel &args, int64_t ctaThreads,
                             mlir::Value thread = {});
+
+/// The merged combine (moe_combine, and moe_fused's math warpgroups): the
+/// combine barrier and reduce parameters, and their bodies: CTA 0's thread 0
+/// crosses the ranks' barrier, then every CTA meets at barriers[4] and
+/// reduces. `thread` and `ctaBarrier` as for slotGridBarrier and
+/// buildCombineReduceBody (null: every thread of the CTA, by threadIdx).
+llvm::SmallVector<KernelParam> combineParams(mlir::MLIRContext *ctx);
+void buildCombineBody(mlir::OpBuilder &b, mlir::Location loc,
+                      const MoeKernelContext &ctx, const BoundKernel &args,
+                      llvm::StringRef kernelBase, int64_t ctaThreads,
+                      mlir::Value thread = {}, mlir::Value ctaBarrier = {});
 
 } // namespace megamoe::moe
 

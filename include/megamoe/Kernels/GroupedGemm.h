@@ -215,9 +215,10 @@ struct FusedKernelFrame {
   /// Appended to the GEMMs' parameters; a name both have must have the same
   /// binding and type (one parameter).
   llvm::SmallVector<KernelParam> params;
-  /// Run by all threads of every CTA before the roles split them; the GEMMs'
-  /// m-block count is read after it.
-  std::function<void(mlir::OpBuilder &, const BoundKernel &)> prologue;
+  /// Run by all `threads` threads of every CTA before the roles split them;
+  /// the GEMMs' m-block count is read after it.
+  std::function<void(mlir::OpBuilder &, const BoundKernel &, int64_t threads)>
+      prologue;
   /// Run by every math thread after its last tile and the fence of its
   /// scattered rows: `thread` in [0, threads) (i32), `barrier` a named
   /// barrier of all math warpgroups.
