@@ -1,5 +1,6 @@
 //===- DeviceKernels.cu - the runtime's own nvcc-built kernels ------------===//
 #include "DeviceKernels.h"
+#include "megamoe/runtime/WeightTransform.h"
 
 #include <nccl_device.h>
 
@@ -109,14 +110,10 @@ __global__ void interleaveKernel(const uint4 *w, uint4 *out, int64_t rows,
        i += (int64_t)gridDim.x * blockDim.x) {
     int64_t v = i % vecPerRow, row = i / vecPerRow;
     int64_t e = row / rows, r = row % rows;
-    int64_t g = r / 16, j = r % 16;
-    int64_t src = j < 8 ? g * 8 + j : intermediate + g * 8 + (j - 8);
-    // Tiled: 128 x 128-byte tiles of 8 vectors per row (tiledWeightOffset
-    // of WeightTransform.h, in 16-byte vectors).
-    int64_t o = i;
-    if (tiled)
-      o = (((row / 128) * (vecPerRow / 8) + v / 8) * 128 + row % 128) * 8 +
-          v % 8;
+    int64_t src = interleavedSourceRow(r, intermediate);
+    // Tiled: the vector's 16 bytes stay contiguous inside their tile.
+    int64_t o =
+        tiled ? tiledWeightOffset(row, v * 16, vecPerRow * 16) / 16 : i;
     out[o] = w[(e * rows + src) * vecPerRow + v];
   }
 }

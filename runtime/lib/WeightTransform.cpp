@@ -19,14 +19,6 @@ void checkL1WeightShape(const L1WeightShape &s) {
               " must be a positive multiple of 128");
 }
 
-int64_t interleavedSourceRow(int64_t r, int64_t intermediate) {
-  int64_t g = r / (2 * kGateUpGranularity);
-  int64_t j = r % (2 * kGateUpGranularity);
-  return j < kGateUpGranularity
-             ? g * kGateUpGranularity + j
-             : intermediate + g * kGateUpGranularity + (j - kGateUpGranularity);
-}
-
 void interleaveL1WeightsHost(const L1WeightShape &s, const uint8_t *w,
                              uint8_t *out, bool tiled) {
   checkL1WeightShape(s);

@@ -35,6 +35,14 @@
 
 #include <cstdint>
 
+// The layout functions below are the one definition of the kernel layout,
+// used by the host transform and by the device kernel (DeviceKernels.cu).
+#ifdef __CUDACC__
+#define MEGAMOE_HOST_DEVICE __host__ __device__
+#else
+#define MEGAMOE_HOST_DEVICE
+#endif
+
 namespace megamoe::rt {
 
 constexpr int64_t kGateUpGranularity = 8;
@@ -58,7 +66,14 @@ struct L1WeightShape {
 void checkL1WeightShape(const L1WeightShape &s);
 
 /// The user row that kernel row `r` of one expert holds (I = intermediate).
-int64_t interleavedSourceRow(int64_t r, int64_t intermediate);
+MEGAMOE_HOST_DEVICE inline int64_t interleavedSourceRow(int64_t r,
+                                                        int64_t intermediate) {
+  int64_t g = r / (2 * kGateUpGranularity);
+  int64_t j = r % (2 * kGateUpGranularity);
+  return j < kGateUpGranularity
+             ? g * kGateUpGranularity + j
+             : intermediate + g * kGateUpGranularity + (j - kGateUpGranularity);
+}
 
 /// Rows and columns of one tile of the tiled layout (config::
 /// kWeightTileRows and kWeightTileK, the compiler's side of the same fact).
@@ -66,7 +81,9 @@ constexpr int64_t kWeightTile = 128;
 
 /// Byte offset of element (row, column) of a [rows, hidden] matrix in the
 /// tiled layout (rows and hidden multiples of kWeightTile).
-inline int64_t tiledWeightOffset(int64_t row, int64_t column, int64_t hidden) {
+MEGAMOE_HOST_DEVICE inline int64_t tiledWeightOffset(int64_t row,
+                                                     int64_t column,
+                                                     int64_t hidden) {
   int64_t tile = (row / kWeightTile) * (hidden / kWeightTile) +
                  column / kWeightTile;
   return (tile * kWeightTile + row % kWeightTile) * kWeightTile +
