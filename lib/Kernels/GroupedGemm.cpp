@@ -845,20 +845,12 @@ void megamoe::buildFusedGemmKernel(OpBuilder &b, Location loc,
     params.push_back(
         {kParamProfile, kProfileBind, moe::globalType(b.getI64Type())});
   if (binds.frame)
-    for (const KernelParam &p : binds.frame->params) {
-      auto same = llvm::find_if(
-          params, [&](const KernelParam &q) { return q.name == p.name; });
-      if (same == params.end()) {
-        params.push_back(p);
-        continue;
-      }
-      if (same->bind != p.bind || same->type != p.type) {
-        emitError(loc) << kernelName << ": parameter '" << p.name
-                       << "' is bound to '" << same->bind
-                       << "' by the GEMMs and to '" << p.bind
-                       << "' by the layer's stages";
-        return;
-      }
+    if (const KernelParam *p =
+            moe::appendParams(params, binds.frame->params)) {
+      emitError(loc) << kernelName << ": parameter '" << p->name
+                     << "' of the layer's stages (bound to '" << p->bind
+                     << "') has another binding or type among the GEMMs'";
+      return;
     }
   BoundKernel kernel =
       createBoundKernel(b, loc, kernelName, params, plan.threads,

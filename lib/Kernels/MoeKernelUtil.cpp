@@ -29,12 +29,17 @@ KernelParam valueParam(MLIRContext *ctx, const std::string &name) {
   return {name, "value:" + name, IntegerType::get(ctx, 32)};
 }
 
-void appendParams(SmallVectorImpl<KernelParam> &params,
-                  ArrayRef<KernelParam> more) {
-  for (const KernelParam &p : more)
-    if (llvm::none_of(params,
-                      [&](const KernelParam &q) { return q.name == p.name; }))
+const KernelParam *appendParams(SmallVectorImpl<KernelParam> &params,
+                                ArrayRef<KernelParam> more) {
+  for (const KernelParam &p : more) {
+    auto same = llvm::find_if(
+        params, [&](const KernelParam &q) { return q.name == p.name; });
+    if (same == params.end())
       params.push_back(p);
+    else if (same->bind != p.bind || same->type != p.type)
+      return &p;
+  }
+  return nullptr;
 }
 
 bool checkRegion(Location loc, const MoeKernelContext &ctx,

@@ -36,8 +36,11 @@ KernelParam valueParam(mlir::MLIRContext *ctx, const std::string &name);
 
 /// Appends to `params` those of `more` whose name it does not have yet (a
 /// kernel that runs several stages takes the union of their parameters).
-void appendParams(llvm::SmallVectorImpl<KernelParam> &params,
-                  llvm::ArrayRef<KernelParam> more);
+/// Returns the first of `more` whose name `params` has with another binding
+/// or type (one name, two meanings: nothing of `more` after it is
+/// appended), or null.
+const KernelParam *appendParams(llvm::SmallVectorImpl<KernelParam> &params,
+                                llvm::ArrayRef<KernelParam> more);
 
 /// Emits an error at `loc` and returns false unless the layout has a region
 /// `name` of at least `bytes` bytes (the kernel addresses that many).

@@ -5,6 +5,8 @@
 // (docs/UnfusedSchedule.md).
 //
 //===----------------------------------------------------------------------===//
+#include "megamoe/Config/KernelPlan.h"
+#include "megamoe/Config/Plan.h"
 #include "megamoe/Conversion/TargetAttr.h"
 #include "megamoe/InitAll.h"
 #include "megamoe/Kernels/GroupedGemm.h"
@@ -17,6 +19,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 
 #include <gtest/gtest.h>
@@ -283,6 +286,48 @@ TEST_F(Fixture, APreferringViewFindsThePrefixedCopyFirst) {
   EXPECT_EQ(view.arg("rank"), body.getArgument(1));
   EXPECT_EQ(view.arg("num_tokens"), body.getArgument(2));
   EXPECT_FALSE(view.find("y"));
+}
+
+TEST_F(Fixture, AFrameParameterWithAnotherBindingIsRefused) {
+  // moe_fused's stages add their parameters to the fused GEMM kernel's; a
+  // name both have must mean the same operand, else the kernel is refused
+  // with a message (not built with one of the two silently dropped).
+  megamoe::config::LayerConfig c;
+  c.hidden = 512;
+  c.intermediate = 256;
+  c.experts = 8;
+  c.topk = 2;
+  c.maxTokensPerRank = 64;
+  megamoe::config::PlanOverrides o;
+  o.schedule = megamoe::config::Schedule::FusedGemm;
+  megamoe::config::Plan plan;
+  ASSERT_TRUE(megamoe::config::makePlan(c, o, plan).empty());
+  const megamoe::config::Variant &v = plan.variants.front();
+  megamoe::GroupedGemmConfig l1(megamoe::config::layerGemmProblem(
+      c, plan, v, megamoe::config::LayerGemm::L1));
+  megamoe::GroupedGemmConfig l2(megamoe::config::layerGemmProblem(
+      c, plan, v, megamoe::config::LayerGemm::L2));
+  megamoe::FusedKernelFrame frame;
+  OpBuilder b(&context);
+  frame.params.push_back({"a", "region:x", b.getI32Type()});
+  megamoe::FusedGemmBinds binds;
+  binds.l1.a = "region:l1_pool";
+  binds.frame = &frame;
+  std::string message;
+  {
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+      message += d.str();
+      return success();
+    });
+    b.setInsertionPointToEnd(gpuModule.getBody());
+    megamoe::buildFusedGemmKernel(b, b.getUnknownLoc(), "fused", l1, l2,
+                                  binds);
+  }
+  EXPECT_NE(message.find("fused: parameter 'a' of the layer's stages (bound "
+                         "to 'region:x') has another binding or type"),
+            std::string::npos)
+      << message;
+  EXPECT_TRUE(gpuModule.getBody()->getOps<warpspec::KernelOp>().empty());
 }
 
 TEST(GroupedGemmConfig, FloatOutputTilesFitFiveStages) {
