@@ -2,7 +2,8 @@
 # The grouped-GEMM bundle (scripts/bundle-grouped-gemm.sh) plus the BM128
 # variants (cluster-m=2: _c2, _bn256_c2; scale-prefetch: _pf, _bn256_pf,
 # _bn256_c2_pf; K loop rolled: _nu, and at BLOCK_N 256 _bn256_rw,
-# _bn256_c2_pf_rw) of the benchmark and test shapes, the
+# _bn256_c2_pf_rw; MMA issue turns: _mt, _bn256_mt, _bn256_c2_pf_mt) of the
+# benchmark and test shapes, the
 # side-by-side benchmark (bench/grouped_gemm_cluster_side_by_side.py) and its
 # GPU script.
 #   scripts/bundle-grouped-gemm-cluster.sh DEST   (e.g. /work/main/.bundle-mc)
@@ -18,7 +19,9 @@ for nk in 4096x7168 7168x2048 4096x4096 4096x2048 6144x7168 7168x3072; do
            "_pf:--scale-prefetch" "_bn256_pf:--block-n 256 --scale-prefetch" \
            "_bn256_c2_pf:--block-n 256 --cluster-m 2 --scale-prefetch" \
            "_nu:--no-unroll" "_bn256_rw:--block-n 256 --rolled-wide" \
-           "_bn256_c2_pf_rw:--block-n 256 --cluster-m 2 --scale-prefetch --rolled-wide"; do
+           "_bn256_c2_pf_rw:--block-n 256 --cluster-m 2 --scale-prefetch --rolled-wide" \
+           "_mt:--mma-turns" "_bn256_mt:--block-n 256 --mma-turns" \
+           "_bn256_c2_pf_mt:--block-n 256 --cluster-m 2 --scale-prefetch --mma-turns"; do
     d=$dest/cubins/gg_e8_n${nk%x*}_k${nk#*x}_m32768_bm128${v%%:*}
     # shellcheck disable=SC2086
     bash scripts/compile-grouped-gemm.sh --experts 8 --n "${nk%x*}" --k "${nk#*x}" \

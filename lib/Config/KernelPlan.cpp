@@ -142,6 +142,7 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   plan.clusterM = p.clusterM;
   plan.bWeightTiles = p.bWeightTiles;
   plan.scalePrefetch = p.scalePrefetch;
+  plan.mmaTurns = p.mmaTurns;
   plan.aScaleGroups = p.aScaleGroups;
   plan.unrollStages = p.unrollStages;
   plan.unrollWide = p.unrollWide;

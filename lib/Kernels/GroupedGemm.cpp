@@ -95,6 +95,9 @@ struct GemmKernel {
   /// With half blocks: both math warpgroups meet on it after each half
   /// block's mainloop (buildMathPhase says why).
   Value halfBarrier;
+  /// With KernelPlan::mmaTurns: the issue-turn barrier of each math
+  /// warpgroup (the one it waits on; it passes the turn to the other's).
+  SmallVector<Value, 2> mmaTurns;
   SmallVector<GemmPhase *, 2> phases;  // walked in this order by every role
   PhaseProfile profile;                // off unless built with the profile
   /// The one-kernel layer: the kernel, its frame and the math warpgroups'
@@ -418,6 +421,14 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
   }
 }
 
+/// Warpgroup wg's issue turn: it waits on its own barrier and passes the
+/// turn to the other warpgroup's (none without KernelPlan::mmaTurns).
+MmaTurn mmaTurn(const GemmKernel &k, int64_t wg) {
+  if (k.mmaTurns.empty())
+    return {};
+  return {k.mmaTurns[wg], k.mmaTurns[1 - wg]};
+}
+
 /// One math warpgroup's tiles of phase `g`: rows [64 wg, 64 wg + 64) of
 /// every tile (with splitN all 64 rows of column block wg of the pair): the
 /// mainloop's consumer, then the epilogue.
@@ -498,7 +509,7 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
             sfbRow, splitN ? wg : 0, g.phase, releaseCount,
             groupedStraddlingScales(cb, loc, k.mainloop.config(), nBlock, c.n,
                                     c.k),
-            range);
+            range, mmaTurn(k, wg));
         if (c.swiglu && !weights)
           weights = loadSwiGLURowWeights(cb, loc, epilogue, g.swiglu,
                                          rows.row0);
@@ -600,11 +611,18 @@ void buildMathRole(OpBuilder &b, Location loc, const GemmKernel &k,
   Value isStorer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
                                          indexConst(b, loc, 0));
   bool tmaStores = false, scatters = false;
+  // Warpgroup 0 has the first turn: warpgroup 1 hands it over before its
+  // first MMA, and warpgroup 0 takes that one extra turn after its last, so
+  // the barrier ends with no arrival pending.
+  if (!k.mmaTurns.empty() && wg == 1)
+    ws::BarrierArriveOp::create(b, loc, k.mmaTurns[0]);
   for (const GemmPhase *g : k.phases) {
     buildMathPhase(b, loc, k, *g, wg, isStorer);
     scatters |= g->cfg.combineScatter;
     tmaStores |= !g->cfg.combineScatter;
   }
+  if (!k.mmaTurns.empty() && wg == 0)
+    ws::BarrierSyncOp::create(b, loc, k.mmaTurns[0]);
   if (tmaStores)
     drainTileStores(b, loc, isStorer);
   // The remote combine stores are visible system-wide before the next
@@ -722,6 +740,13 @@ void buildRoles(OpBuilder &b, Location loc, GemmKernel &k) {
         b, loc, ws::BarrierType::get(ctx),
         static_cast<uint32_t>(2 + k.plan.mathWarpgroups()),
         b.getStrArrayAttr({"math0", "math1"}));
+  // After the epilogue, pair, half and math barriers' ids.
+  if (k.plan.mmaTurns)
+    for (int64_t wg = 0; wg < 2; ++wg)
+      k.mmaTurns.push_back(ws::NamedBarrierOp::create(
+          b, loc, ws::BarrierType::get(ctx),
+          static_cast<uint32_t>(4 + k.plan.mathWarpgroups() + wg),
+          b.getStrArrayAttr({"math0", "math1"})));
   auto roles = ws::RolesOp::create(b, loc);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(&roles.getBody().emplaceBlock());

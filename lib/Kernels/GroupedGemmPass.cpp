@@ -55,6 +55,7 @@ struct GroupedGemmPass
     config.clusterM = clusterM;
     config.unrollStages = unrollStages;
     config.unrollWide = unrollWide;
+    config.mmaTurns = mmaTurns;
     config.out = *parsedOut;
     config.bScaleInterleave = bScaleInterleave;
     config.deviceMBlocks = deviceMBlocks;

@@ -157,6 +157,31 @@ def test_scale_prefetch_bitwise(shape, block_n):
     assert_bitwise_equal(shape, 128, 5, {}, {"block_n": block_n, "scale_prefetch": True})
 
 
+# mma-turns (KernelPlan::mmaTurns): the two math warpgroups hand the MMA issue to each other by
+# named barriers. Same MMAs, same promotions: bitwise equal to the kernel without turns, on every
+# group layout of the cluster tests (CTAs without tiles, a single m-block: a turn left
+# unbalanced would hang the kernel, so the test also guards against that).
+TURN_VARIANTS = {
+    "bn128": {},
+    "bn256": {"block_n": 256},
+    "bn256_c2_pf": {"block_n": 256, "cluster_m": 2, "scale_prefetch": True},
+}
+
+
+@pytest.mark.parametrize("variant", list(TURN_VARIANTS))
+@pytest.mark.parametrize("groups", list(CLUSTER_GROUPS))
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_mma_turns_bitwise(shape, groups, variant):
+    n, k = SHAPES[shape]
+    options = TURN_VARIANTS[variant]
+    seed = hash((shape, groups, "mt")) & 0xFFFF
+    got = run_case(CLUSTER_GROUPS[groups], n, k, 128, seed, mma_turns=True, **options)
+    p = Problem(CLUSTER_GROUPS[groups], n, k, 128, seed=seed)
+    plain = kernel(n, k, 128, **options)(p.a, p.a_scales, p.b, p.b_scales, p.layout)
+    torch.cuda.synchronize()
+    assert torch.equal(got[p.valid], plain[p.valid]), "mma-turns output differs from the kernel without"
+
+
 @pytest.mark.parametrize("wide", [False, True])
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_unrolled_k_loop_bitwise(shape, wide):

@@ -128,6 +128,12 @@ struct GemmProblem {
   /// Read each K block's weight scales one K block ahead (carried in
   /// registers through the K loop) instead of just before its stage wait.
   bool scalePrefetch = false;
+  /// The two math warpgroups issue their MMAs in turns (warpspec.mma.
+  /// block_scaled turn/pass): K block by K block (column block by column
+  /// block at BLOCK_N 256) one, then the other, so one's promotion overlaps
+  /// the other's MMAs. Both must compute every tile: BLOCK_M 128, no half
+  /// blocks, no K-split; sm_90a.
+  bool mmaTurns = false;
   /// Activation (A) scales per row and K block of 128: 1, or 2 when A was
   /// requantized per 64 channels (the L2 GEMM of a layer at requant-block
   /// 64). A scales are then [K / 64, M]; each K block's product is formed
@@ -195,6 +201,7 @@ struct KernelPlan {
   int64_t clusterM = 1; // CTAs per cluster (GemmProblem::clusterM)
   bool bWeightTiles = false; // GemmProblem::bWeightTiles
   bool scalePrefetch = false; // GemmProblem::scalePrefetch
+  bool mmaTurns = false;      // GemmProblem::mmaTurns
   int64_t aScaleGroups = 1;   // GemmProblem::aScaleGroups
   bool unrollStages = true;   // GemmProblem::unrollStages
   bool unrollWide = true;     // GemmProblem::unrollWide

@@ -62,6 +62,10 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
            "current one (registers carried through the K loop); 0: each K "
            "block's before its wait; -1: the plan's choice "
            "(config::groupedGemmScalePrefetch)">,
+    Option<"mmaTurns", "mma-turns", "bool", "false",
+           "The two math warpgroups issue their MMAs in turns (named "
+           "barriers), so one's promotion overlaps the other's MMAs "
+           "(BLOCK_M 128, sm_90a)">,
     Option<"unrollStages", "unroll-stages", "bool", "true",
            "Unroll the math warps' K loop over the pipeline stages when the "
            "K blocks are a multiple of them (constant stage addresses)">,

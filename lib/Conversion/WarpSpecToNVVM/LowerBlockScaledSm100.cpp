@@ -186,6 +186,9 @@ LogicalResult expandOne(MmaBlockScaledOp op, const KernelTmem &k,
     return op.emitOpError("on sm_100 promotes one activation scale per row "
                           "and K block: a_scales of [groups, M] tiles (per-64 "
                           "activation scales) have no tcgen05 lowering");
+  if (op.getTurn())
+    return op.emitOpError("on sm_100 has no issue turn: one thread issues "
+                          "the CTA's tcgen05 MMAs, in order");
   AccType accType = op.getTotal().getType();
   int64_t n = accType.getN();
   // tcgen05.mma with M = 64 takes N in [8, 256] in steps of 8: the widths

@@ -58,10 +58,17 @@ LogicalResult warpspec::expandBlockScaledMmaSm90(gpu::GPUModuleOp module) {
       DenseI64ArrayAttr range;
       if (groups > 1)
         range = b.getDenseI64ArrayAttr({g * k / groups, k / groups});
+      // The issue turn (op description): wait for it, issue, pass it on
+      // before waiting for the MMAs, so the other warpgroup issues its own
+      // while this one's run and are queued behind them.
+      if (op.getTurn())
+        BarrierSyncOp::create(b, loc, op.getTurn());
       auto mma = MmaSm90Op::create(
           b, loc, op.getA(), op.getStage(), op.getRow(), op.getB(),
           op.getStage(), fresh, Major::k, Major::k, /*discard_acc=*/reuse,
           op.getRematerializeKSteps(), range);
+      if (op.getPass())
+        BarrierArriveOp::create(b, loc, op.getPass());
       Value ready =
           MmaWaitOp::create(b, loc, 0u, ValueRange{mma.getResult()})
               .getResult(0);

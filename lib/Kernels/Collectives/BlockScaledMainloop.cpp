@@ -305,7 +305,8 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
                                  int64_t bBlock, const MainloopPhase &phase,
                                  Value releaseCount,
                                  const StraddlingScales &straddle,
-                                 const KRange &range) const {
+                                 const KRange &range,
+                                 const MmaTurn &turn) const {
   auto [kBegin, kEnd] = kBounds(b, loc, phase, range);
   Type accType = accumulatorType(b.getContext());
   Value zero = ws::AccZeroOp::create(b, loc, accType);
@@ -403,7 +404,7 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
     for (int64_t j = 0; j < blocks; ++j) {
       auto mma = ws::MmaBlockScaledOp::create(
           kb, l, aTiles, stage, row, bTiles[blocks == 1 ? bBlock : j], aScales,
-          iter[j], sb[j], scaleMap);
+          iter[j], sb[j], turn.turn, turn.pass, scaleMap);
       if (remat)
         mma.setRematerializeKSteps(true);
       next.push_back(mma);

@@ -176,6 +176,13 @@ StraddlingScales groupedStraddlingScales(mlir::OpBuilder &b,
                                          mlir::Value nBlock, int64_t n,
                                          int64_t k);
 
+/// A math warpgroup's place in the MMA issue turns (KernelPlan::mmaTurns):
+/// the named barrier it waits on before issuing and the one it passes the
+/// turn to (warpspec.mma.block_scaled turn/pass). Null members: no turns.
+struct MmaTurn {
+  mlir::Value turn, pass;
+};
+
 /// The K blocks [begin, end) (index values) of a tile that the mainloop
 /// walks: a K-split tile's unit computes a part of them (warpspec.tile_loop
 /// k_split). Null members: all of the phase's K blocks.
@@ -213,7 +220,8 @@ public:
   /// `releaseCount` (i32) each release arrives that many times per warp: for
   /// this warpgroup and for the ones that skip the tile (skipTileStages).
   /// With straddlesScaleBlocks, `straddle` is the tile's
-  /// groupedStraddlingScales.
+  /// groupedStraddlingScales. With `turn`, every MMA waits for this
+  /// warpgroup's issue turn and passes it on.
   llvm::SmallVector<mlir::Value, 2>
   consumeTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value row,
               mlir::Value bScales, mlir::Value bScalesRow,
@@ -225,7 +233,7 @@ public:
               mlir::Value bScales, mlir::Value bScalesRow, int64_t bBlock,
               const MainloopPhase &phase, mlir::Value releaseCount = {},
               const StraddlingScales &straddle = {},
-              const KRange &range = {}) const;
+              const KRange &range = {}, const MmaTurn &turn = {}) const;
 
   /// The consumer protocol of one tile without the MMAs: a math warpgroup
   /// that has no columns of this phase's tiles waits for and hands back

@@ -2349,3 +2349,63 @@ func.func @prefetch_zero(%p: !warpspec.global<i8>) {
   warpspec.global.prefetch %p, %n : !warpspec.global<i8>
   return
 }
+
+// -----
+
+!tile = !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!sfa = !warpspec.smem<128xf32, slots = 4, align = 128>
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !tile
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %turn = warpspec.named_barrier 1 roles ["m"]
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{passes the issue turn to the barrier it waits on; `turn` and `pass` must be different barriers}}
+      %t = warpspec.mma.block_scaled %a, %a stage %c0 row %c0 a_scales %sfa b_scales %sb turn %turn pass %turn into %z : !tile, !tile, !sfa, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!tile = !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!sfa = !warpspec.smem<128xf32, slots = 4, align = 128>
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 256 : i32} {
+  %a = warpspec.smem.alloc "a" : !tile
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %t0 = warpspec.named_barrier 1 roles ["m"]
+  %t1 = warpspec.named_barrier 2 roles ["other"]
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{is executed in role 'm', which does not take part in named barrier 2}}
+      %t = warpspec.mma.block_scaled %a, %a stage %c0 row %c0 a_scales %sfa b_scales %sb turn %t0 pass %t1 into %z : !tile, !tile, !sfa, !warpspec.acc<64x128xf32>
+    }
+    warpspec.role "other" warps [4, 8) regs 128 {
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!tile = !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!sfa = !warpspec.smem<128xf32, slots = 4, align = 128>
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !tile
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %t0 = warpspec.named_barrier 1 roles ["m"]
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{needs both `turn` and `pass` barriers, or neither}}
+      %t = "warpspec.mma.block_scaled"(%a, %c0, %c0, %a, %sfa, %z, %sb, %t0) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 1, 0>}> : (!tile, index, index, !tile, !sfa, !warpspec.acc<64x128xf32>, f32, !warpspec.barrier) -> !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}

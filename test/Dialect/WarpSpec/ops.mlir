@@ -217,6 +217,7 @@ warpspec.kernel @tile_ops(%da: !desc, %dd: !panel, %mb: i32, %sb: f32)
   // CHECK: %[[R:.*]] = warpspec.pipeline.create "ab" producer_arrivals 4 consumer_arrivals 4 buffers(%{{.*}}, %{{.*}}, %{{.*}} : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.smem<128xf32, slots = 4, align = 128>) : !warpspec.pipeline<4>
   %ring = warpspec.pipeline.create "ab" producer_arrivals 4 consumer_arrivals 4 buffers(%a, %b, %sfa : !tile, !tile, !sfa) : !pipe
   %epi = warpspec.named_barrier 1 roles ["math"]
+  %turn = warpspec.named_barrier 2 roles ["math"]
   %c0 = arith.constant 0 : index
   %c0i = arith.constant 0 : i32
   warpspec.roles {
@@ -239,6 +240,8 @@ warpspec.kernel @tile_ops(%da: !desc, %dd: !panel, %mb: i32, %sb: f32)
         %t2 = warpspec.mma.block_scaled %a, %b stage %s row %c0 a_scales %sfa b_scales %sb, %sb b_scale_map affine_map<(c) -> ((c floordiv 8) mod 2)> into %t : !tile, !tile, !sfa, !acc
         // CHECK: warpspec.mma.block_scaled {{.*}} b_scales %{{.*}} rematerialize_k_steps into
         %t3 = warpspec.mma.block_scaled %a, %b stage %s row %c0 a_scales %sfa b_scales %sb rematerialize_k_steps into %t2 : !tile, !tile, !sfa, !acc
+        // CHECK: warpspec.mma.block_scaled {{.*}} b_scales %{{.*}} turn %{{.*}} pass %{{.*}} into
+        %t4 = warpspec.mma.block_scaled %a, %b stage %s row %c0 a_scales %sfa b_scales %sb turn %turn pass %epi into %t3 : !tile, !tile, !sfa, !acc
         warpspec.consumer.release %ring[%s] : !pipe
         warpspec.acc.store %t2 -> %d[%c0, %c0] : !acc, !dtile
         // CHECK: warpspec.tile.store %{{.*}}[%{{.*}}, %{{.*}}] rows 64 -> %{{.*}}[%{{.*}}, %{{.*}}] : !warpspec.smem<128x128xbf16, slots = 1, align = 1024, swizzle = 128>, !warpspec.tma_desc<64x64xbf16, swizzle = 128>

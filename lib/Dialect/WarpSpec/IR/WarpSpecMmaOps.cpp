@@ -255,6 +255,18 @@ LogicalResult MmaBlockScaledOp::verify() {
                                getStage(), acc, getBScales().size(),
                                getBScaleMap())))
     return failure();
+  // The issue turn needs both barriers, and two distinct ones: a warpgroup
+  // that passed the turn to itself would run ahead of the other.
+  if (static_cast<bool>(getTurn()) != static_cast<bool>(getPass()))
+    return emitOpError("needs both `turn` and `pass` barriers, or neither");
+  if (getTurn()) {
+    if (getTurn() == getPass())
+      return emitOpError("passes the issue turn to the barrier it waits on; "
+                         "`turn` and `pass` must be different barriers");
+    if (failed(checks::verifyBarrierUse(*this, getTurn())) ||
+        failed(checks::verifyBarrierUse(*this, getPass())))
+      return failure();
+  }
   // Each scale group's K range is its own MMA: whole MMA k steps.
   int64_t groups = getAScaleGroups();
   int64_t k = shape->k, step = shape->step;

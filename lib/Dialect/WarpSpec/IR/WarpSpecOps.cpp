@@ -348,26 +348,13 @@ LogicalResult NamedBarrierOp::verify() {
   return success();
 }
 
-static LogicalResult verifyBarrierUse(Operation *op, Value barrier) {
-  if (failed(verifyInsideRole(op)))
-    return failure();
-  auto decl = barrier.getDefiningOp<NamedBarrierOp>();
-  if (!decl)
-    return success();
-  auto role = op->getParentOfType<RoleOp>();
-  if (!decl.hasRole(role.getName()))
-    return op->emitOpError("is executed in role '")
-           << role.getName() << "', which does not take part in named barrier "
-           << decl.getId();
-  return success();
-}
 
 LogicalResult BarrierSyncOp::verify() {
-  return verifyBarrierUse(*this, getBarrier());
+  return checks::verifyBarrierUse(*this, getBarrier());
 }
 
 LogicalResult BarrierArriveOp::verify() {
-  return verifyBarrierUse(*this, getBarrier());
+  return checks::verifyBarrierUse(*this, getBarrier());
 }
 
 //===----------------------------------------------------------------------===//

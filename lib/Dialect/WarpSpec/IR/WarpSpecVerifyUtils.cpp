@@ -103,3 +103,17 @@ LogicalResult mlir::warpspec::checks::verifyKernelCluster(Operation *op,
     d << "[" << llvm::interleaved(*cluster) << "]";
   return d << "; it needs cluster = [" << ctas << ", 1, 1]";
 }
+
+LogicalResult checks::verifyBarrierUse(Operation *op, Value barrier) {
+  if (failed(verifyInsideRole(op)))
+    return failure();
+  auto decl = barrier.getDefiningOp<NamedBarrierOp>();
+  if (!decl)
+    return success();
+  auto role = op->getParentOfType<RoleOp>();
+  if (!decl.hasRole(role.getName()))
+    return op->emitOpError("is executed in role '")
+           << role.getName() << "', which does not take part in named barrier "
+           << decl.getId();
+  return success();
+}

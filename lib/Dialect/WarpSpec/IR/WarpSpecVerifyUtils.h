@@ -10,6 +10,10 @@ namespace mlir::warpspec::checks {
 /// Emits "must be inside a warpspec.role" unless `op` is nested in a role.
 LogicalResult verifyInsideRole(Operation *op);
 
+/// Checks that `op` runs in a role that takes part in `barrier` (when it is
+/// a warpspec.named_barrier).
+LogicalResult verifyBarrierUse(Operation *op, Value barrier);
+
 /// The chip of the enclosing kernel, or "" outside a kernel.
 StringRef getKernelChip(Operation *op);
 

@@ -130,7 +130,7 @@ def WarpSpec_SmemViewOp : WarpSpec_Op<"smem.view", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 def WarpSpec_MmaBlockScaledOp : WarpSpec_Op<"mma.block_scaled", [
-    AllTypesMatch<["total", "result"]>]> {
+    AllTypesMatch<["total", "result"]>, AttrSizedOperandSegments]> {
   let summary = "total += (A x B^T) * a_scale[row] * b_scale[col]: one K block of a block-scaled GEMM";
   let description = [{
     Collective over the MMA group of an `mma` role (on SM90 a warpgroup).
@@ -175,6 +175,17 @@ def WarpSpec_MmaBlockScaledOp : WarpSpec_Op<"mma.block_scaled", [
     `rematerialize_k_steps` is passed to the SM90 wgmma it expands to
     (warpspec.mma.sm90): for K loops unrolled over constant stages.
 
+    `turn %mine pass %next` orders the MMA issue of the warpgroups that
+    share the tensor cores: the op's MMAs are issued after a
+    `warpspec.barrier.sync %mine` and followed, before waiting for them, by
+    a `warpspec.barrier.arrive %next`. Two math warpgroups handing the turn
+    to each other so (each one's `mine` the other's `next`, the second
+    arriving once on the first's `mine` before its first MMA and the first
+    syncing once more after its last) issue their K blocks alternately, so
+    one's promotion runs while the other's MMAs keep the tensor cores busy
+    instead of both promoting at once. Both barriers or neither; SM90 only
+    (on sm_100 one thread issues a CTA's MMAs).
+
     ```mlir
     %t1 = warpspec.mma.block_scaled %a, %b stage %s row %row a_scales %sfa
         b_scales %sb into %t0
@@ -188,6 +199,8 @@ def WarpSpec_MmaBlockScaledOp : WarpSpec_Op<"mma.block_scaled", [
   let arguments = (ins WarpSpec_SmemType:$a, Index:$stage, Index:$row,
                        WarpSpec_SmemType:$b, WarpSpec_SmemType:$a_scales,
                        WarpSpec_AccType:$total, Variadic<F32>:$b_scales,
+                       Optional<WarpSpec_BarrierType>:$turn,
+                       Optional<WarpSpec_BarrierType>:$pass,
                        OptionalAttr<AffineMapAttr>:$b_scale_map,
                        UnitAttr:$rematerialize_k_steps);
   let results = (outs WarpSpec_AccType:$result);
@@ -199,7 +212,8 @@ def WarpSpec_MmaBlockScaledOp : WarpSpec_Op<"mma.block_scaled", [
   let assemblyFormat = [{
     $a `,` $b `stage` $stage `row` $row `a_scales` $a_scales
     `b_scales` $b_scales (`b_scale_map` $b_scale_map^)?
-    (`rematerialize_k_steps` $rematerialize_k_steps^)? `into` $total attr-dict
+    (`rematerialize_k_steps` $rematerialize_k_steps^)?
+    (`turn` $turn^ `pass` $pass)? `into` $total attr-dict
     `:` qualified(type($a)) `,` qualified(type($b)) `,`
     qualified(type($a_scales)) `,` qualified(type($total))
   }];
