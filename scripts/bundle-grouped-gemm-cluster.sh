@@ -33,7 +33,8 @@ done
 # _old (bench columns for a compiler change measured side by side).
 if [[ -n ${OLD_OPT:-} ]]; then
   for nk in 4096x7168 7168x2048 4096x4096 4096x2048; do
-    for v in ":" "_bn256:--block-n 256" "_bn256_c2_pf:--block-n 256 --cluster-m 2 --scale-prefetch"; do
+    for v in ":" "_bn256:--block-n 256" "_bn256_c2_pf:--block-n 256 --cluster-m 2 --scale-prefetch" \
+             "_bn256_c2_pf_mt:--block-n 256 --cluster-m 2 --scale-prefetch --mma-turns"; do
       d=$dest/cubins/gg_e8_n${nk%x*}_k${nk#*x}_m32768_bm128${v%%:*}_old
       # shellcheck disable=SC2086
       bash scripts/compile-grouped-gemm.sh --experts 8 --n "${nk%x*}" --k "${nk#*x}" \

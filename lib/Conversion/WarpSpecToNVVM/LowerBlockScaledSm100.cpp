@@ -344,7 +344,8 @@ LogicalResult expandOne(MmaBlockScaledOp op, const KernelTmem &k,
     map = AffineMapAttr::get(*m);
   Value total = AccPromoteOp::create(b, loc, partialAcc, op.getTotal(),
                                      op.getAScales(), op.getStage(),
-                                     op.getRow(), op.getBScales(), map);
+                                     op.getRow(), op.getBScales(),
+                                     ValueRange{}, map);
   op.replaceAllUsesWith(total);
   op.erase();
   return success();

@@ -58,6 +58,12 @@ LogicalResult warpspec::expandBlockScaledMmaSm90(gpu::GPUModuleOp module) {
       DenseI64ArrayAttr range;
       if (groups > 1)
         range = b.getDenseI64ArrayAttr({g * k / groups, k / groups});
+      // The row scales are read before the MMA (DeepGEMM's order): their
+      // SMEM latency then hides behind it instead of delaying the
+      // promotion once the MMA completed.
+      auto rowScales = AccRowScalesOp::create(
+          b, loc, op.getAScales(), op.getStage(), op.getRow(),
+          static_cast<uint64_t>(g));
       // The issue turn (op description): wait for it, issue, pass it on
       // before waiting for the MMAs, so the other warpgroup issues its own
       // while this one's run and are queued behind them.
@@ -73,9 +79,11 @@ LogicalResult warpspec::expandBlockScaledMmaSm90(gpu::GPUModuleOp module) {
           MmaWaitOp::create(b, loc, 0u, ValueRange{mma.getResult()})
               .getResult(0);
       lastScratch[op->getBlock()] = ready;
-      total = AccPromoteOp::create(b, loc, ready, total, op.getAScales(),
-                                   op.getStage(), op.getRow(), op.getBScales(),
-                                   map, static_cast<uint64_t>(g));
+      total = AccPromoteOp::create(
+          b, loc, ready, total, op.getAScales(), op.getStage(), op.getRow(),
+          op.getBScales(),
+          ValueRange{rowScales.getFirst(), rowScales.getSecond()}, map,
+          static_cast<uint64_t>(g));
       // Another MMA follows (the next scale group, or a tile of two column
       // blocks): its wgmma must not start before this promotion consumed
       // the scratch accumulator, or two scratch accumulators are live at

@@ -18,6 +18,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
+#include <array>
+
 using namespace mlir;
 using namespace mlir::warpspec;
 
@@ -218,6 +220,42 @@ Value fragmentCol0(OpBuilder &b, Location loc) {
   return arith::MulIOp::create(b, loc, q, i32Const(b, loc, 2));
 }
 
+/// The scales of the fragment rows this thread holds (row0 and row0 + 8,
+/// relative to `row`) from slot `stage` of `scales`, group `group` of its
+/// [G, M] tiles: warpspec.acc.row_scales, and acc.promote without them.
+std::array<Value, 2> loadRowScales(OpBuilder &b, Location loc,
+                                   SmemType scalesType, Value scales,
+                                   Value stage, Value row, int64_t group) {
+  Type f32 = b.getF32Type();
+  Value row0 = arith::AddIOp::create(b, loc, fragmentRow0(b, loc),
+                                     toI32(b, loc, row));
+  Value slot = slotAddress(b, loc, scalesType, scales, stage);
+  // Group g of a [G, M] tile starts g * M scales into the slot.
+  int64_t groupFirst = group * scalesType.getShape().back();
+  auto loadScale = [&](Value r) -> Value {
+    if (groupFirst)
+      r = arith::AddIOp::create(b, loc, r, i32Const(b, loc, groupFirst));
+    Value bytes = arith::MulIOp::create(b, loc, r, i32Const(b, loc, 4));
+    return LLVM::LoadOp::create(b, loc, f32, smemOffset(b, loc, slot, bytes),
+                                4);
+  };
+  return {loadScale(row0),
+          loadScale(arith::AddIOp::create(b, loc, row0, i32Const(b, loc, 8)))};
+}
+
+struct AccRowScalesLowering : OpConversionPattern<AccRowScalesOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AccRowScalesOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::array<Value, 2> sa = loadRowScales(
+        rewriter, op.getLoc(), op.getAScales().getType(), adaptor.getAScales(),
+        adaptor.getStage(), adaptor.getRow(), op.getAScaleGroup());
+    rewriter.replaceOp(op, ValueRange{sa[0], sa[1]});
+    return success();
+  }
+};
+
 struct AccPromoteLowering : OpConversionPattern<AccPromoteOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -229,27 +267,13 @@ struct AccPromoteLowering : OpConversionPattern<AccPromoteOp> {
     if (!op.getAScales().getType().getElementType().isF32())
       return op.emitError("a_scales must be an f32 buffer");
     Location loc = op.getLoc();
-    Type f32 = rewriter.getF32Type();
-    Value row0 =
-        arith::AddIOp::create(rewriter, loc, fragmentRow0(rewriter, loc),
-                              toI32(rewriter, loc, adaptor.getRow()));
-    SmemType scalesType = op.getAScales().getType();
-    Value slot = slotAddress(rewriter, loc, scalesType, adaptor.getAScales(),
-                             adaptor.getStage());
-    // Group g of a [G, M] tile starts g * M scales into the slot.
-    int64_t groupFirst = op.getAScaleGroup() * scalesType.getShape().back();
-    auto loadScale = [&](Value row) -> Value {
-      if (groupFirst)
-        row = arith::AddIOp::create(rewriter, loc, row,
-                                    i32Const(rewriter, loc, groupFirst));
-      Value bytes =
-          arith::MulIOp::create(rewriter, loc, row, i32Const(rewriter, loc, 4));
-      return LLVM::LoadOp::create(rewriter, loc, f32,
-                                  smemOffset(rewriter, loc, slot, bytes), 4);
-    };
-    Value sa[2] = {loadScale(row0),
-                   loadScale(arith::AddIOp::create(
-                       rewriter, loc, row0, i32Const(rewriter, loc, 8)))};
+    std::array<Value, 2> sa;
+    if (!adaptor.getRowScales().empty())
+      sa = {adaptor.getRowScales()[0], adaptor.getRowScales()[1]};
+    else
+      sa = loadRowScales(rewriter, loc, op.getAScales().getType(),
+                         adaptor.getAScales(), adaptor.getStage(),
+                         adaptor.getRow(), op.getAScaleGroup());
     // One product per (row half, b-scale group), then one fma per element.
     SmallVector<Value> scale[2];
     for (int h = 0; h < 2; ++h)
@@ -483,6 +507,7 @@ struct AccStoreLowering : OpConversionPattern<AccStoreOp> {
 void warpspec::populateWarpSpecMmaSm90Patterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns) {
   patterns.add<AccZeroLowering, MmaSm90Lowering, MmaWaitLowering,
-               AccPromoteLowering, AccFenceLowering, AccStoreLowering>(
+               AccRowScalesLowering, AccPromoteLowering, AccFenceLowering,
+               AccStoreLowering>(
       converter, patterns.getContext());
 }

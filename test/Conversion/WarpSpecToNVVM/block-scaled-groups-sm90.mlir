@@ -7,7 +7,7 @@
 // 128 ([2, M] a_scales tiles): on sm_90a mma.block_scaled is then two
 // rounds on one scratch accumulator, each over its 64 K (2 of the 4 wgmma
 // k steps, the first with scale-d = 0), waited for and promoted with its
-// own group's row scales (the second group's 64 floats after the first's:
+// own group's row scales, read before its MMA (the second group's 64 floats after the first's:
 // byte offset 256 into the slot), the first round's promotion fenced before
 // the second round's wgmma reuses the scratch registers.
 
@@ -18,21 +18,29 @@
 module attributes {gpu.container_module} {
 gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86", O = 3>] {
 // CHECK-LABEL: llvm.func @block_scaled_groups
-// Round 1: K steps 0 and 1 (descriptor offsets 0 and 2 x 16 bytes).
+// Round 1: group 0's row scales (read before its MMA): slot 1 (512 bytes per
+// [2, 64] slot), rows r0, r0 + 8.
+// CHECK: arith.constant 512 : i32
+// CHECK-NOT: arith.constant 64 : i32
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+// K steps 0 and 1 (offsets 0 and 2), the first with scale-d = 0.
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK: nvvm.wgmma.mma_async {{.*}} D[<f32>, <zero>]
 // CHECK-NEXT: %[[C2:.*]] = arith.constant 2 : i32
 // CHECK: nvvm.wgmma.mma_async {{.*}} D[<f32>, <one>]
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
-// Group 0's row scales: slot 1 (512 bytes per [2, 64] slot), rows r0, r0 + 8.
-// CHECK: arith.constant 512 : i32
-// CHECK-NOT: arith.constant 64 : i32
-// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+// CHECK-NOT: llvm.load
 // CHECK-COUNT-32: llvm.intr.fma
 // The promotion is fenced before the second round reuses the scratch.
 // CHECK: llvm.inline_asm has_side_effects "", "=f,0"
-// Round 2: K steps 2 and 3 (offsets 4 and 6), scratch discarded (scale-d 0).
+// Round 2: group 1's row scales, 64 floats into the slot, then K steps 2
+// and 3 (offsets 4 and 6), scratch discarded (scale-d 0).
+// CHECK: arith.constant 512 : i32
+// CHECK: %[[G1:.*]] = arith.constant 64 : i32
+// CHECK-NEXT: arith.addi %{{.*}}, %[[G1]] : i32
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> f32
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK: arith.constant 4 : i32
 // CHECK: nvvm.wgmma.mma_async {{.*}} D[<f32>, <zero>]
@@ -40,11 +48,7 @@ gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86", O = 3>] {
 // CHECK: nvvm.wgmma.mma_async {{.*}} D[<f32>, <one>]
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
-// Group 1's row scales: 64 floats into the slot.
-// CHECK: arith.constant 512 : i32
-// CHECK: %[[G1:.*]] = arith.constant 64 : i32
-// CHECK-NEXT: arith.addi %{{.*}}, %[[G1]] : i32
-// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+// CHECK-NOT: llvm.load
 // CHECK-COUNT-32: llvm.intr.fma
 // CHECK-NOT: nvvm.wgmma.mma_async
 // CHECK-NOT: warpspec.

@@ -17,13 +17,16 @@ module attributes {gpu.container_module} {
 gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86", O = 3>] {
 // CHECK-LABEL: llvm.func @block_scaled
 // CHECK-SAME: (%[[S0:.*]]: f32, %[[S1:.*]]: f32)
+// The row scales are read before the MMA (acc.row_scales), so their latency
+// is not between its completion and the promotion.
+// CHECK: %[[SA0:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> f32
+// CHECK: %[[SA1:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> f32
+// CHECK-NOT: llvm.load
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 32>, D[<f32>, <zero>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
 // CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}} D[<f32>, <one>]
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK: %[[SA0:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> f32
-// CHECK: %[[SA1:.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> f32
 // CHECK-NEXT: %[[P00:.*]] = arith.mulf %[[SA0]], %[[S0]] : f32
 // CHECK-NEXT: %[[P01:.*]] = arith.mulf %[[SA0]], %[[S1]] : f32
 // CHECK-NEXT: %[[P10:.*]] = arith.mulf %[[SA1]], %[[S0]] : f32

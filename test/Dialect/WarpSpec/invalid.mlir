@@ -2409,3 +2409,34 @@ warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, t
   }
   warpspec.return
 }
+
+// -----
+
+!sfa = !warpspec.smem<128xf32, slots = 4, align = 128>
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{takes the 2 row scales of the thread's fragment (warpspec.acc.row_scales) or none, got 1}}
+      %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c0] b_scales %sb row_scales %sb : !sfa, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!sfa = !warpspec.smem<2x128xf32, slots = 4, align = 128>
+warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      // expected-error @+1 {{a_scale_group 2 is outside the a_scales tile's 2 group(s)}}
+      %s:2 = warpspec.acc.row_scales %sfa[%c0, %c0] group 2 : !sfa
+    }
+  }
+  warpspec.return
+}

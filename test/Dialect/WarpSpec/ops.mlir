@@ -409,6 +409,10 @@ warpspec.kernel @scale_groups(%sb: f32)
       %t = warpspec.acc.promote %r into %z a_scales %sfa[%c0, %c0] group 1 b_scales %sb : !sfa2, !warpspec.acc<64x128xf32>
       // CHECK: warpspec.acc.promote %{{.*}} into %{{.*}} a_scales %{{.*}}[%{{.*}}, %{{.*}}] b_scales
       %t0 = warpspec.acc.promote %r into %t a_scales %sfa[%c0, %c0] group 0 b_scales %sb : !sfa2, !warpspec.acc<64x128xf32>
+      // CHECK: %[[RS0:.*]], %[[RS1:.*]] = warpspec.acc.row_scales %{{.*}}[%{{.*}}, %{{.*}}] group 1 : !warpspec.smem<2x128xf32, slots = 2, align = 128>
+      %rs:2 = warpspec.acc.row_scales %sfa[%c0, %c0] group 1 : !sfa2
+      // CHECK: warpspec.acc.promote {{.*}} group 1 b_scales %{{.*}} row_scales %[[RS0]], %[[RS1]] :
+      %t1 = warpspec.acc.promote %r into %t0 a_scales %sfa[%c0, %c0] group 1 b_scales %sb row_scales %rs#0, %rs#1 : !sfa2, !warpspec.acc<64x128xf32>
       // CHECK: warpspec.mma.block_scaled {{.*}} : !warpspec.smem<128x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>, !warpspec.smem<2x128xf32, slots = 2, align = 128>, !warpspec.acc<64x128xf32>
       %m = warpspec.mma.block_scaled %a, %a stage %c0 row %c0 a_scales %sfa b_scales %sb into %t0 : !tile64, !tile64, !sfa2, !warpspec.acc<64x128xf32>
     }

@@ -228,9 +228,24 @@ LogicalResult MmaSm90Op::verify() {
 }
 
 LogicalResult AccPromoteOp::verify() {
+  if (!getRowScales().empty() && getRowScales().size() != 2)
+    return emitOpError("takes the 2 row scales of the thread's fragment "
+                       "(warpspec.acc.row_scales) or none, got ")
+           << getRowScales().size();
   return verifyBlockScales(*this, getAScales().getType(), getRow(), getStage(),
                            getTotal().getType(), getBScales().size(),
                            getBScaleMap(), getAScaleGroup());
+}
+
+LogicalResult AccRowScalesOp::verify() {
+  if (failed(verifyInsideRole(*this)))
+    return failure();
+  // The checks of a 64-row fragment's scales (the promotion's).
+  AccType acc = AccType::get(getContext(), 64, 8,
+                             Float32Type::get(getContext()));
+  return verifyBlockScales(*this, getAScales().getType(), getRow(), getStage(),
+                           acc, /*bScales=*/1, std::nullopt,
+                           getAScaleGroup());
 }
 
 int64_t MmaBlockScaledOp::getAScaleGroups() {

@@ -966,7 +966,8 @@ def WarpSpec_MmaWaitOp : WarpSpec_Op<"mma.wait", [
 }
 
 def WarpSpec_AccPromoteOp : WarpSpec_Op<"acc.promote", [
-    Pure, AllTypesMatch<["partial", "total", "result"]>]> {
+    Pure, AllTypesMatch<["partial", "total", "result"]>,
+    AttrSizedOperandSegments]> {
   let summary = "total += partial * a_scale[row] * b_scale (block-scale promotion)";
   let description = [{
     Per thread, on CUDA cores: for each element `(r, c)` of the fragment,
@@ -987,6 +988,11 @@ def WarpSpec_AccPromoteOp : WarpSpec_Op<"acc.promote", [
     per-row scales per K block (activations scaled per 128 / G K), and
     `a_scale_group` (default 0) says which group this promotion uses.
 
+    With `row_scales %s0, %s1` (from `warpspec.acc.row_scales` of the same
+    slot, row and group) the thread's two row scales are those values
+    instead of being read here: read before the MMA, their SMEM latency is
+    off the path from the MMA's completion to the promotion.
+
     ```mlir
     %t1 = warpspec.acc.promote %r into %t0 a_scales %sfa[%s, %row] b_scales %sb
         : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
@@ -998,19 +1004,47 @@ def WarpSpec_AccPromoteOp : WarpSpec_Op<"acc.promote", [
   let arguments = (ins WarpSpec_AccType:$partial, WarpSpec_AccType:$total,
                        WarpSpec_SmemType:$a_scales, Index:$stage, Index:$row,
                        Variadic<F32>:$b_scales,
+                       Variadic<F32>:$row_scales,
                        OptionalAttr<AffineMapAttr>:$b_scale_map,
                        DefaultValuedAttr<I64Attr, "0">:$a_scale_group);
   let results = (outs WarpSpec_AccType:$result);
   let assemblyFormat = [{
     $partial `into` $total `a_scales` $a_scales `[` $stage `,` $row `]`
     (`group` $a_scale_group^)?
-    `b_scales` $b_scales (`b_scale_map` $b_scale_map^)? attr-dict `:`
+    `b_scales` $b_scales (`b_scale_map` $b_scale_map^)?
+    (`row_scales` $row_scales^)? attr-dict `:`
     qualified(type($a_scales)) `,` qualified(type($total))
   }];
   let extraClassDeclaration = [{
     /// The index into `b_scales` of the scale of accumulator column `column`
     /// (the op must have verified).
     int64_t getBScaleIndex(int64_t column);
+  }];
+  let hasVerifier = 1;
+}
+
+def WarpSpec_AccRowScalesOp : WarpSpec_Op<"acc.row_scales"> {
+  let summary = "the activation scales of the rows of an SM90 accumulator fragment this thread holds";
+  let description = [{
+    Per thread of a warpgroup: the scales of the two accumulator rows its
+    wgmma D fragment holds (rows `row + r0` and `row + r0 + 8`, r0 = 16 x
+    warp + lane / 4), from slot `stage` of the f32 scale buffer `a_scales`
+    (group `group` of a `[G, M]` tile), for `warpspec.acc.promote ...
+    row_scales`. A generic-proxy SMEM read of a full slot. The SM90
+    expansion of `warpspec.mma.block_scaled` issues it before the MMA, as
+    DeepGEMM reads its scales before `warpgroup_arrive`.
+
+    ```mlir
+    %s0, %s1 = warpspec.acc.row_scales %sfa[%s, %row]
+        : !warpspec.smem<128xf32, slots = 4, align = 128>
+    ```
+  }];
+  let arguments = (ins WarpSpec_SmemType:$a_scales, Index:$stage, Index:$row,
+                       DefaultValuedAttr<I64Attr, "0">:$a_scale_group);
+  let results = (outs F32:$first, F32:$second);
+  let assemblyFormat = [{
+    $a_scales `[` $stage `,` $row `]` (`group` $a_scale_group^)? attr-dict `:`
+    qualified(type($a_scales))
   }];
   let hasVerifier = 1;
 }
