@@ -230,15 +230,15 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
   if (c.mmaTurns) {
     // The turns alternate two warpgroups MMA for MMA: both must issue the
     // same MMAs on every tile, or one waits for a turn that never comes.
+    // (Split columns, KernelPlan::splitN, are a BLOCK_M 64 layout.)
     if (c.chip != cfg::Chip::SM90a)
       return std::string("mma-turns is built for sm_90a (on sm_100a one "
                          "thread issues the MMAs), got '") +
              cfg::toString(c.chip) + "'";
-    if (c.blockM != 128 || c.halfBlocks || c.kSplit != 1 || c.pullRows ||
-        c.plan().splitN)
+    if (c.blockM != 128 || c.halfBlocks || c.kSplit != 1 || c.pullRows)
       return "mma-turns needs two math warpgroups that compute every tile "
              "alike: block-m 128, no half blocks, no k-split, no pulled "
-             "rows, no split columns; got block-m " +
+             "rows; got block-m " +
              str(c.blockM) + (c.halfBlocks ? ", half blocks" : "") +
              (c.kSplit != 1 ? ", k-split " + str(c.kSplit) : "") +
              (c.pullRows ? ", pulled rows" : "");

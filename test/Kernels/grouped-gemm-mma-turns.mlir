@@ -47,5 +47,5 @@
 
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
-// BM64: error: megamoe-grouped-gemm: mma-turns needs two math warpgroups that compute every tile alike: block-m 128, no half blocks, no k-split, no pulled rows, no split columns; got block-m 64
+// BM64: error: megamoe-grouped-gemm: mma-turns needs two math warpgroups that compute every tile alike: block-m 128, no half blocks, no k-split, no pulled rows; got block-m 64
 // SM100: error: megamoe-grouped-gemm: mma-turns is built for sm_90a (on sm_100a one thread issues the MMAs), got 'sm_100a'

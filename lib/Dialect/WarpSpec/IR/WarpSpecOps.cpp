@@ -348,7 +348,6 @@ LogicalResult NamedBarrierOp::verify() {
   return success();
 }
 
-
 LogicalResult BarrierSyncOp::verify() {
   return checks::verifyBarrierUse(*this, getBarrier());
 }
