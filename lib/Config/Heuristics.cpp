@@ -245,15 +245,17 @@ int64_t gemmRasterGroupN(int64_t n, int64_t k, int64_t blockN) {
   // used; below that m-major measured faster (grouped GEMM at 8 x 4096 rows:
   // K=2048..4096 shapes lost about 4% with groups of 8, N=4096 K=7168
   // gained 7%).
+  // A group that does not divide the N blocks leaves a narrower last raster
+  // (warpspec.tile_loop); before the tile loop had one, groups were the
+  // largest of 8, 4, 2 dividing them, which put BLOCK_N 192's 22 and 38
+  // blocks (N 4096, 7168) in rasters of 2 (bench/RESULTS.md 2026-12-02,
+  // "BLOCK_N 192 with partial N tiles").
   if (blockN <= 0)
     return 1;
   int64_t nBlocks = nTiles(n, blockN);
   if (n * k <= (int64_t(24) << 20))
     return nBlocks;
-  for (int64_t g : {8, 4, 2})
-    if (nBlocks % g == 0)
-      return g;
-  return 1;
+  return std::min<int64_t>(8, nBlocks);
 }
 
 int64_t groupedGemmBlockN(Chip chip, int64_t n, bool swiglu,

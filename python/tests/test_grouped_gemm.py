@@ -182,6 +182,32 @@ def test_mma_turns_bitwise(shape, groups, variant):
     assert torch.equal(got[p.valid], plain[p.valid]), "mma-turns output differs from the kernel without"
 
 
+# BLOCK_N 192 (one m64n192 MMA per warpgroup, tiles straddling two weight-scale blocks): each
+# element is computed as at BLOCK_N 128 (same K order, same per-128-column scales), so the
+# outputs are bitwise equal. N 4096 and 7168 end in a partial tile (22 and 38 tiles of 192), and
+# N 4096 x K 7168 (weights over the L2 limit: rasters of 8) ends in a narrower raster of 6
+# (warpspec.tile_loop): a tile missed or computed twice by the tail's order shows here.
+BN192_SHAPES = {"flash_l1": (4096, 4096), "pro_l2": (7168, 3072), "bench_n4096_k7168": (4096, 7168)}
+BN192_VARIANTS = {
+    "bn192": {"block_n": 192},
+    "bn192_c2_pf": {"block_n": 192, "cluster_m": 2, "scale_prefetch": True},
+}
+
+
+@pytest.mark.parametrize("variant", list(BN192_VARIANTS))
+@pytest.mark.parametrize("groups", ["uneven", "odd_total", "odd_each"])
+@pytest.mark.parametrize("shape", list(BN192_SHAPES))
+def test_block_n_192_bitwise(shape, groups, variant):
+    n, k = BN192_SHAPES[shape]
+    options = BN192_VARIANTS[variant]
+    seed = hash((shape, groups, "bn192")) & 0xFFFF
+    got = run_case(CLUSTER_GROUPS[groups], n, k, 128, seed, **options)
+    p = Problem(CLUSTER_GROUPS[groups], n, k, 128, seed=seed)
+    plain = kernel(n, k, 128)(p.a, p.a_scales, p.b, p.b_scales, p.layout)
+    torch.cuda.synchronize()
+    assert torch.equal(got[p.valid], plain[p.valid]), "BLOCK_N 192 output differs from BLOCK_N 128"
+
+
 @pytest.mark.parametrize("wide", [False, True])
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_unrolled_k_loop_bitwise(shape, wide):

@@ -12,8 +12,9 @@
 // RUN: %ptxas -arch=sm_90a -v %t/grouped_gemm.ptx -o %t/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 
 // CHECK-LABEL: warpspec.role "math0"
+// The tile's scale row is addressed once, the entries in 64 bits.
+// CHECK: arith.constant 56 : i64
 // CHECK: %[[S0:.*]] = warpspec.global.load %{{.*}} : !warpspec.global<f32>
-// CHECK: arith.constant 56 : i32
 // CHECK: %[[S1:.*]] = warpspec.global.load %{{.*}} : !warpspec.global<f32>
 // CHECK: scf.for %[[K:.*]] = %{{.*}} to %c56 step %{{.*}} iter_args({{.*}}, %[[B0:.*]] = %[[S0]], %[[B1:.*]] = %[[S1]]) -> ({{.*}}, index, f32, f32)
 // CHECK: %[[NEXT:.*]] = arith.addi %[[K]], %{{.*}} : index

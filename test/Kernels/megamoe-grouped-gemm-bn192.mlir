@@ -26,14 +26,15 @@
 // RUN: %ptxas -arch=sm_90a -v %t/n4096/grouped_gemm.ptx -o %t/n4096/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 
 // PARTIAL: warpspec.role "math0"
-// PARTIAL: warpspec.tile_loop (%{{.*}}, %{{.*}}) m_blocks(%{{.*}}) n_blocks 22 raster 2 {
+// PARTIAL: warpspec.tile_loop (%{{.*}}, %{{.*}}) m_blocks(%{{.*}}) n_blocks 22 raster 8 {
 // PARTIAL: arith.remui %{{.*}}, %c128_i32{{.*}} : i32
 // PARTIAL: %[[FIRST:.*]] = arith.divui %{{.*}}, %c128_i32{{.*}} : i32
 // PARTIAL: %[[NEXT:.*]] = arith.addi %[[FIRST]], %c1_i32{{.*}} : i32
 // PARTIAL: %[[HAS:.*]] = arith.cmpi ult, %[[NEXT]], %c32_i32{{.*}} : i32
 // PARTIAL: %[[SECOND:.*]] = arith.select %[[HAS]], %c56_i32{{.*}}, %c0_i32{{.*}} : i32
+// PARTIAL: %[[SECOND64:.*]] = arith.extui %[[SECOND]] : i32 to i64
 // PARTIAL: warpspec.global.load
-// PARTIAL: arith.addi %{{.*}}, %[[SECOND]] : i32
+// PARTIAL: arith.addi %{{.*}}, %[[SECOND64]] : i64
 // PARTIAL: warpspec.global.load
 
 // IR: #[[REGIONS:.*]] = affine_map<(d0) -> (d0 floordiv 64)>
@@ -49,8 +50,10 @@
 // The second block's scales are K / 128 = 56 entries on (N 6144: every
 // tile's second block exists, 47 < 48).
 // IR: %[[SECOND:.*]] = arith.select %{{.*}}, %c56_i32{{.*}}, %c0_i32{{.*}} : i32
+// The tile's scale row is addressed once; the K loop indexes it in 64 bits.
+// IR: %[[SECOND64:.*]] = arith.extui %[[SECOND]] : i32 to i64
 // IR: %[[S0:.*]] = warpspec.global.load
-// IR: arith.addi %{{.*}}, %[[SECOND]] : i32
+// IR: arith.addi %{{.*}}, %[[SECOND64]] : i64
 // IR: %[[S1:.*]] = warpspec.global.load
 // IR: %[[MID:.*]] = arith.select %[[SHIFT]], %[[S1]], %[[S0]] : f32
 // IR: warpspec.mma.block_scaled {{.*}} b_scales %[[S0]], %[[MID]], %[[S1]] b_scale_map #[[REGIONS]] rematerialize_k_steps into {{.*}} !warpspec.acc<64x192xf32>

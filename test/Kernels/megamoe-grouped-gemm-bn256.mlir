@@ -32,12 +32,15 @@
 // IR: warpspec.tma.load %arg1[%{{.*}}, %[[BROW1]]] -> %[[B1]][%[[S]]], %[[P]]
 // IR: warpspec.role "math0" warps [4, 8) regs 232 mma {
 // IR: warpspec.tile_loop (%{{.*}}, %[[N:.*]]) m_blocks(%{{.*}}) n_blocks 16 raster 8 {
+// The tile's scale row is addressed once; the second block's weight scales
+// are the next 128-row scale block's, K/128 = 56 entries on.
+// IR: %[[SROW:.*]] = warpspec.global.offset %{{.*}}[%{{.*}}] : !warpspec.global<f32>, i32
 // IR: %[[T:.*]]:3 = scf.for %[[KB:.*]] = {{.*}} iter_args(%[[T0:.*]] = %[[Z:.*]], %[[T1:.*]] = %[[Z]], %[[PREV:.*]] = %{{.*}}) -> (!warpspec.acc<64x128xf32>, !warpspec.acc<64x128xf32>, index)
-// The second block's weight scales are the next 128-row scale block's, K/128
-// = 56 entries on.
-// IR: %[[E0:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
+// IR: %[[E0:.*]] = arith.index_castui %[[KB]] : index to i64
+// IR: warpspec.global.offset %[[SROW]][%[[E0]]]
 // IR: %[[SB0:.*]] = warpspec.global.load
-// IR: %[[E1:.*]] = arith.addi %[[E0]], %c56_i32{{.*}} : i32
+// IR: %[[E1:.*]] = arith.addi %[[E0]], %c56_i64{{.*}} : i64
+// IR: warpspec.global.offset %[[SROW]][%[[E1]]]
 // IR: %[[SB1:.*]] = warpspec.global.load
 // IR: %[[CS:.*]] = warpspec.consumer.wait %[[P]]
 // IR-NEXT: %[[R0:.*]] = warpspec.mma.block_scaled %[[A]], %[[B0]] stage %[[CS]] row %{{.*}} a_scales %[[SA]] b_scales %[[SB0]] into %[[T0]]

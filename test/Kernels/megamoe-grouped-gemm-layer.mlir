@@ -43,9 +43,12 @@
 // L1: warpspec.role "math0"
 // L1: warpspec.tile_loop ({{.*}}) m_blocks(%[[COUNT]]) n_blocks 32
 // One 8-byte load of the (gate, up) scale pair: entry (tile row * 32 + k block).
-// L1: scf.for
+// The tile's row of pairs is addressed once, its K block in the loop.
 // L1: %[[PAIRS:.*]] = warpspec.global.cast %arg4 : !warpspec.global<f32> to !warpspec.global<vector<2xf32>>
-// L1-NEXT: %[[AT:.*]] = warpspec.global.offset %[[PAIRS]][%{{.*}}] : !warpspec.global<vector<2xf32>>, i32
+// L1-NEXT: %[[ROW:.*]] = warpspec.global.offset %[[PAIRS]][%{{.*}}] : !warpspec.global<vector<2xf32>>, i32
+// L1: scf.for %[[KB:[^ ]*]] = 
+// L1-NEXT: %[[KB64:.*]] = arith.index_castui %[[KB]] : index to i64
+// L1-NEXT: %[[AT:.*]] = warpspec.global.offset %[[ROW]][%[[KB64]]] : !warpspec.global<vector<2xf32>>, i64
 // L1-NEXT: %[[PAIR:.*]] = warpspec.global.load %[[AT]] align 8 : !warpspec.global<vector<2xf32>>
 // L1-NEXT: %[[GATE:.*]] = vector.extract %[[PAIR]][0] : f32 from vector<2xf32>
 // L1-NEXT: %[[UP:.*]] = vector.extract %[[PAIR]][1] : f32 from vector<2xf32>

@@ -250,12 +250,15 @@ TEST(KernelPlan, RasterGroups) {
   // Weights of at most 24 MiB per expert: m-major (all N blocks).
   EXPECT_EQ(gemmRasterGroupN(4096, 4096, 128), 32);
   EXPECT_EQ(gemmRasterGroupN(7168, 3072, 128), 56);
-  // Larger: the largest of 8, 4, 2 that divides the N blocks, else 1.
+  // Larger: rasters of 8, the last one narrower where 8 does not divide
+  // the N blocks (BLOCK_N 192 at N 4096: 22 blocks, 8 + 8 + 6), all of
+  // fewer than 8.
   EXPECT_EQ(gemmRasterGroupN(4096, 7168, 128), 8);
   EXPECT_EQ(gemmRasterGroupN(6144, 7168, 128), 8);
-  EXPECT_EQ(gemmRasterGroupN(128 * 12, 1 << 15, 128), 4);
-  EXPECT_EQ(gemmRasterGroupN(128 * 6, 1 << 16, 128), 2);
-  EXPECT_EQ(gemmRasterGroupN(128 * 3, 1 << 17, 128), 1);
+  EXPECT_EQ(gemmRasterGroupN(4096, 7168, 192), 8);
+  EXPECT_EQ(gemmRasterGroupN(128 * 12, 1 << 15, 128), 8);
+  EXPECT_EQ(gemmRasterGroupN(128 * 6, 1 << 16, 128), 6);
+  EXPECT_EQ(gemmRasterGroupN(128 * 3, 1 << 17, 128), 3);
 }
 
 //===----------------------------------------------------------------------===//

@@ -119,8 +119,8 @@ int64_t maxStagesThatFit(const LayerConfig &config, const RoleLayout &roles,
 
 /// N blocks per raster group of a grouped GEMM's tile order (m-blocks within
 /// a group, n-blocks fastest): all N blocks (m-major) unless one expert's
-/// weights crowd the L2, then 8, 4 or 2 (the largest that divides them), or
-/// 1.
+/// weights crowd the L2, then 8 (or all of fewer; the last raster may be
+/// narrower).
 int64_t gemmRasterGroupN(int64_t n, int64_t k, int64_t blockN);
 
 /// The grouped GEMM's BLOCK_N when not given (megamoe-grouped-gemm's

@@ -148,7 +148,9 @@ void warpspec::populateWarpSpecTilePatterns(const TypeConverter &converter,
 
 /// tiles t = blockIdx.x, blockIdx.x + gridDim.x, ... below m_blocks *
 /// n_blocks; raster g = t / (m_blocks * R), i = t % (m_blocks * R), m-block
-/// i / R, n-block g * R + i % R. With k_split the iterations past the whole
+/// i / R, n-block g * R + i % R. Past the F = n_blocks / R full rasters the
+/// last one is W = n_blocks mod R wide: i = t - m_blocks * R * F, m-block
+/// i / W, n-block F * R + i % W. With k_split the iterations past the whole
 /// tiles are the last wave's split units (TileLoopOp's description).
 LogicalResult warpspec::expandTileLoops(gpu::GPUModuleOp module) {
   SmallVector<TileLoopOp> loops;
@@ -242,6 +244,24 @@ LogicalResult warpspec::expandTileLoops(gpu::GPUModuleOp module) {
     Value nBlock = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, raster, r),
         arith::RemUIOp::create(b, loc, inRaster, r));
+    if (int64_t width = op.getNBlocks() % op.getRaster()) {
+      // The narrower last raster; `tail` is only used where it is >= 0.
+      int64_t full = op.getNBlocks() / op.getRaster();
+      Value fullTiles = arith::MulIOp::create(b, loc, tilesPerRaster, c(full));
+      Value inTail = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                           tile, fullTiles);
+      Value tail = arith::SubIOp::create(b, loc, tile, fullTiles);
+      Value w = c(width);
+      Value tailM = arith::DivUIOp::create(b, loc, tail, w);
+      if (ctas > 1)
+        tailM = arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, tailM, c(ctas)), rank);
+      Value tailN = arith::AddIOp::create(
+          b, loc, c(full * op.getRaster()),
+          arith::RemUIOp::create(b, loc, tail, w));
+      mBlock = arith::SelectOp::create(b, loc, inTail, tailM, mBlock);
+      nBlock = arith::SelectOp::create(b, loc, inTail, tailN, nBlock);
+    }
     Block &body = op.getBody().front();
     body.getArgument(0).replaceAllUsesWith(mBlock);
     body.getArgument(1).replaceAllUsesWith(nBlock);

@@ -1481,8 +1481,8 @@ warpspec.kernel @k(%mb: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, t
 warpspec.kernel @k(%mb: i32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
   warpspec.roles {
     warpspec.role "p" warps [0, 4) regs 128 {
-      // expected-error @+1 {{raster 3 must divide n_blocks 32 (a raster is a group of whole n-blocks)}}
-      warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 32 raster 3 {
+      // expected-error @+1 {{raster 40 is more than n_blocks 32 (a raster is a group of n-blocks of the grid)}}
+      warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 32 raster 40 {
       }
     }
   }

@@ -112,10 +112,10 @@ LogicalResult TileLoopOp::verify() {
                        "a cluster share each stage, the units of a split "
                        "tile do not run in one cluster");
   int64_t n = getNBlocks(), raster = getRaster();
-  if (raster > n || n % raster != 0)
+  if (raster > n)
     return emitOpError("raster ")
-           << raster << " must divide n_blocks " << n
-           << " (a raster is a group of whole n-blocks)";
+           << raster << " is more than n_blocks " << n
+           << " (a raster is a group of n-blocks of the grid)";
   if (std::optional<uint64_t> ctas = getCluster())
     if (failed(verifyKernelCluster(*this, *ctas, "tile loop")))
       return failure();

@@ -25,7 +25,9 @@ def WarpSpec_TileLoopOp : WarpSpec_Op<"tile_loop", [SingleBlock, NoTerminator]> 
     `[g * raster, (g + 1) * raster)`, m-blocks within a raster, n-blocks
     fastest; so the CTAs that run at once share `raster` B tiles and
     `gridDim / raster` A tiles in L2. `raster = n_blocks` is the m-major
-    order.
+    order. When `raster` does not divide `n_blocks`, the last raster holds
+    the `n_blocks mod raster` n-blocks left, in the same order (the tail of
+    a BLOCK_N 192 grid of 22 n-blocks in rasters of 8 is one of 6).
 
     Every role of a kernel that uses a tile loop must walk the same tiles in
     the same order (a producer that skipped a tile would deadlock its
