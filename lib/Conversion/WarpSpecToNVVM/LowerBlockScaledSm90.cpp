@@ -23,12 +23,31 @@ static bool followedByBlockScaledMma(MmaBlockScaledOp op) {
   return false;
 }
 
+/// The row scales that an earlier block-scaled MMA of `op`'s block read from
+/// the same stage, rows and scale group (`earlier`), when no consumer
+/// release between the two hands that stage back: a tile of two column
+/// blocks then reads them once for both (null otherwise).
+static AccRowScalesOp sharedRowScales(MmaBlockScaledOp op,
+                                      AccRowScalesOp earlier, int64_t group) {
+  if (!earlier || earlier->getBlock() != op->getBlock() ||
+      earlier.getAScales() != op.getAScales() ||
+      earlier.getStage() != op.getStage() || earlier.getRow() != op.getRow() ||
+      earlier.getAScaleGroup() != static_cast<uint64_t>(group))
+    return {};
+  for (Operation *o = earlier->getNextNode(); o && o != op.getOperation();
+       o = o->getNextNode())
+    if (isa<ConsumerReleaseOp>(o))
+      return {};
+  return earlier;
+}
+
 LogicalResult warpspec::expandBlockScaledMmaSm90(gpu::GPUModuleOp module) {
   SmallVector<MmaBlockScaledOp> ops;
   module.walk([&](MmaBlockScaledOp op) { ops.push_back(op); });
-  // The scratch accumulator of the last expanded MMA of each block (ops of
-  // a block are visited in order).
+  // The scratch accumulator and the row scales of the last expanded MMA of
+  // each block (ops of a block are visited in order).
   DenseMap<Block *, Value> lastScratch;
+  DenseMap<Block *, AccRowScalesOp> lastRowScales;
   for (MmaBlockScaledOp op : ops) {
     auto kernel = op->getParentOfType<KernelOp>();
     StringRef chip = kernel ? kernel.getChip() : StringRef();
@@ -61,9 +80,14 @@ LogicalResult warpspec::expandBlockScaledMmaSm90(gpu::GPUModuleOp module) {
       // The row scales are read before the MMA (DeepGEMM's order): their
       // SMEM latency then hides behind it instead of delaying the
       // promotion once the MMA completed.
-      auto rowScales = AccRowScalesOp::create(
-          b, loc, op.getAScales(), op.getStage(), op.getRow(),
-          static_cast<uint64_t>(g));
+      // A second column block of the same K block shares the first's.
+      AccRowScalesOp rowScales =
+          sharedRowScales(op, lastRowScales.lookup(op->getBlock()), g);
+      if (!rowScales)
+        rowScales = AccRowScalesOp::create(b, loc, op.getAScales(),
+                                           op.getStage(), op.getRow(),
+                                           static_cast<uint64_t>(g));
+      lastRowScales[op->getBlock()] = rowScales;
       // The issue turn (op description): wait for it, issue, pass it on
       // before waiting for the MMAs, so the other warpgroup issues its own
       // while this one's run and are queued behind them.
