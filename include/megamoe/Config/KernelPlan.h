@@ -132,7 +132,9 @@ struct GemmProblem {
   /// block_scaled turn/pass): K block by K block (column block by column
   /// block at BLOCK_N 256) one, then the other, so one's promotion overlaps
   /// the other's MMAs. Both must compute every tile: BLOCK_M 128, no half
-  /// blocks, no K-split; sm_90a.
+  /// blocks, no K-split; sm_90a. Off unless asked: 0.95-1.01x of the same
+  /// kernel without turns at 8 x 4096 and 8 x 512 rows on the four benchmark
+  /// (N, K), one H200, two passes (bench/RESULTS.md 2026-12-06).
   bool mmaTurns = false;
   /// Activation (A) scales per row and K block of 128: 1, or 2 when A was
   /// requantized per 64 channels (the L2 GEMM of a layer at requant-block
