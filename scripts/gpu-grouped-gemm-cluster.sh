@@ -22,10 +22,11 @@ fi
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv > "$out/gpu.txt" 2>&1
 # The SASS check of every cubin (python/tests/sass_check.py: QGMMA count of the
 # tile, no HGMMA, no LDL/STL), MULTICAST counts and the resources.
-python3 "$here/python/tests/sass_check.py" "$here"/cubins/*/ > "$out/sass_check.txt" 2>&1
+# SASS_GLOB (default *) limits both to the cubin folders it matches.
+python3 "$here/python/tests/sass_check.py" "$here"/cubins/${SASS_GLOB:-*}/ > "$out/sass_check.txt" 2>&1
 sass_rc=$?
 {
-  for d in "$here"/cubins/*/; do
+  for d in "$here"/cubins/${SASS_GLOB:-*}/; do
     printf '%s: MULTICAST=%s\n' "$(basename "$d")" \
       "$(cuobjdump -sass "$d/grouped_gemm.cubin" 2>&1 | grep -c 'UTMALDG.*MULTICAST')"
     python3 -c "import json; k=json.load(open('$d/grouped_gemm.json'))['kernels'][0]; print('  ', k.get('resources'), 'smem', k['dynamic_smem_bytes'], 'cluster', k.get('cluster'))"
