@@ -44,10 +44,11 @@ static AccRowScalesOp sharedRowScales(MmaBlockScaledOp op,
 LogicalResult warpspec::expandBlockScaledMmaSm90(gpu::GPUModuleOp module) {
   SmallVector<MmaBlockScaledOp> ops;
   module.walk([&](MmaBlockScaledOp op) { ops.push_back(op); });
-  // The scratch accumulator and the row scales of the last expanded MMA of
-  // each block (ops of a block are visited in order).
+  // The scratch accumulator of the last expanded MMA of each block, and the
+  // row scales it read per scale group (ops of a block are visited in
+  // order).
   DenseMap<Block *, Value> lastScratch;
-  DenseMap<Block *, AccRowScalesOp> lastRowScales;
+  DenseMap<std::pair<Block *, int64_t>, AccRowScalesOp> lastRowScales;
   for (MmaBlockScaledOp op : ops) {
     auto kernel = op->getParentOfType<KernelOp>();
     StringRef chip = kernel ? kernel.getChip() : StringRef();
@@ -81,13 +82,14 @@ LogicalResult warpspec::expandBlockScaledMmaSm90(gpu::GPUModuleOp module) {
       // SMEM latency then hides behind it instead of delaying the
       // promotion once the MMA completed.
       // A second column block of the same K block shares the first's.
+      std::pair<Block *, int64_t> key{op->getBlock(), g};
       AccRowScalesOp rowScales =
-          sharedRowScales(op, lastRowScales.lookup(op->getBlock()), g);
+          sharedRowScales(op, lastRowScales.lookup(key), g);
       if (!rowScales)
         rowScales = AccRowScalesOp::create(b, loc, op.getAScales(),
                                            op.getStage(), op.getRow(),
                                            static_cast<uint64_t>(g));
-      lastRowScales[op->getBlock()] = rowScales;
+      lastRowScales[key] = rowScales;
       // The issue turn (op description): wait for it, issue, pass it on
       // before waiting for the MMAs, so the other warpgroup issues its own
       // while this one's run and are queued behind them.
