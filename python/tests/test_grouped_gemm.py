@@ -141,12 +141,19 @@ CLUSTER_GROUPS = dict(GROUPS, **{
 def test_grouped_gemm_cluster(shape, groups, block_n):
     """BLOCK_N 256 multicasts each of its two 128-row B column blocks in halves."""
     n, k = SHAPES[shape]
-    seed = hash((shape, groups, "c2")) & 0xFFFF
-    got = run_case(CLUSTER_GROUPS[groups], n, k, 128, seed, cluster_m=2, block_n=block_n)
-    p = Problem(CLUSTER_GROUPS[groups], n, k, 128, seed=seed)
-    plain = kernel(n, k, 128)(p.a, p.a_scales, p.b, p.b_scales, p.layout)
+    assert_case_equal(CLUSTER_GROUPS[groups], n, k, hash((shape, groups, "c2")) & 0xFFFF,
+                      {"cluster_m": 2, "block_n": block_n}, {}, "cluster-2 output differs from cluster 1")
+
+
+def assert_case_equal(group_sizes, n, k, seed, options, reference, what):
+    """run_case of the BLOCK_M 128 kernel with `options` (its checks against FP64 and torch), and
+    its valid rows bitwise equal to those of the kernel with `reference` options on the same
+    problem."""
+    got = run_case(group_sizes, n, k, 128, seed, **options)
+    p = Problem(group_sizes, n, k, 128, seed=seed)
+    plain = kernel(n, k, 128, **reference)(p.a, p.a_scales, p.b, p.b_scales, p.layout)
     torch.cuda.synchronize()
-    assert torch.equal(got[p.valid], plain[p.valid]), "cluster-2 output differs from cluster 1"
+    assert torch.equal(got[p.valid], plain[p.valid]), what
 
 
 @pytest.mark.parametrize("block_n", [128, 256])
@@ -174,12 +181,9 @@ TURN_VARIANTS = {
 def test_mma_turns_bitwise(shape, groups, variant):
     n, k = SHAPES[shape]
     options = TURN_VARIANTS[variant]
-    seed = hash((shape, groups, "mt")) & 0xFFFF
-    got = run_case(CLUSTER_GROUPS[groups], n, k, 128, seed, mma_turns=True, **options)
-    p = Problem(CLUSTER_GROUPS[groups], n, k, 128, seed=seed)
-    plain = kernel(n, k, 128, **options)(p.a, p.a_scales, p.b, p.b_scales, p.layout)
-    torch.cuda.synchronize()
-    assert torch.equal(got[p.valid], plain[p.valid]), "mma-turns output differs from the kernel without"
+    assert_case_equal(CLUSTER_GROUPS[groups], n, k, hash((shape, groups, "mt")) & 0xFFFF,
+                      dict(options, mma_turns=True), options,
+                      "mma-turns output differs from the kernel without")
 
 
 # BLOCK_N 192 (one m64n192 MMA per warpgroup, tiles straddling two weight-scale blocks): each
@@ -199,13 +203,8 @@ BN192_VARIANTS = {
 @pytest.mark.parametrize("shape", list(BN192_SHAPES))
 def test_block_n_192_bitwise(shape, groups, variant):
     n, k = BN192_SHAPES[shape]
-    options = BN192_VARIANTS[variant]
-    seed = hash((shape, groups, "bn192")) & 0xFFFF
-    got = run_case(CLUSTER_GROUPS[groups], n, k, 128, seed, **options)
-    p = Problem(CLUSTER_GROUPS[groups], n, k, 128, seed=seed)
-    plain = kernel(n, k, 128)(p.a, p.a_scales, p.b, p.b_scales, p.layout)
-    torch.cuda.synchronize()
-    assert torch.equal(got[p.valid], plain[p.valid]), "BLOCK_N 192 output differs from BLOCK_N 128"
+    assert_case_equal(CLUSTER_GROUPS[groups], n, k, hash((shape, groups, "bn192")) & 0xFFFF,
+                      BN192_VARIANTS[variant], {}, "BLOCK_N 192 output differs from BLOCK_N 128")
 
 
 @pytest.mark.parametrize("wide", [False, True])

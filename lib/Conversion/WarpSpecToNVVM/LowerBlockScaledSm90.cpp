@@ -23,16 +23,14 @@ static bool followedByBlockScaledMma(MmaBlockScaledOp op) {
   return false;
 }
 
-/// The row scales that an earlier block-scaled MMA of `op`'s block read from
-/// the same stage, rows and scale group (`earlier`), when no consumer
-/// release between the two hands that stage back: a tile of two column
-/// blocks then reads them once for both (null otherwise).
+/// `earlier`, the row scales that the last block-scaled MMA of `op`'s block
+/// read for the same scale group, when they are of the same stage and rows
+/// and no consumer release between the two hands that stage back: a tile of
+/// two column blocks then reads them once for both (null otherwise).
 static AccRowScalesOp sharedRowScales(MmaBlockScaledOp op,
-                                      AccRowScalesOp earlier, int64_t group) {
-  if (!earlier || earlier->getBlock() != op->getBlock() ||
-      earlier.getAScales() != op.getAScales() ||
-      earlier.getStage() != op.getStage() || earlier.getRow() != op.getRow() ||
-      earlier.getAScaleGroup() != static_cast<uint64_t>(group))
+                                      AccRowScalesOp earlier) {
+  if (!earlier || earlier.getAScales() != op.getAScales() ||
+      earlier.getStage() != op.getStage() || earlier.getRow() != op.getRow())
     return {};
   for (Operation *o = earlier->getNextNode(); o && o != op.getOperation();
        o = o->getNextNode())
@@ -81,10 +79,10 @@ LogicalResult warpspec::expandBlockScaledMmaSm90(gpu::GPUModuleOp module) {
       // The row scales are read before the MMA (DeepGEMM's order): their
       // SMEM latency then hides behind it instead of delaying the
       // promotion once the MMA completed.
-      // A second column block of the same K block shares the first's.
+      // A second column block of the same K block shares the first's
+      // (looked up per block and group).
       std::pair<Block *, int64_t> key{op->getBlock(), g};
-      AccRowScalesOp rowScales =
-          sharedRowScales(op, lastRowScales.lookup(key), g);
+      AccRowScalesOp rowScales = sharedRowScales(op, lastRowScales.lookup(key));
       if (!rowScales)
         rowScales = AccRowScalesOp::create(b, loc, op.getAScales(),
                                            op.getStage(), op.getRow(),
