@@ -1,12 +1,12 @@
 """Grouped FP8 block-scaled GEMM side by side in one process on one H200 (adapted from
 .anchor/deepgemm/grouped_gemm_side_by_side.py): megamoe variants (BM128, BM64 and the
-cluster-2 BM128 cubins named by --variants, each its own column), DeepGEMM
+cubins named by --variants, BM128 or another BLOCK_M, each its own column), DeepGEMM
 m_grouped_fp8_gemm_nt_contiguous, torch big GEMM. Same data for all; TFLOPS = 2*M*N*K/t;
 "bitwise" says whether every cluster variant's output equals the BM128 one on that row's data,
 "== torch" whether every BM128-row output equals the per-expert torch._scaled_mm loop's bitwise.
 Also prints cuOccupancyMaxActiveClusters of each cluster cubin (ctypes, libcuda).
 """
-import argparse, ctypes, json, os, sys
+import argparse, copy, ctypes, json, os, sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -47,15 +47,20 @@ def main():
     ap.add_argument("--shapes", default="4096x7168,7168x2048,4096x4096,4096x2048")
     ap.add_argument("--rows", default="4096,512")
     ap.add_argument("--variants", default="c2:_c2",
-                    help="cluster-2 BM128 columns: name:suffix,... (cubin folder gg_..._bm128<suffix>)")
+                    help="columns: name:suffix[:block_m],... (cubin folder gg_..._bm<block_m><suffix>, "
+                         "block_m 128 unless given; a variant of another BLOCK_M runs on the same "
+                         "rows, which the benchmark's row counts fill without padding)")
     args = ap.parse_args()
-    variants = [tuple(v.split(":")) for v in args.variants.split(",") if v]
-    for name, sfx in variants:
-        path = os.path.join(args.cubins, f"gg_e8_n4096_k7168_m32768_bm128{sfx}", "grouped_gemm.json")
+    variants = []
+    for v in (v for v in args.variants.split(",") if v):
+        name, sfx, *bm = v.split(":")
+        variants.append((name, sfx, int(bm[0]) if bm else 128))
+    for name, sfx, bm in variants:
+        path = os.path.join(args.cubins, f"gg_e8_n4096_k7168_m32768_bm{bm}{sfx}", "grouped_gemm.json")
         if os.path.exists(path):
             print(f"{name}: cuOccupancyMaxActiveClusters = {max_active_clusters(path)}", flush=True)
     from grouped_gemm_ref import Problem, scaled_mm_blockwise, rel_err
-    from megamoe.grouped_gemm import GroupedGemm
+    from megamoe.grouped_gemm import GroupedGemm, contiguous_layout
     dg = load_deepgemm()
     E = 8
     names = [v[0] for v in variants]
@@ -85,12 +90,17 @@ def main():
             want = torch.cat(loop_out)
             res["loop"] = time_graph(loop, reps)
             outs = {}
-            for name, bm, sfx in [("bm128", 128, ""), ("bm64", 64, "")] + [(v, 128, x) for v, x in variants]:
+            for name, bm, sfx in [("bm128", 128, ""), ("bm64", 64, "")] + [(v, b, x) for v, x, b in variants]:
                 path = os.path.join(args.cubins, f"gg_e8_n{n}_k{k}_m32768_bm{bm}{sfx}", "grouped_gemm.json")
                 if not os.path.exists(path):
                     continue
                 gg = GroupedGemm(path)
-                q = p if bm == 128 else Problem([rows] * E, n, k, bm, seed=rows + n + k)
+                q = p
+                if bm != 128:
+                    # The same data in blocks of bm (rows is a multiple of 256: no padding).
+                    q = copy.copy(p)
+                    q.layout = contiguous_layout([rows] * E, bm, "cuda")
+                    assert q.layout.m_total == p.layout.m_total
                 out = torch.empty(q.layout.m_total, n, dtype=torch.bfloat16, device="cuda")
                 res[name] = time_graph(lambda: gg(q.a, q.a_scales, q.b, q.b_scales, q.layout, out), reps)
                 outs[name] = out

@@ -3,8 +3,8 @@
 # variants (cluster-m=2: _c2, _bn256_c2; scale-prefetch: _pf, _bn256_pf,
 # _bn256_c2_pf; K loop rolled: _nu, and at BLOCK_N 256 _bn256_rw,
 # _bn256_c2_pf_rw; MMA issue turns: _mt, _bn256_mt, _bn256_c2_pf_mt; BLOCK_N
-# 192: _bn192, _bn192_pf, _bn192_c2, _bn192_c2_pf) of the benchmark and test
-# shapes, the side-by-side benchmark (bench/grouped_gemm_cluster_side_by_side.py)
+# 192: _bn192, _bn192_pf, _bn192_c2, _bn192_c2_pf) and the BM256 variants
+# (folders _bm256, _bm256_c2, _bm256_c2_pf) of the benchmark and test shapes, the side-by-side benchmark (bench/grouped_gemm_cluster_side_by_side.py)
 # and its GPU script.
 #   scripts/bundle-grouped-gemm-cluster.sh DEST   (e.g. /work/main/.bundle-mc)
 # BUILD_VARIANTS="suffix:options ..." (options joined by '=', e.g.
@@ -26,19 +26,26 @@ default_variants=("_c2:--cluster-m 2" "_bn256_c2:--block-n 256 --cluster-m 2"
   "_bn256_c2_pf_mt:--block-n 256 --cluster-m 2 --scale-prefetch --mma-turns"
   "_bn192:--block-n 192" "_bn192_pf:--block-n 192 --scale-prefetch"
   "_bn192_c2:--block-n 192 --cluster-m 2"
-  "_bn192_c2_pf:--block-n 192 --cluster-m 2 --scale-prefetch")
+  "_bn192_c2_pf:--block-n 192 --cluster-m 2 --scale-prefetch"
+  ":--block-m 256" "_c2:--block-m 256 --cluster-m 2"
+  "_c2_pf:--block-m 256 --cluster-m 2 --scale-prefetch")
 if [[ -n ${BUILD_VARIANTS:-} ]]; then
   variants=()
   for v in $BUILD_VARIANTS; do variants+=("${v//=/ }"); done
 else
   variants=("${default_variants[@]}")
 fi
+# A variant's folder is gg_..._bm<BLOCK_M><suffix>: BLOCK_M 128 unless its
+# options give --block-m.
 for nk in 4096x7168 7168x2048 4096x4096 4096x2048 6144x7168 7168x3072; do
   for v in "${variants[@]}"; do
-    d=$dest/cubins/gg_e8_n${nk%x*}_k${nk#*x}_m32768_bm128${v%%:*}
+    opts=${v#*:}
+    bm=128
+    if [[ $opts =~ --block-m\ ([0-9]+) ]]; then bm=${BASH_REMATCH[1]}; else opts="--block-m 128 $opts"; fi
+    d=$dest/cubins/gg_e8_n${nk%x*}_k${nk#*x}_m32768_bm$bm${v%%:*}
     # shellcheck disable=SC2086
     bash scripts/compile-grouped-gemm.sh --experts 8 --n "${nk%x*}" --k "${nk#*x}" \
-      --max-m 32768 --block-m 128 ${v#*:} --out "$d" >/dev/null
+      --max-m 32768 $opts --out "$d" >/dev/null
     rm -f "$d/module.mlir"
   done
 done

@@ -39,7 +39,9 @@ smoke_rc=$?
 echo "$(el) smoke rc=$smoke_rc" >> "$out/steps.txt"
 test_rc=$smoke_rc
 if [[ $smoke_rc -eq 0 ]]; then
-  (cd "$here" && timeout ${TEST_TIMEOUT:-130} python3 -m pytest -q -s python/tests/test_grouped_gemm.py) > "$out/pytest.txt" 2>&1
+  # TEST_FILTER: a pytest -k expression (a run that has time for some tests).
+  (cd "$here" && timeout ${TEST_TIMEOUT:-130} python3 -m pytest -q -s python/tests/test_grouped_gemm.py \
+     ${TEST_FILTER:+-k "$TEST_FILTER"}) > "$out/pytest.txt" 2>&1
   test_rc=$?
 fi
 echo "$(el) tests rc=$test_rc" >> "$out/steps.txt"

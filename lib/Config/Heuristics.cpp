@@ -258,7 +258,7 @@ int64_t gemmRasterGroupN(int64_t n, int64_t k, int64_t blockN) {
   return std::min<int64_t>(8, nBlocks);
 }
 
-int64_t groupedGemmBlockN(Chip chip, int64_t n, bool swiglu,
+int64_t groupedGemmBlockN(Chip chip, int64_t blockM, int64_t n, bool swiglu,
                           bool combineScatter) {
   // A 128 x 256 tile moves A 16 KiB + B 32 KiB from L2 into SMEM per 8.4
   // MFLOP (25% less per FLOP than 128 x 128). Measured, one H200 run, two
@@ -270,7 +270,10 @@ int64_t groupedGemmBlockN(Chip chip, int64_t n, bool swiglu,
   // an option) is not chosen: 1.02-1.04x over the 128 x 256 cluster-2
   // default at N 6144 (8 x 4096 rows), but with partial last tiles at N
   // 4096 / 7168 0.90-1.06x (bench/RESULTS.md 2026-12-02, "BLOCK_N 192").
-  if (chip == Chip::SM90a && n % 256 == 0 && !swiglu && !combineScatter)
+  // BLOCK_M 256 is built with BLOCK_N 128 only (two row blocks per
+  // warpgroup hold the registers two column blocks would).
+  if (chip == Chip::SM90a && blockM != 256 && n % 256 == 0 && !swiglu &&
+      !combineScatter)
     return 256;
   return 128;
 }

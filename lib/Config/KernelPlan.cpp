@@ -74,8 +74,11 @@ bool KernelPlan::unrollEligible() const {
   // (per-64 activations: each column block's K block is two MMA rounds):
   // unrolled, the V4-Flash L2 GEMM spilled 160 bytes even with the K steps
   // rematerialized; rolled it has none.
+  // Two row blocks (BLOCK_M 256) hold the same registers as two column
+  // blocks.
   return unrollStages && chip == Chip::SM90a &&
-         (columnBlocks(blockN) == 1 || (unrollWide && aScaleGroups == 1));
+         (columnBlocks(blockN) * rowBlocks == 1 ||
+          (unrollWide && aScaleGroups == 1));
 }
 
 bool KernelPlan::unrollsStages(int64_t k, int64_t otherK) const {
@@ -115,7 +118,8 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   // One warpgroup of TMA warps, one math warpgroup per 64 rows (wgmma m64);
   // a 64-row SwiGLU tile has one per column block of its pair (splitN).
   plan.splitN = p.swiglu && swigluSplitColumns(p.blockM);
-  int64_t mathWarpgroups = plan.splitN ? 2 : p.blockM / 64;
+  plan.rowBlocks = warpgroupRowBlocks(p.blockM);
+  int64_t mathWarpgroups = plan.splitN ? 2 : p.blockM / (64 * plan.rowBlocks);
   plan.threads = 128 * (1 + mathWarpgroups);
   plan.entryRegisters = entryRegisters(p.chip, plan.threads);
   // Warpgroup 0 feeds the ring: four TMA warps (A, A scales, B, the second
@@ -176,9 +180,17 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   // V4-Pro, split and unfused, 512-8192 tokens; bench/RESULTS.md
   // 2026-12-01, "Epilogue panel ring"). With SwiGLU the BLOCK_N e4m3
   // activation columns of a column-block pair.
-  plan.outTileColumns = p.combineScatter && p.blockN > bBlockRows
-                            ? bBlockRows / 2
-                            : bBlockRows;
+  // Two row blocks per warpgroup (BLOCK_M 256) keep one 128-byte panel:
+  // its A tiles make a stage 49 KiB, and 4 stages leave 31 KiB, less than a
+  // 2-panel tile's 32 KiB (3 stages of 48 K in flight instead of 4 to keep
+  // a second panel's store in flight: the ring is the one that hides the
+  // loads).
+  if (plan.rowBlocks > 1)
+    plan.outTileColumns = kOutputPanelBytes / p.outBytes();
+  else
+    plan.outTileColumns = p.combineScatter && p.blockN > bBlockRows
+                              ? bBlockRows / 2
+                              : bBlockRows;
   fixed("d_tiles",
         p.swiglu ? p.blockM * p.blockN
                  : mathWarpgroups * 64 * plan.outTileColumns * p.outBytes(),
@@ -249,7 +261,8 @@ std::vector<std::string> validateKernelPlan(const KernelPlan &plan) {
       mmaWarpgroups += (r.warpEnd - r.warpBegin) / 4;
   }
   // With split columns (splitN) two warpgroups share the 64 rows.
-  int64_t wantWarpgroups = plan.splitN ? 2 : plan.blockM / 64;
+  int64_t wantWarpgroups =
+      plan.splitN ? 2 : plan.blockM / (64 * plan.rowBlocks);
   if (plan.splitN && plan.blockM != 64)
     errors.push_back(cat("split columns (two warpgroups on one 64-row tile) "
                          "need BLOCK_M 64, got ",
@@ -257,7 +270,9 @@ std::vector<std::string> validateKernelPlan(const KernelPlan &plan) {
   else if (mmaWarpgroups != wantWarpgroups)
     errors.push_back(cat("BLOCK_M ", plan.blockM, " needs ", wantWarpgroups,
                          plan.splitN ? " MMA warpgroups (one per column block)"
-                                     : " MMA warpgroups (one per 64 rows)",
+                         : plan.rowBlocks > 1
+                             ? " MMA warpgroups (one per two 64-row blocks)"
+                             : " MMA warpgroups (one per 64 rows)",
                          ", the plan has ", mmaWarpgroups));
   // sm_100a: the partials must fit the CTA's TMEM (allocated as a power of
   // two of at least 32 columns).

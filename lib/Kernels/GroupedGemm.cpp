@@ -430,8 +430,9 @@ MmaTurn mmaTurn(const GemmKernel &k, int64_t wg) {
 }
 
 /// One math warpgroup's tiles of phase `g`: rows [64 wg, 64 wg + 64) of
-/// every tile (with splitN all 64 rows of column block wg of the pair): the
-/// mainloop's consumer, then the epilogue.
+/// every tile (with splitN all 64 rows of column block wg of the pair; with
+/// two row blocks per warpgroup [128 wg, 128 wg + 128)): the mainloop's
+/// consumer, then the epilogue.
 void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
                     const GemmPhase &g, int64_t wg, Value isStorer) {
   const GroupedGemmConfig &c = g.cfg;
@@ -445,6 +446,7 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
     return;
   }
   bool splitN = g.splitN;
+  int64_t rowBlocks = k.plan.rowBlocks;
   EpilogueTile epilogue{g.dTiles, k.epilogueBarriers[wg], wg, splitN ? 0 : wg};
   g.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile,
                                   const ClusterTile *cluster, Value unit) {
@@ -505,7 +507,8 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
         // One accumulator per column block of the tile (two with BLOCK_N
         // 256, which has no SwiGLU).
         SmallVector<Value, 2> t = k.mainloop.consumeTile(
-            cb, loc, indexConst(cb, loc, 64 * epilogue.rowBlock), g.sfb,
+            cb, loc, indexConst(cb, loc, 64 * rowBlocks * epilogue.rowBlock),
+            g.sfb,
             sfbRow, splitN ? wg : 0, g.phase, releaseCount,
             groupedStraddlingScales(cb, loc, k.mainloop.config(), nBlock, c.n,
                                     c.k),
@@ -567,11 +570,21 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
                                     splitN ? wg : 0, g.swiglu, rows.row0,
                                     mBlock, tile, isStorer);
           TilePosition at{rows.row0, tile, c.blockN};
-          if (c.combineScatter)
+          if (c.combineScatter) {
             scatterTileToPeers(sb, loc, epilogue, totals, g.scatter, at);
-          else
-            storeTileWithTma(sb, loc, epilogue, totals, g.d, at, isStorer,
-                             cluster ? cluster->owned : Value());
+            return;
+          }
+          // Row block by row block (one, or two at BLOCK_M 256) through
+          // the warpgroup's rows of the output tile.
+          size_t perRowBlock = totals.size() / rowBlocks;
+          for (int64_t r = 0; r < rowBlocks; ++r) {
+            if (rowBlocks > 1)
+              at.rowBlock = rowBlocks * wg + r;
+            storeTileWithTma(
+                sb, loc, epilogue,
+                ArrayRef<Value>(totals).slice(r * perRowBlock, perRowBlock),
+                g.d, at, isStorer, cluster ? cluster->owned : Value());
+          }
         });
       };
       if (runEpilogue) {
@@ -705,7 +718,8 @@ MainloopPhase phaseOf(MLIRContext *ctx, const GroupedGemmConfig &c,
 }
 
 /// Allocates the epilogue buffers of a phase: the SwiGLU activation tiles,
-/// or the output tile.
+/// or the output tile (64 rows per math warpgroup: with two row blocks each,
+/// KernelPlan::rowBlocks, half of BLOCK_M).
 Value allocateOutputTile(OpBuilder &b, Location loc,
                          const GroupedGemmConfig &c, int64_t columns) {
   Type outType = c.outBytes() == 4 ? Type(b.getF32Type()) : b.getBF16Type();
@@ -713,8 +727,9 @@ Value allocateOutputTile(OpBuilder &b, Location loc,
     return SwiGLURequant::allocate(b, loc, c.blockM);
   if (c.combineScatter)
     return EpilogueTile::allocate(b, loc, c.blockM, columns, outType);
-  return EpilogueTile::allocatePanels(b, loc, c.blockM, columns,
-                                      gemm::dPanelCols(c), outType);
+  return EpilogueTile::allocatePanels(
+      b, loc, c.blockM / config::warpgroupRowBlocks(c.blockM), columns,
+      gemm::dPanelCols(c), outType);
 }
 
 /// The split-columns pair's amax exchange and barrier (swiglu with splitN).

@@ -20,9 +20,26 @@ std::optional<std::string>
 megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
   if (c.experts < 1)
     return "experts must be >= 1, got " + str(c.experts);
-  if (c.blockM != 64 && c.blockM != 128)
-    return "block-m must be 128 (two math warpgroups) or 64 (one), got " +
+  if (c.blockM != 64 && c.blockM != 128 && c.blockM != 256)
+    return "block-m must be 128 (two math warpgroups), 64 (one) or 256 (two "
+           "of two 64-row blocks each), got " +
            str(c.blockM);
+  if (c.blockM == 256) {
+    // Two row blocks per warpgroup hold 2 x 64 promoted registers, as two
+    // column blocks do: not both (config::warpgroupRowBlocks). The layer
+    // epilogues and the K-split work on one 64-row block per warpgroup.
+    if (c.chip != cfg::Chip::SM90a)
+      return std::string("block-m 256 is built for sm_90a only, got chip '") +
+             cfg::toString(c.chip) + "'";
+    if (c.blockN != 128)
+      return "block-m 256 needs block-n 128 (each warpgroup computes two "
+             "64 x 128 row blocks; two of 256 or 192 columns do not fit its "
+             "registers), got " +
+             str(c.blockN);
+    if (c.swiglu || c.combineScatter || c.halfBlocks || c.pullRows)
+      return "block-m 256 is built for the TMA-store epilogue only (not "
+             "swiglu, combine-scatter, half-blocks or pull-rows)";
+  }
   if (c.blockN != 128 && c.blockN != 192 && c.blockN != 256)
     return "block-n must be 128 (one 128x128 weight scale block per tile "
            "column range), 192 (one m64n192 MMA whose columns straddle two "

@@ -53,11 +53,9 @@ inline constexpr char kFusedL2Prefix[] = "l2_";
 inline constexpr char kParamWaits[] = "l2_waits"; // i32 [M / BLOCK_M]
 
 
-/// The SMEM output tile is 128B-swizzled, so D is stored in panels of 128
-/// bytes of columns (64 BF16 or 32 F32), one TMA box each.
-inline constexpr int64_t kDPanelBytes = 128;
+/// D's columns per output panel (config::kOutputPanelBytes).
 inline int64_t dPanelCols(const GroupedGemmConfig &c) {
-  return kDPanelBytes / c.outBytes();
+  return config::kOutputPanelBytes / c.outBytes();
 }
 
 /// Tiles per m-block: the N tiles (config::nTiles), pairs of them with

@@ -72,7 +72,8 @@ struct GroupedGemmPass
     // The plan's choices, in this order (the cluster and the prefetch
     // depend on the tile).
     if (blockN == 0)
-      config.blockN = cfg::groupedGemmBlockN(config.chip, config.n,
+      config.blockN = cfg::groupedGemmBlockN(config.chip, config.blockM,
+                                             config.n,
                                              config.swiglu,
                                              config.combineScatter);
     if (clusterM == 0)

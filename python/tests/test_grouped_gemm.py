@@ -33,7 +33,7 @@ pytestmark = pytest.mark.skipif(
 
 from grouped_gemm_ref import (Problem, manifest_path, rel_err,  # noqa: E402
                               torch_grouped)
-from megamoe.grouped_gemm import GroupedGemm  # noqa: E402
+from megamoe.grouped_gemm import ContiguousLayout, GroupedGemm  # noqa: E402
 
 TOL = 1e-3
 TOL_F32 = 5e-4
@@ -205,6 +205,40 @@ def test_block_n_192_bitwise(shape, groups, variant):
     n, k = BN192_SHAPES[shape]
     assert_case_equal(CLUSTER_GROUPS[groups], n, k, hash((shape, groups, "bn192")) & 0xFFFF,
                       BN192_VARIANTS[variant], {}, "BLOCK_N 192 output differs from BLOCK_N 128")
+
+
+# BLOCK_M 256 (two math warpgroups of two 64-row blocks each, config::warpgroupRowBlocks): each
+# element is computed as at BLOCK_M 128 (same wgmma m64n128 per 128-K block, same promotion
+# order), so on the same rows the outputs are bitwise equal. The BLOCK_M 128 reference runs on
+# the same padded rows: each 256-row block is two 128-row blocks of its expert. The groups of
+# the cluster tests: pairs of 256-row blocks across expert boundaries, an odd block count,
+# one block, experts of 1 row.
+BM256_VARIANTS = {
+    "bm256": {},
+    "bm256_c2": {"cluster_m": 2},
+    "bm256_c2_pf": {"cluster_m": 2, "scale_prefetch": True},
+}
+
+
+def as_block_m(layout: ContiguousLayout, block_m: int) -> ContiguousLayout:
+    """The same padded rows as blocks of block_m (a divisor of the layout's BLOCK_M)."""
+    factor = layout.block_m // block_m
+    return ContiguousLayout(layout.group_sizes, layout.offsets, layout.m_total,
+                            layout.block_expert.repeat_interleave(factor).contiguous(), block_m,
+                            layout.rows)
+
+
+@pytest.mark.parametrize("variant", list(BM256_VARIANTS))
+@pytest.mark.parametrize("groups", list(CLUSTER_GROUPS))
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_block_m_256_bitwise(shape, groups, variant):
+    n, k = SHAPES[shape]
+    seed = hash((shape, groups, "bm256")) & 0xFFFF
+    got = run_case(CLUSTER_GROUPS[groups], n, k, 256, seed, **BM256_VARIANTS[variant])
+    p = Problem(CLUSTER_GROUPS[groups], n, k, 256, seed=seed)
+    ref = kernel(n, k, 128)(p.a, p.a_scales, p.b, p.b_scales, as_block_m(p.layout, 128))
+    torch.cuda.synchronize()
+    assert torch.equal(got[p.valid], ref[p.valid]), "BLOCK_M 256 output differs from BLOCK_M 128"
 
 
 @pytest.mark.parametrize("wide", [False, True])

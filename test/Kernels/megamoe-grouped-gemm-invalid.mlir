@@ -2,6 +2,11 @@
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 k=100" 2>&1 | FileCheck %s --check-prefix=K
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 n=200" 2>&1 | FileCheck %s --check-prefix=N
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 block-m=96" 2>&1 | FileCheck %s --check-prefix=BM
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-m=256 block-n=256" 2>&1 | FileCheck %s --check-prefix=BM256N
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-m=256 block-n=192" 2>&1 | FileCheck %s --check-prefix=BM256N192
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-m=256 block-n=128 chip=sm_100a" 2>&1 | FileCheck %s --check-prefix=BM256CHIP
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-m=256 block-n=128 static-m=4096 combine-scatter=true combine-tokens=64 combine-topk=2 combine-ranks=2" 2>&1 | FileCheck %s --check-prefix=BM256EPI
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-m=256 block-n=128 max-m=384" 2>&1 | FileCheck %s --check-prefix=BM256MAXM
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 max-m=100" 2>&1 | FileCheck %s --check-prefix=MAXM
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 stages=8" 2>&1 | FileCheck %s --check-prefix=SMEM
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=128 chip=sm_80" 2>&1 | FileCheck %s --check-prefix=CHIP
@@ -49,7 +54,12 @@
 // CLUSTERCHIP: error: megamoe-grouped-gemm: cluster-m 2 is built for sm_90a, got 'sm_100a'
 // K: error: megamoe-grouped-gemm: k must be a positive multiple of 128 (the scale block), got 100
 // N: error: megamoe-grouped-gemm: n must be a positive multiple of block-n 128, got 200
-// BM: error: megamoe-grouped-gemm: block-m must be 128 (two math warpgroups) or 64 (one), got 96
+// BM: error: megamoe-grouped-gemm: block-m must be 128 (two math warpgroups), 64 (one) or 256 (two of two 64-row blocks each), got 96
+// BM256N: block-m 256 needs block-n 128 (each warpgroup computes two 64 x 128 row blocks; two of 256 or 192 columns do not fit its registers), got 256
+// BM256N192: block-m 256 needs block-n 128 {{.*}}, got 192
+// BM256CHIP: block-m 256 is built for sm_90a only, got chip 'sm_100a'
+// BM256EPI: block-m 256 is built for the TMA-store epilogue only (not swiglu, combine-scatter, half-blocks or pull-rows)
+// BM256MAXM: max-m must be a positive multiple of block-m 256, got 384
 // MAXM: error: megamoe-grouped-gemm: max-m must be a positive multiple of block-m 128, got 100
 // SMEM: error: megamoe-grouped-gemm: 8 stages of 33296 B plus 32768 B need 299136 B of shared memory, more than the 232448 B an sm_90a block can have
 // CHIP: error: megamoe-grouped-gemm: the grouped GEMM is built for sm_90a and sm_100a only; got chip 'sm_80'

@@ -422,12 +422,42 @@ TEST(KernelPlan, BlockN256) {
   EXPECT_EQ(planGroupedGemmKernel(gemm(4096, 7168, 128)).outTileColumns, 128);
 }
 
+TEST(KernelPlan, BlockM256) {
+  GemmProblem g = gemm(4096, 7168, 128);
+  g.blockM = 256;
+  KernelPlan p = planGroupedGemmKernel(g);
+  EXPECT_TRUE(validateKernelPlan(p).empty());
+  // Two math warpgroups of two 64-row blocks each, 384 threads.
+  EXPECT_EQ(p.rowBlocks, 2);
+  EXPECT_EQ(p.mathWarpgroups(), 2);
+  EXPECT_EQ(p.threads, 384);
+  // A 32 KiB, B 16 KiB and 1 KiB of row scales per stage; the output tile
+  // keeps one 64-column panel (2 x 64 rows x 128 B), so 4 stages fit.
+  EXPECT_EQ(p.stageBytes(), 256 * 128 + 128 * 128 + 1024 + 16);
+  EXPECT_EQ(p.outTileColumns, 64);
+  EXPECT_EQ(p.stages, 4);
+  EXPECT_TRUE(p.unrollsStages(7168));
+  // FP32 output: a 32-column panel, same bytes.
+  g.out = DType::F32;
+  p = planGroupedGemmKernel(g);
+  EXPECT_EQ(p.outTileColumns, 32);
+  EXPECT_EQ(p.stages, 4);
+  // Four warpgroups for 256 rows would be the wrong layout.
+  KernelPlan wrong = planGroupedGemmKernel(gemm(4096, 7168, 128));
+  wrong.blockM = 256;
+  wrong.rowBlocks = 1;
+  EXPECT_FALSE(validateKernelPlan(wrong).empty());
+}
+
 TEST(Heuristics, GroupedGemmBlockN) {
-  EXPECT_EQ(groupedGemmBlockN(Chip::SM90a, 4096, false, false), 256);
-  EXPECT_EQ(groupedGemmBlockN(Chip::SM90a, 384, false, false), 128);
-  EXPECT_EQ(groupedGemmBlockN(Chip::SM90a, 4096, true, false), 128);
-  EXPECT_EQ(groupedGemmBlockN(Chip::SM90a, 4096, false, true), 128);
-  EXPECT_EQ(groupedGemmBlockN(Chip::SM100a, 4096, false, false), 128);
+  EXPECT_EQ(groupedGemmBlockN(Chip::SM90a, 128, 4096, false, false), 256);
+  EXPECT_EQ(groupedGemmBlockN(Chip::SM90a, 128, 384, false, false), 128);
+  EXPECT_EQ(groupedGemmBlockN(Chip::SM90a, 128, 4096, true, false), 128);
+  EXPECT_EQ(groupedGemmBlockN(Chip::SM90a, 128, 4096, false, true), 128);
+  EXPECT_EQ(groupedGemmBlockN(Chip::SM100a, 128, 4096, false, false), 128);
+  EXPECT_EQ(groupedGemmBlockN(Chip::SM90a, 64, 4096, false, false), 256);
+  // BLOCK_M 256 is built with BLOCK_N 128 only.
+  EXPECT_EQ(groupedGemmBlockN(Chip::SM90a, 256, 4096, false, false), 128);
 }
 
 TEST(Heuristics, UnrolledStageCount) {

@@ -124,10 +124,10 @@ int64_t maxStagesThatFit(const LayerConfig &config, const RoleLayout &roles,
 int64_t gemmRasterGroupN(int64_t n, int64_t k, int64_t blockN);
 
 /// The grouped GEMM's BLOCK_N when not given (megamoe-grouped-gemm's
-/// block-n=0): 256 where it is built (sm_90a, no SwiGLU or combine-scatter
-/// epilogue, N a multiple of 256), else 128. The layer schedules set their
-/// own (Variant::l1BlockN / l2BlockN).
-int64_t groupedGemmBlockN(Chip chip, int64_t n, bool swiglu,
+/// block-n=0): 256 where it is built (sm_90a, BLOCK_M 64 or 128, no SwiGLU
+/// or combine-scatter epilogue, N a multiple of 256), else 128. The layer
+/// schedules set their own (Variant::l1BlockN / l2BlockN).
+int64_t groupedGemmBlockN(Chip chip, int64_t blockM, int64_t n, bool swiglu,
                           bool combineScatter);
 struct GemmProblem; // KernelPlan.h
 

@@ -39,6 +39,12 @@ constexpr int64_t kGateUpInterleave = 8;
 constexpr int64_t kWeightTileRows = 128;
 constexpr int64_t kWeightTileK = 128;
 
+/// Bytes of one column panel of the TMA-store epilogue: its SMEM output tile
+/// is 128B-swizzled, so D goes out in panels of one swizzle span of columns
+/// (64 BF16 or 32 F32), one TMA box each. Plan, epilogue and descriptors
+/// read it here.
+constexpr int64_t kOutputPanelBytes = 128;
+
 /// K per pipeline stage of the grouped GEMM: one 128-wide scale block.
 constexpr int64_t kGroupedGemmBlockK = 128;
 /// The deepest pipeline the grouped GEMM is built with.
@@ -64,6 +70,16 @@ inline int64_t columnBlocks(int64_t blockN) {
 /// clipped by the TMA store, its missing second scale block is the first's).
 inline int64_t nTiles(int64_t n, int64_t blockN) {
   return (n + blockN - 1) / blockN;
+}
+/// The 64-row blocks of a BLOCK_M tile that one math warpgroup computes (one
+/// wgmma m64 and one accumulator each per K block): 1, or 2 for BLOCK_M 256,
+/// whose two warpgroups of 128 rows compute their row blocks one after the
+/// other as BLOCK_N 256's column blocks are (2 x 64 promoted + 64 scratch
+/// registers; four warpgroups of 64 rows would need 5 x 128 threads and
+/// leave 118 registers each, less than 2 x 64 accumulators). Compiler, plan
+/// and manifest read it here.
+inline int64_t warpgroupRowBlocks(int64_t blockM) {
+  return blockM == 256 ? 2 : 1;
 }
 /// Whether a BLOCK_N tile's columns can straddle two 128-row weight-scale
 /// blocks (BLOCK_N not a multiple of 128: 192).
@@ -200,6 +216,10 @@ struct KernelPlan {
   /// swiglu pair, so a 64-row tile has two warpgroups (twice the warps for
   /// the epilogue's math, which is latency-bound on one).
   bool splitN = false;
+  /// 64-row blocks per math warpgroup (warpgroupRowBlocks: 2 at BLOCK_M
+  /// 256). The output tile keeps 64 rows per warpgroup: each row block goes
+  /// through them in turn.
+  int64_t rowBlocks = 1;
   int64_t clusterM = 1; // CTAs per cluster (GemmProblem::clusterM)
   bool bWeightTiles = false; // GemmProblem::bWeightTiles
   bool scalePrefetch = false; // GemmProblem::scalePrefetch
@@ -243,9 +263,9 @@ struct KernelPlan {
 };
 
 /// The plan of the grouped GEMM `problem` (whose shape must have passed
-/// verifyGroupedGemmConfig): 128 x (1 + BLOCK_M / 64) threads, role "tma"
-/// (warps 0-3) and one "math<i>" warpgroup per 64 rows, the most stages
-/// that fit when problem.stages is 0, the L2 raster group of
+/// verifyGroupedGemmConfig): role "tma" (warps 0-3) and one "math<i>"
+/// warpgroup per 64 x warpgroupRowBlocks rows (128 threads each), the most
+/// stages that fit when problem.stages is 0, the L2 raster group of
 /// gemmRasterGroupN.
 KernelPlan planGroupedGemmKernel(const GemmProblem &problem);
 

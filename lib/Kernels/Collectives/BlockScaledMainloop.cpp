@@ -69,6 +69,7 @@ MainloopConfig MainloopConfig::fromPlan(const megamoe::config::KernelPlan &plan,
   m.consumerWarps = 0;
   // A column block is one MMA n (config::columnBlockRows).
   m.columnBlocks = megamoe::config::columnBlocks(plan.blockN);
+  m.rowBlocks = plan.rowBlocks;
   m.bBlocks = plan.splitN ? 2 : m.columnBlocks;
   m.clusterM = plan.clusterM;
   m.bWeightTiles = plan.bWeightTiles;
@@ -334,7 +335,9 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
   // retired, so the release needs no async-proxy fence (`reads_retired`).
   // With release lag 0 the release right after the MMA keeps the fence.
   bool lag = cfg.releaseLag == 1;
+  // One accumulator per (row block, column block), row block major.
   int64_t blocks = cfg.columnBlocks;
+  int64_t accumulators = cfg.rowBlocks * blocks;
   // Column block j's weight scales of K block `kBlock` are K / 128 entries
   // after block j - 1's (and so are a straddling tile's second block's).
   // The tile's scale row is addressed once; the K loop indexes it with the
@@ -381,7 +384,12 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
   };
   // Iteration values: the totals, the stage to release (lag 1), then with
   // scalePrefetch this K block's weight scales (read one K block earlier).
-  SmallVector<Value> inits(blocks, zero);
+  SmallVector<Value> inits(accumulators, zero);
+  // The first row of each row block in the A tile.
+  SmallVector<Value, 2> blockRows{row};
+  for (int64_t r = 1; r < cfg.rowBlocks; ++r)
+    blockRows.push_back(
+        arith::AddIOp::create(b, loc, row, indexConst(b, loc, 64 * r)));
   if (lag)
     inits.push_back(indexConst(b, loc, 0));
   int64_t scalesAt = inits.size();
@@ -410,37 +418,40 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
     if (known)
       wait.setKnownStage(*known);
     Value stage = wait;
-    // One column block after the other: each MMA's scratch accumulator is
+    // One block after the other: each MMA's scratch accumulator is
     // promoted (and dead) before the next block's MMA starts.
-    // Unrolled with two column blocks (or one of 192: 2 x 96 registers),
-    // the hoisted descriptor words would not fit beside the totals: their K
+    // Unrolled with two blocks (or one of 192: 2 x 96 registers), the
+    // hoisted descriptor words would not fit beside the totals: their K
     // steps are added where they issue (at BLOCK_N 192, cluster 1, K 2048:
     // 124 bytes of spills without).
-    bool remat = known && (blocks == 2 || straddles);
+    bool remat = known && (accumulators == 2 || straddles);
     SmallVector<Value> next;
-    for (int64_t j = 0; j < blocks; ++j) {
-      auto mma = ws::MmaBlockScaledOp::create(
-          kb, l, aTiles, stage, row, bTiles[blocks == 1 ? bBlock : j], aScales,
-          iter[j], sb[j], turn.turn, turn.pass, scaleMap);
-      if (remat)
-        mma.setRematerializeKSteps(true);
-      next.push_back(mma);
+    for (int64_t r = 0; r < cfg.rowBlocks; ++r) {
+      for (int64_t j = 0; j < blocks; ++j) {
+        auto mma = ws::MmaBlockScaledOp::create(
+            kb, l, aTiles, stage, blockRows[r],
+            bTiles[blocks == 1 ? bBlock : j], aScales,
+            iter[r * blocks + j], sb[j], turn.turn, turn.pass, scaleMap);
+        if (remat)
+          mma.setRematerializeKSteps(true);
+        next.push_back(mma);
+      }
     }
     if (!lag) {
       ws::ConsumerReleaseOp::create(kb, l, ring, stage, releaseCount,
                                     /*reads_retired=*/false);
     } else if (known && *known > 0) {
       // Inside an unrolled group the previous K block exists.
-      ws::ConsumerReleaseOp::create(kb, l, ring, iter[blocks], releaseCount,
-                                    /*reads_retired=*/true);
+      ws::ConsumerReleaseOp::create(kb, l, ring, iter[accumulators],
+                                    releaseCount, /*reads_retired=*/true);
       next.push_back(stage);
     } else {
       Value notFirst = arith::CmpIOp::create(
           kb, l, arith::CmpIPredicate::ugt, kBlock, kBegin);
       auto releaseIf = scf::IfOp::create(kb, l, notFirst, false);
       OpBuilder rb = releaseIf.getThenBodyBuilder();
-      ws::ConsumerReleaseOp::create(rb, l, ring, iter[blocks], releaseCount,
-                                    /*reads_retired=*/true);
+      ws::ConsumerReleaseOp::create(rb, l, ring, iter[accumulators],
+                                    releaseCount, /*reads_retired=*/true);
       next.push_back(stage);
     }
     llvm::append_range(next, upcoming);
@@ -467,9 +478,9 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
         scf::YieldOp::create(kb, l, values);
       });
   if (lag)
-    ws::ConsumerReleaseOp::create(b, loc, ring, kLoop.getResult(blocks),
+    ws::ConsumerReleaseOp::create(b, loc, ring, kLoop.getResult(accumulators),
                                   releaseCount, /*reads_retired=*/true);
-  return SmallVector<Value, 2>(kLoop.getResults().take_front(blocks));
+  return SmallVector<Value, 2>(kLoop.getResults().take_front(accumulators));
 }
 
 void BlockScaledMainloop::skipTile(OpBuilder &b, Location loc,

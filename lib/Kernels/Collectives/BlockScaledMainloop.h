@@ -24,7 +24,10 @@
 // of the 2 x 128 a single m64n256 MMA would need. A tile of BLOCK_N 192 is
 // one m64n192 MMA (96 scratch + 96 promoted registers) whose columns
 // straddle two weight-scale blocks: the promotion multiplies each 64-column
-// region by its block's scale.
+// region by its block's scale. A tile of BLOCK_M 256 gives each of its two
+// math warpgroups two row blocks of 64 (config::warpgroupRowBlocks),
+// computed one after the other as column blocks are: same B tile and weight
+// scales, their own A rows and row scales.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MEGAMOE_LIB_KERNELS_COLLECTIVES_BLOCKSCALEDMAINLOOP_H
@@ -58,6 +61,9 @@ struct MainloopConfig {
   /// Column blocks of the tile that every consumer computes, one MMA and one
   /// accumulator each per K block: 1, or 2 for BLOCK_N 256 (two of 128).
   int64_t columnBlocks = 1;
+  /// 64-row blocks of the tile that every consumer computes, one after the
+  /// other (config::warpgroupRowBlocks): 1, or 2 at BLOCK_M 256.
+  int64_t rowBlocks = 1;
   int64_t kBlocks = 1; // K / BLOCK_K
   int64_t stages = 2;
   /// When a consumer hands a stage back: 0 = after its MMA, 1 = one K block
@@ -210,12 +216,13 @@ public:
                    const TileOperands &tile, const MainloopPhase &phase,
                    const KRange &range = {}) const;
 
-  /// One math warpgroup's work for one tile: rows [row, row + 64) (index)
-  /// over every K block; the weight scales of column block j and K block k
-  /// are entry `bScalesRow + j * kBlocks + k` (i32, in units of
-  /// bScalesPerTile floats: consecutive 128-row scale blocks are K / 128
-  /// entries apart) of `bScales` (global f32). Returns the FP32 accumulator
-  /// of each column block (columnBlocks of them). With splitN (bBlocks 2,
+  /// One math warpgroup's work for one tile: rows [row, row + 64 x
+  /// rowBlocks) (index) over every K block; the weight scales of column
+  /// block j and K block k are entry `bScalesRow + j * kBlocks + k` (i32, in
+  /// units of bScalesPerTile floats: consecutive 128-row scale blocks are
+  /// K / 128 entries apart) of `bScales` (global f32). Returns the FP32
+  /// accumulator of each (row block, column block), row block major
+  /// (rowBlocks x columnBlocks of them). With splitN (bBlocks 2,
   /// one column block), `bBlock` says which B column block. With
   /// `releaseCount` (i32) each release arrives that many times per warp: for
   /// this warpgroup and for the ones that skip the tile (skipTileStages).
@@ -250,8 +257,8 @@ public:
   void skipTileStages(mlir::OpBuilder &b, mlir::Location loc,
                       const MainloopPhase &phase, int64_t tiles) const;
 
-  /// The accumulator of one math warpgroup and column block (64 rows x
-  /// bBlockRows columns).
+  /// The accumulator of one math warpgroup's row block and column block
+  /// (64 rows x bBlockRows columns).
   mlir::Type accumulatorType(mlir::MLIRContext *ctx) const;
 
   const MainloopConfig &config() const { return cfg; }

@@ -20,8 +20,7 @@ namespace moe = megamoe::moe;
 
 namespace {
 constexpr int64_t kWarpgroupRows = 64;
-/// The SMEM tile's column panels are one 128-byte swizzle span wide.
-constexpr int64_t kPanelBytes = 128;
+using megamoe::config::kOutputPanelBytes;
 
 using megamoe::moe::indexConst;
 using megamoe::moe::indexToI32;
@@ -36,7 +35,7 @@ Value declareTile(OpBuilder &b, Location loc, int64_t blockM, int64_t width,
   return ws::SmemAllocOp::create(
       b, loc,
       ws::SmemType::get(b.getContext(), {blockM, width}, element,
-                        static_cast<unsigned>(slots), 1024, kPanelBytes),
+                        static_cast<unsigned>(slots), 1024, kOutputPanelBytes),
       "d_tiles", IntegerAttr());
 }
 } // namespace
@@ -44,7 +43,8 @@ Value declareTile(OpBuilder &b, Location loc, int64_t blockM, int64_t width,
 Value EpilogueTile::allocatePanels(OpBuilder &b, Location loc, int64_t blockM,
                                    int64_t columns, int64_t panelColumns,
                                    Type element) {
-  assert(panelColumns * element.getIntOrFloatBitWidth() / 8 == kPanelBytes &&
+  assert(panelColumns * element.getIntOrFloatBitWidth() / 8 ==
+             kOutputPanelBytes &&
          "a panel is one swizzle span");
   assert(columns % panelColumns == 0 && "the tile is whole panels");
   // Slot p is the bytes of panel p of the one-slot [blockM, columns] tile.
@@ -151,8 +151,10 @@ void megamoe::collectives::storeTileWithTma(OpBuilder &b, Location loc,
           ws::AccStoreOp::create(wb, loc, piece, e.tile, slot, row);
         },
         [&, first = first](OpBuilder &sb) {
-          Value m0 = arith::AddIOp::create(sb, loc, at.row0,
-                                           indexToI32(sb, loc, row));
+          Value m0 = arith::AddIOp::create(
+              sb, loc, at.row0,
+              i32Const(sb, loc,
+                       kWarpgroupRows * at.rowBlock.value_or(e.rowBlock)));
           Value n0 = moe::blockStart(sb, loc, at.nBlock, at.blockN);
           if (first)
             n0 = arith::AddIOp::create(sb, loc, n0, i32Const(sb, loc, first));
