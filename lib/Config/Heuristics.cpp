@@ -269,9 +269,14 @@ int64_t groupedGemmBlockN(Chip chip, int64_t blockM, int64_t n, bool swiglu,
   // 4 it was 0.99-1.07x at BLOCK_M 128.) BLOCK_N 192 (one m64n192 MMA,
   // an option) is not chosen: 1.02-1.04x over the 128 x 256 cluster-2
   // default at N 6144 (8 x 4096 rows), but with partial last tiles at N
-  // 4096 / 7168 0.90-1.06x (bench/RESULTS.md 2026-12-02, "BLOCK_N 192").
-  // BLOCK_M 256 is built with BLOCK_N 128 only (two row blocks per
-  // warpgroup hold the registers two column blocks would).
+  // 4096 / 7168 0.90-1.06x (bench/RESULTS.md 2026-12-02, "BLOCK_N 192");
+  // with the narrower last raster, c2 pf against the default c2 pf at 8 x
+  // 4096 0.97-1.06x and 0.93-1.00x in two passes, at 8 x 512 0.85-0.89x (one
+  // H100, bench/RESULTS.md 2026-12-07). BLOCK_M 256 (block-m=256, an
+  // option the plan does not pick) is built with BLOCK_N 128 only (two row
+  // blocks per warpgroup hold the registers two column blocks would); it
+  // measured 0.95-1.03x of the 128 x 256 c2 pf default at 8 x 4096 (same
+  // run), bitwise equal.
   if (chip == Chip::SM90a && blockM != 256 && n % 256 == 0 && !swiglu &&
       !combineScatter)
     return 256;
