@@ -143,6 +143,7 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   plan.blockN = p.blockN;
   plan.blockK = kGroupedGemmBlockK;
   plan.releaseLag = p.releaseLag;
+  plan.releaseFence = p.releaseFence;
   plan.clusterM = p.clusterM;
   plan.bWeightTiles = p.bWeightTiles;
   plan.scalePrefetch = p.scalePrefetch;

@@ -117,6 +117,11 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
            str(c.bScaleInterleave);
   if (c.releaseLag != 0 && c.releaseLag != 1)
     return "release-lag must be 0 or 1, got " + str(c.releaseLag);
+  if (!c.releaseFence && (c.releaseLag != 0 || c.chip != cfg::Chip::SM90a))
+    return "release-fence=false needs release-lag 0 on sm_90a (a lag-1 "
+           "release never fences; on sm_90a the row scales are read before "
+           "the MMA), got release-lag " +
+           str(c.releaseLag) + " on " + cfg::toString(c.chip);
   if (c.combineScatter) {
     if (c.out != cfg::DType::BF16)
       return std::string("combine-scatter needs out-type bf16 (the combine "

@@ -52,6 +52,7 @@ struct GroupedGemmPass
     config.stages = stages;
     config.chip = *parsedChip;
     config.releaseLag = releaseLag;
+    config.releaseFence = releaseFence;
     config.clusterM = clusterM;
     config.unrollStages = unrollStages;
     config.unrollWide = unrollWide;

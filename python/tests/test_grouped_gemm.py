@@ -241,6 +241,41 @@ def test_block_m_256_bitwise(shape, groups, variant):
     assert torch.equal(got[p.valid], ref[p.valid]), "BLOCK_M 256 output differs from BLOCK_M 128"
 
 
+# Release lag 0 without the async-proxy fence (release-fence=false, KernelPlan::releaseFence):
+# the same MMAs and promotions, only the stage hand-back moves earlier, so the output equals the
+# default kernel's bitwise. A refill racing a read of the row scales would show here as a
+# difference: the group layouts of the cluster tests, and 8 x 4096 rows five times over.
+NOFENCE_VARIANTS = {
+    "bn128": {},
+    "bn256_c2_pf": {"block_n": 256, "cluster_m": 2, "scale_prefetch": True},
+}
+
+
+@pytest.mark.parametrize("variant", list(NOFENCE_VARIANTS))
+@pytest.mark.parametrize("groups", list(CLUSTER_GROUPS))
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_release_without_fence_bitwise(shape, groups, variant):
+    n, k = SHAPES[shape]
+    options = NOFENCE_VARIANTS[variant]
+    assert_case_equal(CLUSTER_GROUPS[groups], n, k, hash((shape, groups, "nf")) & 0xFFFF,
+                      dict(options, release_lag=0, release_fence=False), options,
+                      "release without the fence differs from the default")
+
+
+@pytest.mark.parametrize("variant", list(NOFENCE_VARIANTS))
+def test_release_without_fence_repeat(variant):
+    n, k = SHAPES["flash_l2"]
+    options = NOFENCE_VARIANTS[variant]
+    p = Problem([4096] * 8, n, k, 128, seed=11)
+    ref = kernel(n, k, 128, **options)(p.a, p.a_scales, p.b, p.b_scales, p.layout)
+    nf = kernel(n, k, 128, **dict(options, release_lag=0, release_fence=False))
+    for _ in range(5):
+        out = torch.full_like(ref, float("nan"))
+        nf(p.a, p.a_scales, p.b, p.b_scales, p.layout, out)
+        torch.cuda.synchronize()
+        assert torch.equal(out, ref)
+
+
 @pytest.mark.parametrize("wide", [False, True])
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_unrolled_k_loop_bitwise(shape, wide):

@@ -99,6 +99,12 @@ struct GemmProblem {
   int64_t blockN = 128;
   int64_t stages = 0; // 0: as many as fit (at most kGroupedGemmMaxStages)
   int64_t releaseLag = 1;
+  /// With release lag 0: fence the async proxy before each stage release
+  /// (warpspec.consumer.release without reads_retired). False (sm_90a
+  /// only): the row scales, read before the MMA, are the slot's only
+  /// generic reads and the release's arrive orders them, as DeepGEMM's and
+  /// CUTLASS's SM90 mainloops release their stages, with no fence.
+  bool releaseFence = true;
   DType out = DType::BF16; // BF16 or F32
   int64_t bScaleInterleave = 0;
   bool deviceMBlocks = false;
@@ -210,6 +216,7 @@ struct KernelPlan {
   int64_t blockM = 0, blockN = 0, blockK = 0;
   int64_t stages = 0;
   int64_t releaseLag = 0;
+  bool releaseFence = true; // GemmProblem::releaseFence
   int64_t rasterGroupN = 0;         // N blocks per raster group (L2 reuse)
   /// The math warpgroups split the tile's columns instead of its rows: each
   /// computes all BLOCK_M (= 64) rows of its own BLOCK_N column block of a

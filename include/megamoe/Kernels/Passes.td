@@ -74,6 +74,9 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
            "(its K-step descriptors rematerialized in the loop)">,
     Option<"releaseLag", "release-lag", "int64_t", "1",
            "K blocks a math role keeps a stage after its MMA retired (0 or 1)">,
+    Option<"releaseFence", "release-fence", "bool", "true",
+           "With release-lag 0, fence the async proxy before each stage "
+           "release (false: sm_90a, no fence; KernelPlan::releaseFence)">,
     Option<"chip", "chip", "std::string", [{"sm_90a"}], "Target chip (sm_90a, sm_100a)">,
     Option<"outType", "out-type", "std::string", [{"bf16"}],
            "Element type of D: bf16 or f32">,

@@ -64,6 +64,7 @@ MainloopConfig MainloopConfig::fromPlan(const megamoe::config::KernelPlan &plan,
   m.kBlocks = k / plan.blockK;
   m.stages = plan.stages;
   m.releaseLag = plan.releaseLag;
+  m.releaseFence = plan.releaseFence;
   m.producerWarps =
       plan.producerRole().warpEnd - plan.producerRole().warpBegin;
   m.consumerWarps = 0;
@@ -333,7 +334,9 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
   // With release lag 1 a stage is handed back one K block later, after the
   // next stage's MMA consumed the previous total: its scale reads are then
   // retired, so the release needs no async-proxy fence (`reads_retired`).
-  // With release lag 0 the release right after the MMA keeps the fence.
+  // With release lag 0 the release right after the MMA keeps the fence,
+  // unless the plan drops it (KernelPlan::releaseFence: the row scales are
+  // read before the MMA, so nothing of the slot is read after its wait).
   bool lag = cfg.releaseLag == 1;
   // One accumulator per (row block, column block), row block major.
   int64_t blocks = cfg.columnBlocks;
@@ -439,7 +442,7 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
     }
     if (!lag) {
       ws::ConsumerReleaseOp::create(kb, l, ring, stage, releaseCount,
-                                    /*reads_retired=*/false);
+                                    /*reads_retired=*/!cfg.releaseFence);
     } else if (known && *known > 0) {
       // Inside an unrolled group the previous K block exists.
       ws::ConsumerReleaseOp::create(kb, l, ring, iter[accumulators],

@@ -69,6 +69,9 @@ struct MainloopConfig {
   /// When a consumer hands a stage back: 0 = after its MMA, 1 = one K block
   /// later.
   int64_t releaseLag = 1;
+  /// With release lag 0: the release fences the async proxy first
+  /// (KernelPlan::releaseFence).
+  bool releaseFence = true;
   int64_t producerWarps = 4;
   int64_t consumerWarps = 8; // 4 per math warpgroup
   /// Weight scales per (tile, K block), contiguous in global memory: 1, or 2
