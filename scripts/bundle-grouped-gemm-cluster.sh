@@ -5,7 +5,8 @@
 # _bn256_c2_pf_rw; MMA issue turns: _mt, _bn256_mt, _bn256_c2_pf_mt; BLOCK_N
 # 192: _bn192, _bn192_pf, _bn192_c2, _bn192_c2_pf) and the BM256 variants
 # (folders _bm256, _bm256_c2, _bm256_c2_pf) and release lag 0 with and without
-# the fence (_l0nf, _bn256_c2_pf_l0, _bn256_c2_pf_l0nf) of the benchmark and test shapes, the side-by-side benchmark (bench/grouped_gemm_cluster_side_by_side.py)
+# the fence (_l0nf, _bn256_c2_pf_l0, _bn256_c2_pf_l0nf), the whole-tile epilogue
+# (_bn256_c2_pf_st3_o256) of the benchmark and test shapes, the side-by-side benchmark (bench/grouped_gemm_cluster_side_by_side.py)
 # and its GPU script.
 #   scripts/bundle-grouped-gemm-cluster.sh DEST   (e.g. /work/main/.bundle-mc)
 # BUILD_VARIANTS="suffix:options ..." (options joined by '=', e.g.
@@ -32,7 +33,8 @@ default_variants=("_c2:--cluster-m 2" "_bn256_c2:--block-n 256 --cluster-m 2"
   "_c2_pf:--block-m 256 --cluster-m 2 --scale-prefetch"
   "_l0nf:--release-lag 0 --no-release-fence"
   "_bn256_c2_pf_l0:--block-n 256 --cluster-m 2 --scale-prefetch --release-lag 0"
-  "_bn256_c2_pf_l0nf:--block-n 256 --cluster-m 2 --scale-prefetch --release-lag 0 --no-release-fence")
+  "_bn256_c2_pf_l0nf:--block-n 256 --cluster-m 2 --scale-prefetch --release-lag 0 --no-release-fence"
+  "_bn256_c2_pf_st3_o256:--block-n 256 --cluster-m 2 --scale-prefetch --stages 3 --out-tile-columns 256")
 if [[ -n ${BUILD_VARIANTS:-} ]]; then
   variants=()
   for v in $BUILD_VARIANTS; do variants+=("${v//=/ }"); done

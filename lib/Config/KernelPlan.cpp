@@ -186,7 +186,9 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   // 2-panel tile's 32 KiB (3 stages of 48 K in flight instead of 4 to keep
   // a second panel's store in flight: the ring is the one that hides the
   // loads).
-  if (plan.rowBlocks > 1)
+  if (p.outTileColumns > 0)
+    plan.outTileColumns = p.outTileColumns;
+  else if (plan.rowBlocks > 1)
     plan.outTileColumns = kOutputPanelBytes / p.outBytes();
   else
     plan.outTileColumns = p.combineScatter && p.blockN > bBlockRows

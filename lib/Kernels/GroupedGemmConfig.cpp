@@ -117,6 +117,15 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
            str(c.bScaleInterleave);
   if (c.releaseLag != 0 && c.releaseLag != 1)
     return "release-lag must be 0 or 1, got " + str(c.releaseLag);
+  if (c.outTileColumns != 0) {
+    int64_t panel = cfg::kOutputPanelBytes / c.outBytes();
+    if (c.swiglu || c.combineScatter || c.outTileColumns < 0 ||
+        c.outTileColumns % panel != 0 || c.blockN % c.outTileColumns != 0)
+      return "out-tile-columns must be 0 (the plan's) or, for the TMA-store "
+             "epilogue, a multiple of the " +
+             str(panel) + "-column output panel that divides block-n " +
+             str(c.blockN) + ", got " + str(c.outTileColumns);
+  }
   if (!c.releaseFence && (c.releaseLag != 0 || c.chip != cfg::Chip::SM90a))
     return "release-fence=false needs release-lag 0 on sm_90a (a lag-1 "
            "release never fences; on sm_90a the row scales are read before "

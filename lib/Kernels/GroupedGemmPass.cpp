@@ -53,6 +53,7 @@ struct GroupedGemmPass
     config.chip = *parsedChip;
     config.releaseLag = releaseLag;
     config.releaseFence = releaseFence;
+    config.outTileColumns = outTileColumns;
     config.clusterM = clusterM;
     config.unrollStages = unrollStages;
     config.unrollWide = unrollWide;

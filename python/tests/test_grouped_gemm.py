@@ -276,6 +276,13 @@ def test_release_without_fence_repeat(variant):
         assert torch.equal(out, ref)
 
 
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_out_tile_columns_bitwise(shape):
+    """The whole 256-column output tile (four panel slots, 3 stages) stores the same values."""
+    options = {"block_n": 256, "cluster_m": 2, "scale_prefetch": True}
+    assert_bitwise_equal(shape, 128, 13, options, dict(options, stages=3, out_tile_columns=256))
+
+
 @pytest.mark.parametrize("wide", [False, True])
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_unrolled_k_loop_bitwise(shape, wide):

@@ -105,6 +105,12 @@ struct GemmProblem {
   /// generic reads and the release's arrive orders them, as DeepGEMM's and
   /// CUTLASS's SM90 mainloops release their stages, with no fence.
   bool releaseFence = true;
+  /// Columns of the TMA-store epilogue's SMEM output tile (0: the plan's,
+  /// KernelPlan::outTileColumns): a multiple of the output panel that
+  /// divides BLOCK_N. The whole BLOCK_N lets a tile's pieces go out without
+  /// waiting for each other's stores to read their slots, at the price of
+  /// SMEM the ring would have had.
+  int64_t outTileColumns = 0;
   DType out = DType::BF16; // BF16 or F32
   int64_t bScaleInterleave = 0;
   bool deviceMBlocks = false;

@@ -77,6 +77,9 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
     Option<"releaseFence", "release-fence", "bool", "true",
            "With release-lag 0, fence the async proxy before each stage "
            "release (false: sm_90a, no fence; KernelPlan::releaseFence)">,
+    Option<"outTileColumns", "out-tile-columns", "int64_t", "0",
+           "Columns of the TMA-store epilogue's SMEM output tile (0: the "
+           "plan's; GemmProblem::outTileColumns)">,
     Option<"chip", "chip", "std::string", [{"sm_90a"}], "Target chip (sm_90a, sm_100a)">,
     Option<"outType", "out-type", "std::string", [{"bf16"}],
            "Element type of D: bf16 or f32">,
