@@ -183,9 +183,8 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   // activation columns of a column-block pair.
   // Two row blocks per warpgroup (BLOCK_M 256) keep one 128-byte panel:
   // its A tiles make a stage 49 KiB, and 4 stages leave 31 KiB, less than a
-  // 2-panel tile's 32 KiB (3 stages of 48 K in flight instead of 4 to keep
-  // a second panel's store in flight: the ring is the one that hides the
-  // loads).
+  // 2-panel tile's 32 KiB. A second slot would cost a stage; it would save
+  // only waits inside the epilogue, while the ring hides every load.
   if (p.outTileColumns > 0)
     plan.outTileColumns = p.outTileColumns;
   else if (plan.rowBlocks > 1)
