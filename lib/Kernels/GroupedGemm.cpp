@@ -505,11 +505,12 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
         Value sfbRow = groupedWeightScalesRow(cb, loc, k.mainloop.config(),
                                               rows.expert, nBlock, c.n, c.k);
         // One accumulator per column block of the tile (two with BLOCK_N
-        // 256, which has no SwiGLU).
+        // 256, which has no SwiGLU), per row block (two with BLOCK_M 256).
+        Value firstRow =
+            indexConst(cb, loc, 64 * rowBlocks * epilogue.rowBlock);
         SmallVector<Value, 2> t = k.mainloop.consumeTile(
-            cb, loc, indexConst(cb, loc, 64 * rowBlocks * epilogue.rowBlock),
-            g.sfb,
-            sfbRow, splitN ? wg : 0, g.phase, releaseCount,
+            cb, loc, firstRow, g.sfb, sfbRow, splitN ? wg : 0, g.phase,
+            releaseCount,
             groupedStraddlingScales(cb, loc, k.mainloop.config(), nBlock, c.n,
                                     c.k),
             range, mmaTurn(k, wg));
