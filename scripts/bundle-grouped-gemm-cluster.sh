@@ -70,5 +70,5 @@ if [[ -n ${OLD_OPT:-} ]]; then
   done
 fi
 cp bench/grouped_gemm_cluster_side_by_side.py bench/ncu_one_grouped_gemm.py "$dest/bench/"
-cp scripts/gpu-grouped-gemm-cluster.sh scripts/gpu-grouped-gemm-ncu.sh "$dest/"
+cp scripts/gpu-grouped-gemm-cluster.sh scripts/gpu-grouped-gemm-ncu.sh scripts/gpu-grouped-gemm-lean.sh "$dest/"
 du -sh "$dest"
