@@ -449,6 +449,36 @@ TEST(KernelPlan, BlockM256) {
   EXPECT_FALSE(validateKernelPlan(wrong).empty());
 }
 
+TEST(KernelPlan, OutTileColumnsOverride) {
+  GemmProblem g = gemm(4096, 7168, 128);
+  g.blockN = 256;
+  // The whole BLOCK_N: four 64-column slots (64 KiB), so 3 stages fit.
+  g.outTileColumns = 256;
+  KernelPlan p = planGroupedGemmKernel(g);
+  EXPECT_TRUE(validateKernelPlan(p).empty());
+  EXPECT_EQ(p.outTileColumns, 256);
+  EXPECT_EQ(p.stages, 3);
+  EXPECT_FALSE(p.unrollsStages(7168)); // 56 K blocks are not a multiple of 3
+  // Asking for 4 stages beside it overflows shared memory.
+  g.stages = 4;
+  EXPECT_FALSE(validateKernelPlan(planGroupedGemmKernel(g)).empty());
+  // Unset, the plan's two 64-column slots and 4 stages.
+  GemmProblem d = gemm(4096, 7168, 128);
+  d.blockN = 256;
+  EXPECT_EQ(planGroupedGemmKernel(d).outTileColumns, 128);
+  EXPECT_EQ(planGroupedGemmKernel(d).stages, 4);
+}
+
+TEST(KernelPlan, ReleaseFenceIsCarried) {
+  GemmProblem g = gemm(4096, 2048, 128);
+  EXPECT_TRUE(planGroupedGemmKernel(g).releaseFence);
+  g.releaseLag = 0;
+  g.releaseFence = false;
+  KernelPlan p = planGroupedGemmKernel(g);
+  EXPECT_EQ(p.releaseLag, 0);
+  EXPECT_FALSE(p.releaseFence);
+}
+
 TEST(Heuristics, GroupedGemmBlockN) {
   EXPECT_EQ(groupedGemmBlockN(Chip::SM90a, 128, 4096, false, false), 256);
   EXPECT_EQ(groupedGemmBlockN(Chip::SM90a, 128, 384, false, false), 128);
