@@ -3,11 +3,11 @@
 # variants (cluster-m=2: _c2, _bn256_c2; scale-prefetch: _pf, _bn256_pf,
 # _bn256_c2_pf; K loop rolled: _nu, and at BLOCK_N 256 _bn256_rw,
 # _bn256_c2_pf_rw; MMA issue turns: _mt, _bn256_mt, _bn256_c2_pf_mt; BLOCK_N
-# 192: _bn192, _bn192_pf, _bn192_c2, _bn192_c2_pf) and the BM256 variants
-# (folders _bm256, _bm256_c2, _bm256_c2_pf) and release lag 0 with and without
-# the fence (_l0nf, _bn256_c2_pf_l0, _bn256_c2_pf_l0nf), the whole-tile epilogue
-# (_bn256_c2_pf_st3_o256) of the benchmark and test shapes, the side-by-side benchmark (bench/grouped_gemm_cluster_side_by_side.py)
-# and its GPU script.
+# 192: _bn192, _bn192_pf, _bn192_c2, _bn192_c2_pf; release lag 0 with and
+# without the fence: _l0nf, _bn256_c2_pf_l0, _bn256_c2_pf_l0nf; the whole-tile
+# epilogue: _bn256_c2_pf_st3_o256) and the BM256 variants (folders _bm256,
+# _bm256_c2, _bm256_c2_pf) of the benchmark and test shapes, the side-by-side
+# benchmark (bench/grouped_gemm_cluster_side_by_side.py) and its GPU scripts.
 #   scripts/bundle-grouped-gemm-cluster.sh DEST   (e.g. /work/main/.bundle-mc)
 # BUILD_VARIANTS="suffix:options ..." (options joined by '=', e.g.
 # "_bn192:--block-n=192") replaces the variant list (fewer compiles);
