@@ -19,7 +19,7 @@ mkdir -p /tmp/dgo
 (OUT=/tmp/dgo DG_ANCHOR_ONLY="none:0" bash .anchor/deepgemm/run.sh > /tmp/dgo/run.txt 2>&1) &
 dg=$!
 if [[ -n ${TEST_FILTER:-} ]]; then
-  (cd "$here" && timeout 90 python3 -m pytest -q -s python/tests/test_grouped_gemm.py -k "$TEST_FILTER") > "$out/tests.txt" 2>&1
+  (cd "$here" && timeout "${TEST_TIMEOUT:-120}" python3 -m pytest -q -s python/tests/test_grouped_gemm.py -k "$TEST_FILTER") > "$out/tests.txt" 2>&1
   el "tests rc=$?"
 fi
 wait $dg; el "deepgemm build rc=$?"
@@ -29,7 +29,7 @@ v2=$(echo "$v1" | tr ',' '\n' | tac | paste -sd, -)
 for p in 1 2; do
   v=$v1; [[ $p == 2 ]] && v=$v2
   DG_JIT_CACHE_DIR=/tmp/dg_anchor_jit PYTHONPATH=$here/python:$here/python/tests:/tmp/dg_anchor \
-    timeout 90 python3 "$here/bench/grouped_gemm_cluster_side_by_side.py" --cubins "$here/cubins" \
+    timeout "${BENCH_TIMEOUT:-150}" python3 "$here/bench/grouped_gemm_cluster_side_by_side.py" --cubins "$here/cubins" \
       --variants "$v" --rows "${ROWS:-4096}" > "$out/bench$p.txt" 2>&1
   el "bench$p rc=$?"
 done

@@ -283,6 +283,19 @@ def test_out_tile_columns_bitwise(shape):
     assert_bitwise_equal(shape, 128, 13, options, dict(options, stages=3, out_tile_columns=256))
 
 
+@pytest.mark.parametrize("lag0", [False, True])
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_block_n_192_whole_tile_bitwise(shape, lag0):
+    """BLOCK_N 192 with the whole 192-column output tile (three panel slots, still 4 stages:
+    DeepGEMM's 128 x 192 shape), with release lag 0 unfenced or not, stores the same values as
+    the panel ring, partial last tiles included."""
+    options = {"block_n": 192, "cluster_m": 2, "scale_prefetch": True}
+    whole = dict(options, out_tile_columns=192)
+    if lag0:
+        whole.update(release_lag=0, release_fence=False)
+    assert_bitwise_equal(shape, 128, 17, options, whole)
+
+
 @pytest.mark.parametrize("wide", [False, True])
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_unrolled_k_loop_bitwise(shape, wide):
