@@ -189,6 +189,9 @@ LogicalResult expandOne(MmaBlockScaledOp op, const KernelTmem &k,
   if (op.getTurn())
     return op.emitOpError("on sm_100 has no issue turn: one thread issues "
                           "the CTA's tcgen05 MMAs, in order");
+  if (op.getSwapAb())
+    return op.emitOpError("swap_ab has no sm_100 lowering (tcgen05 takes M "
+                          "= 64 with N down to 8 unswapped)");
   AccType accType = op.getTotal().getType();
   int64_t n = accType.getN();
   // tcgen05.mma with M = 64 takes N in [8, 256] in steps of 8: the widths

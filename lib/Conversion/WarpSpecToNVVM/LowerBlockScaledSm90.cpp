@@ -12,6 +12,8 @@
 #include "Common.h"
 #include "megamoe/Conversion/WarpSpecToNVVM/WarpSpecToNVVM.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
 using namespace mlir;
 using namespace mlir::warpspec;
 
@@ -57,6 +59,33 @@ LogicalResult warpspec::expandBlockScaledMmaSm90(gpu::GPUModuleOp module) {
     OpBuilder b(op);
     Location loc = op.getLoc();
     AccType accType = op.getTotal().getType();
+    if (op.getSwapAb()) {
+      // The weights (b rows [row, row + 64)) as the wgmma's A and all of
+      // a's activation rows as its B; the promotion scales columns. Same
+      // scratch reuse and fence rules as below.
+      Value previous = lastScratch.lookup(op->getBlock());
+      bool reuse = previous && previous.getType() == accType;
+      Value fresh = reuse ? previous : AccZeroOp::create(b, loc, accType);
+      Value zeroRow = arith::ConstantIndexOp::create(b, loc, 0);
+      auto mma = MmaSm90Op::create(
+          b, loc, op.getB(), op.getStage(), op.getRow(), op.getA(),
+          op.getStage(), fresh, Major::k, Major::k, /*discard_acc=*/reuse,
+          op.getRematerializeKSteps(), DenseI64ArrayAttr());
+      Value ready =
+          MmaWaitOp::create(b, loc, 0u, ValueRange{mma.getResult()})
+              .getResult(0);
+      lastScratch[op->getBlock()] = ready;
+      auto promote = AccPromoteOp::create(
+          b, loc, ready, op.getTotal(), op.getAScales(), op.getStage(),
+          zeroRow, op.getBScales(), ValueRange{}, AffineMapAttr(), 0);
+      promote.setColumnScales(true);
+      Value total = promote;
+      if (followedByBlockScaledMma(op))
+        total = AccFenceOp::create(b, loc, total);
+      op.replaceAllUsesWith(total);
+      op.erase();
+      continue;
+    }
     AffineMapAttr map;
     if (std::optional<AffineMap> m = op.getBScaleMap())
       map = AffineMapAttr::get(*m);

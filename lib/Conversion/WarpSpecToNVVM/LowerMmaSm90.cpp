@@ -256,6 +256,44 @@ struct AccRowScalesLowering : OpConversionPattern<AccRowScalesOp> {
   }
 };
 
+/// acc.promote column_scales: element i of the fragment is column 8 (i / 4)
+/// + col0 + i % 2 (col0 = 2 (lane % 4)), whose scale is a_scales[row +
+/// column]; per column the product a * b, then fma(partial, a * b, total),
+/// as the row-scaled promotion forms them.
+Value promoteByColumns(OpBuilder &b, Location loc, AccPromoteOp op,
+                       AccPromoteOp::Adaptor adaptor) {
+  int64_t n = op.getTotal().getType().getN();
+  SmemType scalesType = op.getAScales().getType();
+  Type f32 = b.getF32Type();
+  Value slot = slotAddress(b, loc, scalesType, adaptor.getAScales(),
+                           adaptor.getStage());
+  Value col0 = arith::AddIOp::create(b, loc, fragmentCol0(b, loc),
+                                     toI32(b, loc, adaptor.getRow()));
+  Value sb = adaptor.getBScales()[0];
+  Value result = adaptor.getTotal();
+  Value partial = adaptor.getPartial();
+  for (int64_t j = 0; j < n / 8; ++j) {
+    std::array<Value, 2> scale;
+    for (int64_t e = 0; e < 2; ++e) {
+      Value column = arith::AddIOp::create(b, loc, col0,
+                                           i32Const(b, loc, 8 * j + e));
+      Value bytes =
+          arith::MulIOp::create(b, loc, column, i32Const(b, loc, 4));
+      Value sa = LLVM::LoadOp::create(b, loc, f32,
+                                      smemOffset(b, loc, slot, bytes), 4);
+      scale[e] = arith::MulFOp::create(b, loc, sa, sb);
+    }
+    for (int64_t q = 0; q < 4; ++q) {
+      int64_t i = 4 * j + q;
+      Value p = LLVM::ExtractValueOp::create(b, loc, partial, i);
+      Value t = LLVM::ExtractValueOp::create(b, loc, result, i);
+      Value r = LLVM::FMAOp::create(b, loc, p, scale[q % 2], t);
+      result = LLVM::InsertValueOp::create(b, loc, result, r, i);
+    }
+  }
+  return result;
+}
+
 struct AccPromoteLowering : OpConversionPattern<AccPromoteOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -267,6 +305,10 @@ struct AccPromoteLowering : OpConversionPattern<AccPromoteOp> {
     if (!op.getAScales().getType().getElementType().isF32())
       return op.emitError("a_scales must be an f32 buffer");
     Location loc = op.getLoc();
+    if (op.getColumnScales()) {
+      rewriter.replaceOp(op, promoteByColumns(rewriter, loc, op, adaptor));
+      return success();
+    }
     std::array<Value, 2> sa;
     if (!adaptor.getRowScales().empty())
       sa = {adaptor.getRowScales()[0], adaptor.getRowScales()[1]};
@@ -453,6 +495,60 @@ void storeMatrices(OpBuilder &b, Location loc, Value acc, int64_t n, Type elt,
   }
 }
 
+/// acc.store transpose: the same four 8x8 matrices per two 8-column groups
+/// as storeMatrices, with `stmatrix.trans`, which writes column i of
+/// matrix m to the row whose address lane 8 m + i gives. Matrix m of
+/// groups (j, j + 1) covers accumulator rows 16 warp + 8 (m % 2) + [0, 8)
+/// and columns 8 (j + m / 2) + [0, 8), so lane L addresses tile row `row +
+/// 8 (j + L / 16) + L % 8` at byte column 32 warp + 16 ((L / 8) % 2): one
+/// 16-byte swizzle chunk of a one-panel row. Rows of group pairs are 16
+/// apart (whole swizzle atoms: the XOR pattern of a lane stays), so every
+/// store is the lane's base plus a constant.
+void storeMatricesTransposed(OpBuilder &b, Location loc, Value acc, int64_t n,
+                             Type elt, Value rowArg, const TileLayout &t) {
+  Value tid = threadInWarpgroup(b, loc);
+  Value warp = arith::DivUIOp::create(b, loc, tid, i32Const(b, loc, 32));
+  Value lane = NVVM::LaneIdOp::create(b, loc, b.getI32Type());
+  Value row = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, lane, i32Const(b, loc, 16)),
+          i32Const(b, loc, 8)),
+      arith::RemUIOp::create(b, loc, lane, i32Const(b, loc, 8)));
+  row = arith::AddIOp::create(b, loc, row, rowArg);
+  // 16 ((L / 8) % 2) = 2 (L & 8): the lane's half of the warp's 32 bytes.
+  Value colBytes = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, warp, i32Const(b, loc, 32)),
+      arith::MulIOp::create(
+          b, loc, arith::AndIOp::create(b, loc, lane, i32Const(b, loc, 8)),
+          i32Const(b, loc, 2)));
+  Value rowOff = arith::MulIOp::create(b, loc, row, i32Const(b, loc, t.pitch));
+  Value base =
+      t.swizzle
+          ? arith::AddIOp::create(
+                b, loc, rowOff,
+                arith::XOrIOp::create(b, loc, colBytes,
+                                      swizzleBits(b, loc, rowOff, t.swizzle)))
+          : arith::AddIOp::create(b, loc, rowOff, colBytes);
+  MLIRContext *ctx = b.getContext();
+  auto shape = NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8);
+  auto i32 = b.getI32Type();
+  int64_t groups = n / 8;
+  for (int64_t j = 0; j < groups; j += 2) {
+    int64_t count = std::min<int64_t>(groups - j, 2);
+    Value off = base;
+    if (j)
+      off = arith::AddIOp::create(b, loc, off, i32Const(b, loc, 8 * j * t.pitch));
+    SmallVector<Value, 4> regs;
+    for (int64_t m = 0; m < 2 * count; ++m)
+      regs.push_back(LLVM::BitcastOp::create(
+          b, loc, i32, fragmentPair(b, loc, acc, 4 * j + 2 * m, elt)));
+    NVVM::StMatrixOp::create(b, loc, smemOffset(b, loc, t.slot, off), regs,
+                             NVVM::MMALayout::col, shape,
+                             NVVM::LdStMatrixEltType::B16);
+  }
+}
+
 struct AccStoreLowering : OpConversionPattern<AccStoreOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -490,7 +586,15 @@ struct AccStoreLowering : OpConversionPattern<AccStoreOp> {
     Value rowArg = toI32(rewriter, loc, adaptor.getRow());
     // stmatrix needs 16-byte aligned rows of 8 elements: b16 rows of n % 8
     // == 0 elements in 16-byte aligned slots always are.
-    if (eb == 2) {
+    if (op.getTranspose()) {
+      if (rowBytes != layout.pitch)
+        return op.emitError("transposed accumulator store needs one-panel "
+                            "rows (the accumulator's m columns within the "
+                            "swizzle span); got ")
+               << rowBytes << " bytes with swizzle " << swizzle;
+      storeMatricesTransposed(rewriter, loc, adaptor.getAcc(), n, elt, rowArg,
+                              layout);
+    } else if (eb == 2) {
       storeMatrices(rewriter, loc, adaptor.getAcc(), n, elt, rowArg, layout);
     } else {
       Value row0 = arith::AddIOp::create(rewriter, loc,

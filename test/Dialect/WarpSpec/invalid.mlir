@@ -2440,3 +2440,325 @@ warpspec.kernel @k() attributes {chip = "sm_90a", maxnreg = 128 : i32, threads =
   }
   warpspec.return
 }
+
+// -----
+
+!w = !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!x = !warpspec.smem<32x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!sfa = !warpspec.smem<32xf32, slots = 4, align = 128>
+!sfa16 = !warpspec.smem<16xf32, slots = 4, align = 128>
+!sfa2 = !warpspec.smem<2x32xf32, slots = 4, align = 128>
+!out = !warpspec.smem<32x64xbf16, slots = 1, align = 1024, swizzle = 128>
+!outf = !warpspec.smem<32x64xf32, slots = 1, align = 1024>
+!out128 = !warpspec.smem<32x128xbf16, slots = 1, align = 1024>
+warpspec.kernel @k(%sb: f32, %sc: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %w = warpspec.smem.alloc "w" : !w
+  %x = warpspec.smem.alloc "x" : !x
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %sfa16 = warpspec.smem.alloc "sfa16" : !sfa16
+  %sfa2 = warpspec.smem.alloc "sfa2" : !sfa2
+  %out = warpspec.smem.alloc "out" : !out
+  %outf = warpspec.smem.alloc "outf" : !outf
+  %out128 = warpspec.smem.alloc "out128" : !out128
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x32xf32>
+      %z16 = warpspec.acc.zero : !warpspec.acc<64x16xf32>
+      // expected-error @+1 {{accumulator n = 16 does not match the B tile's 32 rows}}
+      %t = warpspec.mma.block_scaled %x, %w stage %c0 row %c0 a_scales %sfa b_scales %sb swap_ab into %z16 : !x, !w, !sfa, !warpspec.acc<64x16xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!w = !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!x = !warpspec.smem<32x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!sfa = !warpspec.smem<32xf32, slots = 4, align = 128>
+!sfa16 = !warpspec.smem<16xf32, slots = 4, align = 128>
+!sfa2 = !warpspec.smem<2x32xf32, slots = 4, align = 128>
+!out = !warpspec.smem<32x64xbf16, slots = 1, align = 1024, swizzle = 128>
+!outf = !warpspec.smem<32x64xf32, slots = 1, align = 1024>
+!out128 = !warpspec.smem<32x128xbf16, slots = 1, align = 1024>
+warpspec.kernel @k(%sb: f32, %sc: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %w = warpspec.smem.alloc "w" : !w
+  %x = warpspec.smem.alloc "x" : !x
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %sfa16 = warpspec.smem.alloc "sfa16" : !sfa16
+  %sfa2 = warpspec.smem.alloc "sfa2" : !sfa2
+  %out = warpspec.smem.alloc "out" : !out
+  %outf = warpspec.smem.alloc "outf" : !outf
+  %out128 = warpspec.smem.alloc "out128" : !out128
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x32xf32>
+      %c96 = arith.constant 96 : index
+      // expected-error @+1 {{A row 96 must be a multiple of 64 with row + 64 <= 128}}
+      %t = warpspec.mma.block_scaled %x, %w stage %c0 row %c96 a_scales %sfa b_scales %sb swap_ab into %z : !x, !w, !sfa, !warpspec.acc<64x32xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!w = !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!x = !warpspec.smem<32x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!sfa = !warpspec.smem<32xf32, slots = 4, align = 128>
+!sfa16 = !warpspec.smem<16xf32, slots = 4, align = 128>
+!sfa2 = !warpspec.smem<2x32xf32, slots = 4, align = 128>
+!out = !warpspec.smem<32x64xbf16, slots = 1, align = 1024, swizzle = 128>
+!outf = !warpspec.smem<32x64xf32, slots = 1, align = 1024>
+!out128 = !warpspec.smem<32x128xbf16, slots = 1, align = 1024>
+warpspec.kernel @k(%sb: f32, %sc: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %w = warpspec.smem.alloc "w" : !w
+  %x = warpspec.smem.alloc "x" : !x
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %sfa16 = warpspec.smem.alloc "sfa16" : !sfa16
+  %sfa2 = warpspec.smem.alloc "sfa2" : !sfa2
+  %out = warpspec.smem.alloc "out" : !out
+  %outf = warpspec.smem.alloc "outf" : !outf
+  %out128 = warpspec.smem.alloc "out128" : !out128
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x32xf32>
+      // expected-error @+1 {{a_scales tile holds 16 scales, fewer than the accumulator's 32 columns}}
+      %t = warpspec.mma.block_scaled %x, %w stage %c0 row %c0 a_scales %sfa16 b_scales %sb swap_ab into %z : !x, !w, !sfa16, !warpspec.acc<64x32xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!w = !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!x = !warpspec.smem<32x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!sfa = !warpspec.smem<32xf32, slots = 4, align = 128>
+!sfa16 = !warpspec.smem<16xf32, slots = 4, align = 128>
+!sfa2 = !warpspec.smem<2x32xf32, slots = 4, align = 128>
+!out = !warpspec.smem<32x64xbf16, slots = 1, align = 1024, swizzle = 128>
+!outf = !warpspec.smem<32x64xf32, slots = 1, align = 1024>
+!out128 = !warpspec.smem<32x128xbf16, slots = 1, align = 1024>
+warpspec.kernel @k(%sb: f32, %sc: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %w = warpspec.smem.alloc "w" : !w
+  %x = warpspec.smem.alloc "x" : !x
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %sfa16 = warpspec.smem.alloc "sfa16" : !sfa16
+  %sfa2 = warpspec.smem.alloc "sfa2" : !sfa2
+  %out = warpspec.smem.alloc "out" : !out
+  %outf = warpspec.smem.alloc "outf" : !outf
+  %out128 = warpspec.smem.alloc "out128" : !out128
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x32xf32>
+      // expected-error @+1 {{swap_ab takes [M] a_scales}}
+      %t = warpspec.mma.block_scaled %x, %w stage %c0 row %c0 a_scales %sfa2 b_scales %sb swap_ab into %z : !x, !w, !sfa2, !warpspec.acc<64x32xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!w = !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!x = !warpspec.smem<32x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!sfa = !warpspec.smem<32xf32, slots = 4, align = 128>
+!sfa16 = !warpspec.smem<16xf32, slots = 4, align = 128>
+!sfa2 = !warpspec.smem<2x32xf32, slots = 4, align = 128>
+!out = !warpspec.smem<32x64xbf16, slots = 1, align = 1024, swizzle = 128>
+!outf = !warpspec.smem<32x64xf32, slots = 1, align = 1024>
+!out128 = !warpspec.smem<32x128xbf16, slots = 1, align = 1024>
+warpspec.kernel @k(%sb: f32, %sc: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %w = warpspec.smem.alloc "w" : !w
+  %x = warpspec.smem.alloc "x" : !x
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %sfa16 = warpspec.smem.alloc "sfa16" : !sfa16
+  %sfa2 = warpspec.smem.alloc "sfa2" : !sfa2
+  %out = warpspec.smem.alloc "out" : !out
+  %outf = warpspec.smem.alloc "outf" : !outf
+  %out128 = warpspec.smem.alloc "out128" : !out128
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x32xf32>
+      // expected-error @+1 {{column scales take one b scale and no b_scale_map}}
+      %t = warpspec.mma.block_scaled %x, %w stage %c0 row %c0 a_scales %sfa b_scales %sb, %sc swap_ab into %z : !x, !w, !sfa, !warpspec.acc<64x32xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!w = !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!x = !warpspec.smem<32x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!sfa = !warpspec.smem<32xf32, slots = 4, align = 128>
+!sfa16 = !warpspec.smem<16xf32, slots = 4, align = 128>
+!sfa2 = !warpspec.smem<2x32xf32, slots = 4, align = 128>
+!out = !warpspec.smem<32x64xbf16, slots = 1, align = 1024, swizzle = 128>
+!outf = !warpspec.smem<32x64xf32, slots = 1, align = 1024>
+!out128 = !warpspec.smem<32x128xbf16, slots = 1, align = 1024>
+warpspec.kernel @k(%sb: f32, %sc: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %w = warpspec.smem.alloc "w" : !w
+  %x = warpspec.smem.alloc "x" : !x
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %sfa16 = warpspec.smem.alloc "sfa16" : !sfa16
+  %sfa2 = warpspec.smem.alloc "sfa2" : !sfa2
+  %out = warpspec.smem.alloc "out" : !out
+  %outf = warpspec.smem.alloc "outf" : !outf
+  %out128 = warpspec.smem.alloc "out128" : !out128
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x32xf32>
+      // expected-error @+1 {{column scales take no row scales and no a_scale_group}}
+      %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c0] column_scales b_scales %sb row_scales %sb, %sc : !sfa, !warpspec.acc<64x32xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!w = !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!x = !warpspec.smem<32x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!sfa = !warpspec.smem<32xf32, slots = 4, align = 128>
+!sfa16 = !warpspec.smem<16xf32, slots = 4, align = 128>
+!sfa2 = !warpspec.smem<2x32xf32, slots = 4, align = 128>
+!out = !warpspec.smem<32x64xbf16, slots = 1, align = 1024, swizzle = 128>
+!outf = !warpspec.smem<32x64xf32, slots = 1, align = 1024>
+!out128 = !warpspec.smem<32x128xbf16, slots = 1, align = 1024>
+warpspec.kernel @k(%sb: f32, %sc: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %w = warpspec.smem.alloc "w" : !w
+  %x = warpspec.smem.alloc "x" : !x
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %sfa16 = warpspec.smem.alloc "sfa16" : !sfa16
+  %sfa2 = warpspec.smem.alloc "sfa2" : !sfa2
+  %out = warpspec.smem.alloc "out" : !out
+  %outf = warpspec.smem.alloc "outf" : !outf
+  %out128 = warpspec.smem.alloc "out128" : !out128
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x32xf32>
+      // expected-error @+1 {{a_scales row 8 + the accumulator's 32 columns exceeds the tile's 32 scales}}
+      %t = warpspec.acc.promote %z into %z a_scales %sfa[%c0, %c8] column_scales b_scales %sb : !sfa, !warpspec.acc<64x32xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!w = !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!x = !warpspec.smem<32x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!sfa = !warpspec.smem<32xf32, slots = 4, align = 128>
+!sfa16 = !warpspec.smem<16xf32, slots = 4, align = 128>
+!sfa2 = !warpspec.smem<2x32xf32, slots = 4, align = 128>
+!out = !warpspec.smem<32x64xbf16, slots = 1, align = 1024, swizzle = 128>
+!outf = !warpspec.smem<32x64xf32, slots = 1, align = 1024>
+!out128 = !warpspec.smem<32x128xbf16, slots = 1, align = 1024>
+warpspec.kernel @k(%sb: f32, %sc: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %w = warpspec.smem.alloc "w" : !w
+  %x = warpspec.smem.alloc "x" : !x
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %sfa16 = warpspec.smem.alloc "sfa16" : !sfa16
+  %sfa2 = warpspec.smem.alloc "sfa2" : !sfa2
+  %out = warpspec.smem.alloc "out" : !out
+  %outf = warpspec.smem.alloc "outf" : !outf
+  %out128 = warpspec.smem.alloc "out128" : !out128
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x32xf32>
+      // expected-error @+1 {{transpose stores 16-bit elements (bf16, f16), got 'f32'}}
+      warpspec.acc.store %z -> %outf[%c0, %c0] transpose : !warpspec.acc<64x32xf32>, !outf
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!w = !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!x = !warpspec.smem<32x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!sfa = !warpspec.smem<32xf32, slots = 4, align = 128>
+!sfa16 = !warpspec.smem<16xf32, slots = 4, align = 128>
+!sfa2 = !warpspec.smem<2x32xf32, slots = 4, align = 128>
+!out = !warpspec.smem<32x64xbf16, slots = 1, align = 1024, swizzle = 128>
+!outf = !warpspec.smem<32x64xf32, slots = 1, align = 1024>
+!out128 = !warpspec.smem<32x128xbf16, slots = 1, align = 1024>
+warpspec.kernel @k(%sb: f32, %sc: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %w = warpspec.smem.alloc "w" : !w
+  %x = warpspec.smem.alloc "x" : !x
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %sfa16 = warpspec.smem.alloc "sfa16" : !sfa16
+  %sfa2 = warpspec.smem.alloc "sfa2" : !sfa2
+  %out = warpspec.smem.alloc "out" : !out
+  %outf = warpspec.smem.alloc "outf" : !outf
+  %out128 = warpspec.smem.alloc "out128" : !out128
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x32xf32>
+      // expected-error @+1 {{transposed: the accumulator's m = 64 rows must match the destination's 128 columns}}
+      warpspec.acc.store %z -> %out128[%c0, %c0] transpose : !warpspec.acc<64x32xf32>, !out128
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!w = !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!x = !warpspec.smem<32x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+!sfa = !warpspec.smem<32xf32, slots = 4, align = 128>
+!sfa16 = !warpspec.smem<16xf32, slots = 4, align = 128>
+!sfa2 = !warpspec.smem<2x32xf32, slots = 4, align = 128>
+!out = !warpspec.smem<32x64xbf16, slots = 1, align = 1024, swizzle = 128>
+!outf = !warpspec.smem<32x64xf32, slots = 1, align = 1024>
+!out128 = !warpspec.smem<32x128xbf16, slots = 1, align = 1024>
+warpspec.kernel @k(%sb: f32, %sc: f32) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %w = warpspec.smem.alloc "w" : !w
+  %x = warpspec.smem.alloc "x" : !x
+  %sfa = warpspec.smem.alloc "sfa" : !sfa
+  %sfa16 = warpspec.smem.alloc "sfa16" : !sfa16
+  %sfa2 = warpspec.smem.alloc "sfa2" : !sfa2
+  %out = warpspec.smem.alloc "out" : !out
+  %outf = warpspec.smem.alloc "outf" : !outf
+  %out128 = warpspec.smem.alloc "out128" : !out128
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 128 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x32xf32>
+      // expected-error @+1 {{transposed: destination row 8 + n = 32 exceeds its 32 rows}}
+      warpspec.acc.store %z -> %out[%c0, %c8] transpose : !warpspec.acc<64x32xf32>, !out
+    }
+  }
+  warpspec.return
+}

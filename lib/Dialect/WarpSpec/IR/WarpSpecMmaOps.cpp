@@ -163,6 +163,35 @@ LogicalResult verifyBlockScales(Operation *op, SmemType scales, Value row,
   return verifyStageForBuffer(op, stage, scales);
 }
 
+/// Rules of activation scales that scale accumulator columns (a swapped
+/// MMA's: its columns are activation rows): an f32 [M] tile holding the
+/// scales of columns [row, row + n), one b scale and no map.
+LogicalResult verifyColumnScales(Operation *op, SmemType scales, Value row,
+                                 Value stage, AccType acc, int64_t nb,
+                                 std::optional<AffineMap> map) {
+  if (scales.getShape().size() != 1 || !scales.getElementType().isF32())
+    return op->emitOpError("column scales need an a_scales buffer of [M] f32 "
+                           "tiles (one scale per activation row), got ")
+           << scales;
+  if (nb != 1 || map)
+    return op->emitOpError("column scales take one b scale and no "
+                           "b_scale_map (the accumulator's rows are weight "
+                           "rows of one scale block), got ")
+           << nb << " b scale(s)" << (map ? " and a map" : "");
+  int64_t rows = scales.getShape()[0];
+  if (!row && acc.getN() > rows)
+    return op->emitOpError("a_scales tile holds ")
+           << rows << " scales, fewer than the accumulator's " << acc.getN()
+           << " columns";
+  if (std::optional<int64_t> c =
+          row ? getConstantIntValue(row) : std::optional<int64_t>())
+    if (*c < 0 || *c + acc.getN() > rows)
+      return op->emitOpError("a_scales row ")
+             << *c << " + the accumulator's " << acc.getN()
+             << " columns exceeds the tile's " << rows << " scales";
+  return verifyStageForBuffer(op, stage, scales);
+}
+
 /// What verifyMmaOperands establishes about the tiles: their K and the
 /// per-instruction k of their element type.
 struct MmaShape {
@@ -228,6 +257,14 @@ LogicalResult MmaSm90Op::verify() {
 }
 
 LogicalResult AccPromoteOp::verify() {
+  if (getColumnScales()) {
+    if (!getRowScales().empty() || getAScaleGroup() != 0)
+      return emitOpError("column scales take no row scales and no "
+                         "a_scale_group");
+    return verifyColumnScales(*this, getAScales().getType(), getRow(),
+                              getStage(), getTotal().getType(),
+                              getBScales().size(), getBScaleMap());
+  }
   if (!getRowScales().empty() && getRowScales().size() != 2)
     return emitOpError("takes the 2 row scales of the thread's fragment "
                        "(warpspec.acc.row_scales) or none, got ")
@@ -257,10 +294,28 @@ int64_t AccPromoteOp::getBScaleIndex(int64_t column) {
                      getBScales().size(), column);
 }
 
+
 LogicalResult MmaBlockScaledOp::verify() {
   if (failed(verifyInsideRole(*this)))
     return failure();
   AccType acc = getTotal().getType();
+  if (getSwapAb()) {
+    // The weights are the MMA's A (rows [row, row + m) of `b`) and the
+    // activation rows its B (all of `a`).
+    if (getTurn() || getPass())
+      return emitOpError("swap_ab has no issue turns");
+    if (getAScaleGroups() != 1)
+      return emitOpError("swap_ab takes [M] a_scales (one scale per "
+                         "activation row and K block), got ")
+             << getAScales().getType();
+    if (failed(verifyMmaOperands(*this, getB().getType(), getStage(), getRow(),
+                                 Major::k, getA().getType(), getStage(),
+                                 Major::k, acc)))
+      return failure();
+    // Every row of `a` is a column: its scales from the tile's first.
+    return verifyColumnScales(*this, getAScales().getType(), Value(), getStage(),
+                              acc, getBScales().size(), getBScaleMap());
+  }
   FailureOr<MmaShape> shape =
       verifyMmaOperands(*this, getA().getType(), getStage(), getRow(),
                         Major::k, getB().getType(), getStage(), Major::k, acc);
@@ -309,6 +364,29 @@ LogicalResult AccStoreOp::verify() {
     return emitOpError("destination element type must be bf16, f16, f32 or "
                        "f8E4M3FN, got ")
            << element;
+  if (getTranspose()) {
+    // stmatrix.trans moves 16-bit elements; row r of the accumulator is
+    // column r of the tile.
+    if (!element.isBF16() && !element.isF16())
+      return emitOpError("transpose stores 16-bit elements (bf16, f16), got ")
+             << element;
+    if (buffer.getShape()[1] != acc.getM())
+      return emitOpError("transposed: the accumulator's m = ")
+             << acc.getM() << " rows must match the destination's "
+             << buffer.getShape()[1] << " columns";
+    if (acc.getN() % 8 != 0)
+      return emitOpError("transposed: n = ")
+             << acc.getN() << " must be whole 8-column groups";
+    if (failed(verifyRowOffset(*this, getRow(), 8, buffer.getShape()[0],
+                               "destination")))
+      return failure();
+    if (std::optional<int64_t> c = getConstantIntValue(getRow()))
+      if (*c + acc.getN() > buffer.getShape()[0])
+        return emitOpError("transposed: destination row ")
+               << *c << " + n = " << acc.getN() << " exceeds its "
+               << buffer.getShape()[0] << " rows";
+    return verifyStageForBuffer(*this, getStage(), buffer);
+  }
   if (buffer.getShape()[1] != acc.getN())
     return emitOpError("accumulator n = ")
            << acc.getN() << " does not match the destination's "

@@ -993,6 +993,15 @@ def WarpSpec_AccPromoteOp : WarpSpec_Op<"acc.promote", [
     instead of being read here: read before the MMA, their SMEM latency is
     off the path from the MMA's completion to the promotion.
 
+    With `column_scales` the activation scales scale columns instead of
+    rows (the accumulator of a swapped MMA, `warpspec.mma.block_scaled
+    swap_ab`, whose columns are activation rows): `result = total +
+    partial * a_scales[row + c] * b_scales[0]`, `a_scales` an `[M]` buffer
+    holding at least `row + n` scales, one b scale, no map, no row scales.
+    The scale product and the fma are formed as without it (`a * b`, then
+    `fma(partial, a * b, total)`), so a transposed problem promotes to the
+    same bits.
+
     ```mlir
     %t1 = warpspec.acc.promote %r into %t0 a_scales %sfa[%s, %row] b_scales %sb
         : !warpspec.smem<128xf32, slots = 4, align = 128>, !warpspec.acc<64x128xf32>
@@ -1006,10 +1015,12 @@ def WarpSpec_AccPromoteOp : WarpSpec_Op<"acc.promote", [
                        Variadic<F32>:$b_scales,
                        Variadic<F32>:$row_scales,
                        OptionalAttr<AffineMapAttr>:$b_scale_map,
-                       DefaultValuedAttr<I64Attr, "0">:$a_scale_group);
+                       DefaultValuedAttr<I64Attr, "0">:$a_scale_group,
+                       UnitAttr:$column_scales);
   let results = (outs WarpSpec_AccType:$result);
   let assemblyFormat = [{
     $partial `into` $total `a_scales` $a_scales `[` $stage `,` $row `]`
+    (`column_scales` $column_scales^)?
     (`group` $a_scale_group^)?
     `b_scales` $b_scales (`b_scale_map` $b_scale_map^)?
     (`row_scales` $row_scales^)? attr-dict `:`
@@ -1086,14 +1097,21 @@ def WarpSpec_AccStoreOp : WarpSpec_Op<"acc.store"> {
     swizzle reads). Generic-proxy writes: follow with
     `warpspec.fence.async_shared` and a barrier before a `warpspec.tma.store`.
 
+    With `transpose` element `(r, c)` goes to row `row + c`, column `r`:
+    the `m x n` accumulator of a swapped MMA (`warpspec.mma.block_scaled
+    swap_ab`, rows = output columns) lands as the `n x m` tile of the
+    output, in a 16-bit buffer of exactly `m` columns (SM90:
+    `stmatrix.trans`).
+
     ```mlir
     warpspec.acc.store %t -> %c[%zero, %row] : !warpspec.acc<64x128xf32>, !warpspec.smem<128x128xbf16, slots = 1, align = 1024>
+    warpspec.acc.store %t -> %d[%zero, %zero] transpose : !warpspec.acc<64x32xf32>, !warpspec.smem<32x64xbf16, slots = 2, align = 1024, swizzle = 128>
     ```
   }];
   let arguments = (ins WarpSpec_AccType:$acc, WarpSpec_SmemType:$buffer,
-                       Index:$stage, Index:$row);
+                       Index:$stage, Index:$row, UnitAttr:$transpose);
   let assemblyFormat = [{
-    $acc `->` $buffer `[` $stage `,` $row `]` attr-dict `:` qualified(type($acc)) `,` qualified(type($buffer))
+    $acc `->` $buffer `[` $stage `,` $row `]` (`transpose` $transpose^)? attr-dict `:` qualified(type($acc)) `,` qualified(type($buffer))
   }];
   let hasVerifier = 1;
 }

@@ -188,6 +188,18 @@ def WarpSpec_MmaBlockScaledOp : WarpSpec_Op<"mma.block_scaled", [
     instead of both promoting at once. Both barriers or neither; SM90 only
     (on sm_100 one thread issues a CTA's MMAs).
 
+    `swap_ab` exchanges the roles of the operands in the MMA (for a few
+    activation rows, decode: the weights fill the MMA's 64-row M side and
+    the activation rows are its narrow n): the accumulator is the transposed
+    product, its rows the `b` rows `[row, row + m)` and its columns all of
+    `a`'s rows (n = the `a` tile's rows),
+    `result[r, c] = total[r, c] + (B A^T)[row + r, c] * a_scales[c] *
+    b_scales[0]`. The promotion then scales columns by the activation
+    scales (`warpspec.acc.promote ... column_scales`); the products and
+    their order per element are those of the unswapped op, so the totals
+    are the same numbers, transposed. One b scale (the `m` weight rows lie
+    in one scale block), `[M]` a_scales only, no issue turns; SM90 only.
+
     ```mlir
     %t1 = warpspec.mma.block_scaled %a, %b stage %s row %row a_scales %sfa
         b_scales %sb into %t0
@@ -204,7 +216,8 @@ def WarpSpec_MmaBlockScaledOp : WarpSpec_Op<"mma.block_scaled", [
                        Optional<WarpSpec_BarrierType>:$turn,
                        Optional<WarpSpec_BarrierType>:$pass,
                        OptionalAttr<AffineMapAttr>:$b_scale_map,
-                       UnitAttr:$rematerialize_k_steps);
+                       UnitAttr:$rematerialize_k_steps,
+                       UnitAttr:$swap_ab);
   let results = (outs WarpSpec_AccType:$result);
   let extraClassDeclaration = [{
     /// G of [G, M] a_scales tiles (activation scales per row and K block),
@@ -215,6 +228,7 @@ def WarpSpec_MmaBlockScaledOp : WarpSpec_Op<"mma.block_scaled", [
     $a `,` $b `stage` $stage `row` $row `a_scales` $a_scales
     `b_scales` $b_scales (`b_scale_map` $b_scale_map^)?
     (`rematerialize_k_steps` $rematerialize_k_steps^)?
+    (`swap_ab` $swap_ab^)?
     (`turn` $turn^ `pass` $pass)? `into` $total attr-dict
     `:` qualified(type($a)) `,` qualified(type($b)) `,`
     qualified(type($a_scales)) `,` qualified(type($total))
