@@ -277,6 +277,10 @@ int64_t groupedGemmBlockN(Chip chip, int64_t blockM, int64_t n, bool swiglu,
   // blocks per warpgroup hold the registers two column blocks would); it
   // measured 0.95-1.03x of the 128 x 256 c2 pf default at 8 x 4096 (same
   // run), bitwise equal.
+  // Swap-AB tiles (BLOCK_M 16 or 32) are two warpgroups of 64 weight rows
+  // in one weight-scale block: 128.
+  if (blockM < 64)
+    return 128;
   if (chip == Chip::SM90a && blockM != 256 && n % 256 == 0 && !swiglu &&
       !combineScatter)
     return 256;

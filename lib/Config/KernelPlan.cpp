@@ -17,6 +17,16 @@ int64_t alignUp(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
 /// 128B-swizzled tiles sit on 1 KiB swizzle atoms.
 constexpr int64_t kTileAlignment = 1024;
 
+/// The math warpgroups of a tile: one per 64 rows (per two 64-row blocks at
+/// BLOCK_M 256), one per column block of a split-columns SwiGLU pair, or
+/// swapped one per 64 weight rows.
+int64_t tileMathWarpgroups(bool swapAB, bool splitN, int64_t blockM,
+                           int64_t blockN, int64_t rowBlocks) {
+  if (swapAB)
+    return blockN / 64;
+  return splitN ? 2 : blockM / (64 * rowBlocks);
+}
+
 } // namespace
 
 int64_t KernelPlan::stageBytes() const {
@@ -119,7 +129,9 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   // a 64-row SwiGLU tile has one per column block of its pair (splitN).
   plan.splitN = p.swiglu && swigluSplitColumns(p.blockM);
   plan.rowBlocks = warpgroupRowBlocks(p.blockM);
-  int64_t mathWarpgroups = plan.splitN ? 2 : p.blockM / (64 * plan.rowBlocks);
+  plan.swapAB = p.swapAB;
+  int64_t mathWarpgroups = tileMathWarpgroups(
+      p.swapAB, plan.splitN, p.blockM, p.blockN, plan.rowBlocks);
   plan.threads = 128 * (1 + mathWarpgroups);
   plan.entryRegisters = entryRegisters(p.chip, plan.threads);
   // Warpgroup 0 feeds the ring: four TMA warps (A, A scales, B, the second
@@ -193,9 +205,14 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
     plan.outTileColumns = p.combineScatter && p.blockN > bBlockRows
                               ? bBlockRows / 2
                               : bBlockRows;
+  // Swapped: each warpgroup's 64 output columns of all BLOCK_M rows (one
+  // 128-byte panel per row: the transposed accumulator), a slot each.
+  if (p.swapAB)
+    plan.outTileColumns = kOutputPanelBytes / p.outBytes();
   fixed("d_tiles",
-        p.swiglu ? p.blockM * p.blockN
-                 : mathWarpgroups * 64 * plan.outTileColumns * p.outBytes(),
+        p.swiglu    ? p.blockM * p.blockN
+        : p.swapAB  ? mathWarpgroups * p.blockM * kOutputPanelBytes
+                    : mathWarpgroups * 64 * plan.outTileColumns * p.outBytes(),
         kTileAlignment);
   if (plan.splitN) // the two warpgroups' per-row amaxes
     fixed("row_exchange", 2 * 64 * 4, 16);
@@ -264,14 +281,17 @@ std::vector<std::string> validateKernelPlan(const KernelPlan &plan) {
   }
   // With split columns (splitN) two warpgroups share the 64 rows.
   int64_t wantWarpgroups =
-      plan.splitN ? 2 : plan.blockM / (64 * plan.rowBlocks);
+      tileMathWarpgroups(plan.swapAB, plan.splitN, plan.blockM, plan.blockN,
+                         plan.rowBlocks);
   if (plan.splitN && plan.blockM != 64)
     errors.push_back(cat("split columns (two warpgroups on one 64-row tile) "
                          "need BLOCK_M 64, got ",
                          plan.blockM));
   else if (mmaWarpgroups != wantWarpgroups)
     errors.push_back(cat("BLOCK_M ", plan.blockM, " needs ", wantWarpgroups,
-                         plan.splitN ? " MMA warpgroups (one per column block)"
+                         plan.swapAB ? " MMA warpgroups (swapped: one per "
+                                       "64 weight rows)"
+                         : plan.splitN ? " MMA warpgroups (one per column block)"
                          : plan.rowBlocks > 1
                              ? " MMA warpgroups (one per two 64-row blocks)"
                              : " MMA warpgroups (one per 64 rows)",

@@ -575,6 +575,10 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
             scatterTileToPeers(sb, loc, epilogue, totals, g.scatter, at);
             return;
           }
+          if (c.swapAB)
+            return storeTransposedTileWithTma(sb, loc, epilogue,
+                                              totals.front(), g.d, at,
+                                              isStorer);
           // Row block by row block (one, or two at BLOCK_M 256) through
           // the warpgroup's rows of the output tile.
           size_t perRowBlock = totals.size() / rowBlocks;
@@ -728,6 +732,10 @@ Value allocateOutputTile(OpBuilder &b, Location loc,
     return SwiGLURequant::allocate(b, loc, c.blockM);
   if (c.combineScatter)
     return EpilogueTile::allocate(b, loc, c.blockM, columns, outType);
+  if (c.swapAB)
+    return EpilogueTile::allocateTransposed(b, loc, c.blockM,
+                                            c.plan().mathWarpgroups(),
+                                            gemm::dPanelCols(c), outType);
   return EpilogueTile::allocatePanels(
       b, loc, c.blockM / config::warpgroupRowBlocks(c.blockM), columns,
       gemm::dPanelCols(c), outType);
@@ -1000,6 +1008,9 @@ void megamoe::buildGroupedGemm(ModuleOp module, const GroupedGemmConfig &c) {
     symbols.set("CLUSTER_M", b.getI64IntegerAttr(c.clusterM));
   if (c.plan().unrollsStages(c.k))
     symbols.set("UNROLL_STAGES", b.getI64IntegerAttr(1));
+  // Swap-AB: the SASS check counts its narrower MMAs.
+  if (c.swapAB)
+    symbols.set("SWAP_AB", b.getI64IntegerAttr(1));
   gpuModule->setAttr(::megamoe::manifest::kSymbols,
                      symbols.getDictionary(ctx));
   if (c.combineScatter) {

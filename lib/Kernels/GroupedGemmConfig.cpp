@@ -20,10 +20,34 @@ std::optional<std::string>
 megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
   if (c.experts < 1)
     return "experts must be >= 1, got " + str(c.experts);
-  if (c.blockM != 64 && c.blockM != 128 && c.blockM != 256)
+  if (c.swapAB) {
+    // The swapped MMA (warpspec.mma.block_scaled swap_ab): 64 weight rows
+    // per math warpgroup as its M, the tile's rows as its n; the epilogue
+    // stores the transposed accumulator through one 128-byte panel per row.
+    if (c.chip != cfg::Chip::SM90a)
+      return std::string("swap-ab is built for sm_90a only, got chip '") +
+             cfg::toString(c.chip) + "'";
+    if (c.blockM != 16 && c.blockM != 32)
+      return "swap-ab needs block-m 16 or 32 (the activation rows are the "
+             "MMA's n), got " +
+             str(c.blockM);
+    if (c.blockN != 128)
+      return "swap-ab needs block-n 128 (two math warpgroups of 64 weight "
+             "rows in one weight-scale block), got " +
+             str(c.blockN);
+    if (c.out != cfg::DType::BF16 || c.clusterM != 1 || c.swiglu ||
+        c.combineScatter || c.halfBlocks || c.pullRows || c.kSplit != 1 ||
+        c.bWeightTiles || c.mmaTurns || c.bScaleInterleave != 0 ||
+        c.aScaleGroups != 1 || c.outTileColumns != 0)
+      return "swap-ab is built for the standalone bf16 TMA-store GEMM: no "
+             "cluster, swiglu, combine-scatter, half-blocks, pull-rows, "
+             "k-split, tiled weights, mma-turns, b-scale-interleave, per-64 "
+             "A scales or out-tile-columns";
+  } else if (c.blockM != 64 && c.blockM != 128 && c.blockM != 256) {
     return "block-m must be 128 (two math warpgroups), 64 (one) or 256 (two "
-           "of two 64-row blocks each), got " +
+           "of two 64-row blocks each), or 16 or 32 with swap-ab, got " +
            str(c.blockM);
+  }
   if (c.blockM == 256) {
     // Two row blocks per warpgroup hold 2 x 64 promoted registers, as two
     // column blocks do: not both (config::warpgroupRowBlocks). The layer

@@ -84,8 +84,9 @@ SmallVector<KernelParam> gemm::kernelParams(Builder &b,
   if (!c.combineScatter && !c.swiglu)
     params.push_back(
         {kParamD, binds.d,
-         ws::TmaDescType::get(ctx, {64, panelCols}, outType,
-                              config::kOutputPanelBytes),
+         // One box per warpgroup's 64 rows, or swapped its BLOCK_M rows.
+         ws::TmaDescType::get(ctx, {c.swapAB ? c.blockM : 64, panelCols},
+                              outType, config::kOutputPanelBytes),
          tmaSpec(b, {n(c.n), rows(1)}, {n(c.n * c.outBytes())})});
   params.push_back({kParamSfb, binds.bScales, global(b.getF32Type())});
   params.push_back({kParamBlockExpert, binds.blockExpert, global(i32)});

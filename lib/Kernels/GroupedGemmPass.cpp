@@ -54,6 +54,7 @@ struct GroupedGemmPass
     config.releaseLag = releaseLag;
     config.releaseFence = releaseFence;
     config.outTileColumns = outTileColumns;
+    config.swapAB = swapAB;
     config.clusterM = clusterM;
     config.unrollStages = unrollStages;
     config.unrollWide = unrollWide;

@@ -6,6 +6,7 @@ Numerics (DESIGN.md section 3): activations are FP8 e4m3 with one FP32 scale per
 
 from __future__ import annotations
 
+import copy
 import os
 
 import torch
@@ -18,13 +19,13 @@ FP8_MAX = 448.0
 def variant_suffix(block_n=128, out_type="bf16", interleave=0, device_m_blocks=False,
                    static_m=0, cluster_m=1, scale_prefetch=False, unroll=True,
                    unroll_wide=True, mma_turns=False, release_lag=1, release_fence=True,
-                   stages=0, out_tile_columns=0) -> str:
+                   stages=0, out_tile_columns=0, swap_ab=False) -> str:
     """The directory-name suffix scripts/compile-grouped-gemm.sh adds for the non-default
     options (BLOCK_N, the layer options, _c2 for a cluster of 2, _pf for scale-prefetch, _nu
     for the K loop not unrolled over the stages, _rw for the BLOCK_N 256 loop left rolled, unroll-wide=false,
     _mt for the math warpgroups issuing their MMAs in turns, _l0 for release lag 0 and nf after
     it for its release without the async-proxy fence, _st<S> for a given stage count, _o<C> for
-    the epilogue tile's columns)."""
+    the epilogue tile's columns, _sw for swap-AB)."""
     return ((f"_bn{block_n}" if block_n != 128 else "") + (f"_{out_type}" if out_type != "bf16" else "")
             + (f"_il{interleave}" if interleave else "")
             + ("_dev" if device_m_blocks else "") + (f"_s{static_m}" if static_m else "")
@@ -32,7 +33,7 @@ def variant_suffix(block_n=128, out_type="bf16", interleave=0, device_m_blocks=F
             + ("" if unroll else "_nu") + ("" if unroll_wide else "_rw")
             + ("_mt" if mma_turns else "") + (f"_l{release_lag}" if release_lag != 1 else "")
             + ("" if release_fence else "nf") + (f"_st{stages}" if stages else "")
-            + (f"_o{out_tile_columns}" if out_tile_columns else ""))
+            + (f"_o{out_tile_columns}" if out_tile_columns else "") + ("_sw" if swap_ab else ""))
 
 
 def variant_dir(n: int, k: int, block_m: int, experts: int = 8, max_m: int = 32768, **options) -> str:
@@ -133,6 +134,24 @@ class Problem:
             if rows.stop > rows.start:
                 ref[rows] = self.dequant_a(rows) @ self.dequant_b(e).t()
         return ref
+
+
+def relaid(p: Problem, block_m: int):
+    """The same problem laid out for another BLOCK_M: each expert's rows (and their scales) at
+    that layout's offsets, padding rows zero; weights shared. Its outputs' valid rows are the
+    same rows of D as p's."""
+    q = copy.copy(p)
+    q.block_m = block_m
+    q.layout = contiguous_layout(p.layout.group_sizes, block_m, p.a.device)
+    m = q.layout.rows
+    q.a = torch.zeros(m, p.k, dtype=p.a.dtype, device=p.a.device)
+    q.a_scales = torch.ones(p.k // 128, m, dtype=p.a_scales.dtype, device=p.a.device)
+    q.valid = torch.zeros(m, dtype=torch.bool, device=p.a.device)
+    for (src, dst, rows) in zip(p.layout.offsets, q.layout.offsets, p.layout.group_sizes):
+        q.a[dst:dst + rows] = p.a[src:src + rows]
+        q.a_scales[:, dst:dst + rows] = p.a_scales[:, src:src + rows]
+        q.valid[dst:dst + rows] = True
+    return q
 
 
 def scaled_mm_blockwise(a_fp8, a_scales_mn, b_fp8, b_scales):

@@ -3,7 +3,7 @@ variant folder (grouped_gemm.json and its cubin) of an sm_90a build,
   - the wgmma count matches the tile: per math role its column blocks (2 at BLOCK_N 256, else 1)
     x row blocks (2 at BLOCK_M 256, else 1) x 4 wgmma k32 steps per 128-K block, times STAGES
     when the K loop is unrolled over the stages (manifest symbol UNROLL_STAGES), one math role at
-    BLOCK_M 64 and two at 128 and 256;
+    BLOCK_M 64 and two at 128 and 256, swapped (SWAP_AB) one per 64 weight rows;
   - no HGMMA (every MMA is FP8 QGMMA) and no local memory (LDL/STL: spills).
 One line per cubin; exit status 1 on any mismatch.
 
@@ -21,7 +21,11 @@ K_STEPS = 4  # wgmma m64nNk32 per 128-K block (BLOCK_K 128 of e4m3)
 
 def expected_qgmma(symbols):
     """QGMMA instructions the kernel of these manifest symbols has (sm_90a)."""
-    roles = 1 if symbols["BLOCK_M"] == 64 else 2
+    # One math role per 64 rows, or swapped (SWAP_AB) per 64 weight rows of the tile.
+    if symbols.get("SWAP_AB"):
+        roles = symbols["BLOCK_N"] // 64
+    else:
+        roles = 1 if symbols["BLOCK_M"] == 64 else 2
     # BLOCK_N 256 is two column blocks of 128; 128 and 192 one MMA each. BLOCK_M 256 gives each
     # role two 64-row blocks (config::warpgroupRowBlocks).
     blocks = 2 if symbols["BLOCK_N"] == 256 else 1
@@ -76,6 +80,8 @@ def self_test():
          q(64)),
         ("bm256 bn128 one row block", {"BLOCK_M": 256, "BLOCK_N": 128, "STAGES": 4,
                                         "UNROLL_STAGES": 1}, q(32)),
+        ("bm32 swap-ab unrolled", {"BLOCK_M": 32, "BLOCK_N": 128, "STAGES": 8, "UNROLL_STAGES": 1,
+                                   "SWAP_AB": 1}, q(64)),
         ("bm128 bn256 spills", {"BLOCK_M": 128, "BLOCK_N": 256, "STAGES": 4},
          q(16) + "\nSTL [R1], R2\nLDL R2, [R1]"),
         ("bm128 bn128 serialized", {"BLOCK_M": 128, "BLOCK_N": 128, "STAGES": 5}, q(4)),

@@ -31,7 +31,7 @@ pytestmark = pytest.mark.skipif(
     not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0),
     reason="needs a Hopper (sm_90) GPU")
 
-from grouped_gemm_ref import (Problem, manifest_path, rel_err,  # noqa: E402
+from grouped_gemm_ref import (Problem, manifest_path, rel_err, relaid,  # noqa: E402
                               torch_grouped)
 from megamoe.grouped_gemm import ContiguousLayout, GroupedGemm  # noqa: E402
 
@@ -443,3 +443,41 @@ def test_layer_block_n_256_bitwise():
     o1, p = run_layer_case("l1", GROUPS["uneven"], seed=13)
     o2, _ = run_layer_case("l1_bn256", GROUPS["uneven"], seed=13)
     assert torch.equal(o1[p.valid], o2[p.valid])
+
+
+# Swap-AB (swap-ab=true, block-m 32 or 16; warpspec.mma.block_scaled swap_ab): each math
+# warpgroup's MMA takes 64 weight rows as its M side and the tile's few activation rows as its
+# n, so a decode tile does BLOCK_M rows of MMA work instead of 64. Every element is formed from
+# the same products, K steps and promotion (a_scale x b_scale, then one fma per K block) as in
+# the BLOCK_M 64 kernel, so the outputs must be bitwise equal to it on the same rows (each kernel
+# given them laid out for its BLOCK_M), and a second call bitwise equal to the first.
+SWAP_GROUPS = {
+    "decode": [1, 0, 3, 16, 0, 2, 32, 5],   # experts with 0, 1, a few, a whole tile of rows
+    "uneven": GROUPS["uneven"],              # 511 rows: many m-blocks of one expert
+}
+
+
+@pytest.mark.parametrize("block_m", [32, 16])
+@pytest.mark.parametrize("groups", list(SWAP_GROUPS))
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_swap_ab_bitwise(shape, groups, block_m):
+    n, k = SHAPES[shape]
+    p = Problem(SWAP_GROUPS[groups], n, k, 64, seed=hash((shape, groups)) & 0xFFFF)
+    ref = torch.full((p.layout.m_total, n), float("nan"), dtype=torch.bfloat16, device="cuda")
+    kernel(n, k, 64)(p.a, p.a_scales, p.b, p.b_scales, p.layout, ref)
+    q = relaid(p, block_m)
+    swapped = kernel(n, k, block_m, swap_ab=True)
+    outs = []
+    for _ in range(2):
+        out = torch.full((q.layout.m_total, n), float("nan"), dtype=torch.bfloat16, device="cuda")
+        swapped(q.a, q.a_scales, q.b, q.b_scales, q.layout, out)
+        outs.append(out[q.valid])
+    torch.cuda.synchronize()
+    assert not torch.isnan(outs[0]).any(), "valid swap-AB outputs never written"
+    assert torch.equal(outs[0], ref[p.valid])
+    assert torch.equal(outs[1], outs[0])
+
+
+def test_swap_ab_against_fp64():
+    """The swap-AB kernel's own check against the FP64 reference and torch._scaled_mm."""
+    run_case(SWAP_GROUPS["decode"], 4096, 2048, 32, seed=5, swap_ab=True)

@@ -48,13 +48,18 @@
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=256 out-type=f32 stages=4" 2>&1 | FileCheck %s --check-prefix=BNSMEM
 
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="scale-prefetch=2" 2>&1 | FileCheck %s --check-prefix=PF
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-m=32" 2>&1 | FileCheck %s --check-prefix=SWNEED
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-m=64 swap-ab=true" 2>&1 | FileCheck %s --check-prefix=SWBM
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-m=32 block-n=256 swap-ab=true" 2>&1 | FileCheck %s --check-prefix=SWBN
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-m=16 swap-ab=true chip=sm_100a" 2>&1 | FileCheck %s --check-prefix=SWCHIP
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-m=32 swap-ab=true cluster-m=2" 2>&1 | FileCheck %s --check-prefix=SWOPT
 // PF: error: megamoe-grouped-gemm: scale-prefetch must be 0, 1 or -1 (the plan's choice), got 2
 // CLUSTER: error: megamoe-grouped-gemm: cluster-m must be 1 or 2 (CTAs per cluster), got 3
 // CLUSTERLAYER: error: megamoe-grouped-gemm: cluster-m 2 is built for the standalone grouped GEMM (TMA-store epilogue, static-m 0): not with static-m, combine-scatter or swiglu
 // CLUSTERCHIP: error: megamoe-grouped-gemm: cluster-m 2 is built for sm_90a, got 'sm_100a'
 // K: error: megamoe-grouped-gemm: k must be a positive multiple of 128 (the scale block), got 100
 // N: error: megamoe-grouped-gemm: n must be a positive multiple of block-n 128, got 200
-// BM: error: megamoe-grouped-gemm: block-m must be 128 (two math warpgroups), 64 (one) or 256 (two of two 64-row blocks each), got 96
+// BM: error: megamoe-grouped-gemm: block-m must be 128 (two math warpgroups), 64 (one) or 256 (two of two 64-row blocks each), or 16 or 32 with swap-ab, got 96
 // BM256N: block-m 256 needs block-n 128 (each warpgroup computes two 64 x 128 row blocks; two of 256 or 192 columns do not fit its registers), got 256
 // BM256N192: block-m 256 needs block-n 128 {{.*}}, got 192
 // BM256CHIP: block-m 256 is built for sm_90a only, got chip 'sm_100a'
@@ -96,3 +101,8 @@ module {}
 // BNCHIP: error: megamoe-grouped-gemm: block-n 256 is built for sm_90a only, got chip 'sm_100a'
 // BNSWIGLU: error: megamoe-grouped-gemm: block-n 256 does not support swiglu (its tile is already a pair of 128-column blocks, computed one after the other)
 // BNSMEM: error: megamoe-grouped-gemm: 4 stages of 49680 B plus 65536 B need
+// SWNEED: error: megamoe-grouped-gemm: block-m must be 128 (two math warpgroups), 64 (one) or 256 (two of two 64-row blocks each), or 16 or 32 with swap-ab, got 32
+// SWBM: error: megamoe-grouped-gemm: swap-ab needs block-m 16 or 32 (the activation rows are the MMA's n), got 64
+// SWBN: error: megamoe-grouped-gemm: swap-ab needs block-n 128 (two math warpgroups of 64 weight rows in one weight-scale block), got 256
+// SWCHIP: error: megamoe-grouped-gemm: swap-ab is built for sm_90a only, got chip 'sm_100a'
+// SWOPT: error: megamoe-grouped-gemm: swap-ab is built for the standalone bf16 TMA-store GEMM: no cluster,

@@ -449,6 +449,28 @@ TEST(KernelPlan, BlockM256) {
   EXPECT_FALSE(validateKernelPlan(wrong).empty());
 }
 
+TEST(KernelPlan, SwapAB) {
+  GemmProblem g = gemm(4096, 7168, 128);
+  g.blockM = 32;
+  g.swapAB = true;
+  KernelPlan p = planGroupedGemmKernel(g);
+  EXPECT_TRUE(validateKernelPlan(p).empty());
+  // Two math warpgroups of 64 weight rows each for a 32-row tile.
+  EXPECT_TRUE(p.swapAB);
+  EXPECT_EQ(p.mathWarpgroups(), 2);
+  EXPECT_EQ(p.threads, 384);
+  // A 4 KiB, B 16 KiB, 128 B of row scales per stage; the output tile is
+  // one [32, 64] bf16 slot per warpgroup (8 KiB); as many stages as allowed.
+  EXPECT_EQ(p.stageBytes(), 32 * 128 + 128 * 128 + 128 + 16);
+  EXPECT_EQ(p.outTileColumns, 64);
+  EXPECT_EQ(p.stages, kGroupedGemmMaxStages);
+  EXPECT_TRUE(p.unrollsStages(7168));
+  // The same plan unswapped has no warpgroup for 32 rows.
+  KernelPlan wrong = p;
+  wrong.swapAB = false;
+  EXPECT_FALSE(validateKernelPlan(wrong).empty());
+}
+
 TEST(KernelPlan, OutTileColumnsOverride) {
   GemmProblem g = gemm(4096, 7168, 128);
   g.blockN = 256;

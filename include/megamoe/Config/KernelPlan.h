@@ -111,6 +111,12 @@ struct GemmProblem {
   /// waiting for each other's stores to read their slots, at the price of
   /// SMEM the ring would have had.
   int64_t outTileColumns = 0;
+  /// Swap-AB for a few rows per expert (decode; sm_90a, block-m 16 or 32,
+  /// block-n 128): each math warpgroup's MMA takes 64 weight rows as its
+  /// M side and the tile's BLOCK_M activation rows as its n, so a 16-row
+  /// tile does 16 rows of MMA work instead of 64 (warpspec.mma.block_scaled
+  /// swap_ab); the epilogue stores the transposed accumulator.
+  bool swapAB = false;
   DType out = DType::BF16; // BF16 or F32
   int64_t bScaleInterleave = 0;
   bool deviceMBlocks = false;
@@ -233,6 +239,10 @@ struct KernelPlan {
   /// 256). The output tile keeps 64 rows per warpgroup: each row block goes
   /// through them in turn.
   int64_t rowBlocks = 1;
+  /// GemmProblem::swapAB: math warpgroup i computes weight rows [64 i, 64 i
+  /// + 64) of the tile (BLOCK_N = 64 x math warpgroups) for all its BLOCK_M
+  /// activation rows.
+  bool swapAB = false;
   int64_t clusterM = 1; // CTAs per cluster (GemmProblem::clusterM)
   bool bWeightTiles = false; // GemmProblem::bWeightTiles
   bool scalePrefetch = false; // GemmProblem::scalePrefetch

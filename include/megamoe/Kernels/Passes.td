@@ -80,6 +80,10 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
     Option<"outTileColumns", "out-tile-columns", "int64_t", "0",
            "Columns of the TMA-store epilogue's SMEM output tile (0: the "
            "plan's; GemmProblem::outTileColumns)">,
+    Option<"swapAB", "swap-ab", "bool", "false",
+           "Swap-AB for few rows per expert (sm_90a, block-m 16 or 32, "
+           "block-n 128): the weights are the MMA's M side "
+           "(GemmProblem::swapAB)">,
     Option<"chip", "chip", "std::string", [{"sm_90a"}], "Target chip (sm_90a, sm_100a)">,
     Option<"outType", "out-type", "std::string", [{"bf16"}],
            "Element type of D: bf16 or f32">,

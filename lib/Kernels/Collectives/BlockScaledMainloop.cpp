@@ -76,6 +76,7 @@ MainloopConfig MainloopConfig::fromPlan(const megamoe::config::KernelPlan &plan,
   m.bWeightTiles = plan.bWeightTiles;
   m.scalePrefetch = plan.scalePrefetch;
   m.aScaleGroups = plan.aScaleGroups;
+  m.swapAB = plan.swapAB;
   m.straddlesScaleBlocks = megamoe::config::straddlesScaleBlocks(plan.blockN);
   for (const megamoe::config::RolePlan &r : plan.roles)
     if (r.mma)
@@ -192,7 +193,9 @@ BlockScaledMainloop BlockScaledMainloop::create(OpBuilder &b, Location loc,
 }
 
 Type BlockScaledMainloop::accumulatorType(MLIRContext *ctx) const {
-  return ws::AccType::get(ctx, 64, cfg.bBlockRows(), Float32Type::get(ctx));
+  // Swapped: 64 weight rows x all BLOCK_M activation rows.
+  return ws::AccType::get(ctx, 64, cfg.swapAB ? cfg.blockM : cfg.bBlockRows(),
+                          Float32Type::get(ctx));
 }
 
 /// The K blocks a tile walks: `range`, or all of the phase's.
@@ -437,6 +440,8 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
             iter[r * blocks + j], sb[j], turn.turn, turn.pass, scaleMap);
         if (remat)
           mma.setRematerializeKSteps(true);
+        if (cfg.swapAB)
+          mma.setSwapAb(true);
         next.push_back(mma);
       }
     }

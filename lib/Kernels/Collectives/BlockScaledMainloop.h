@@ -103,6 +103,10 @@ struct MainloopConfig {
   /// Activation scales per row and K block (KernelPlan::aScaleGroups): 1,
   /// or 2 with a ring slot of [2, BLOCK_M] scales (per-64 activations).
   int64_t aScaleGroups = 1;
+  /// Swap-AB (KernelPlan::swapAB): a consumer's `row` is its first weight
+  /// row in the B tile and its accumulator is 64 weight rows x the tile's
+  /// BLOCK_M activation rows (warpspec.mma.block_scaled swap_ab).
+  bool swapAB = false;
   /// The consumers' K loop is unrolled over the stages, K block j of each
   /// group waiting with `known_stage j` (constant slot, barrier and
   /// descriptor addresses). Only valid when every tile of every phase on the

@@ -52,6 +52,15 @@ Value EpilogueTile::allocatePanels(OpBuilder &b, Location loc, int64_t blockM,
                      element);
 }
 
+Value EpilogueTile::allocateTransposed(OpBuilder &b, Location loc,
+                                       int64_t blockM, int64_t warpgroups,
+                                       int64_t panelColumns, Type element) {
+  assert(panelColumns * element.getIntOrFloatBitWidth() / 8 ==
+             kOutputPanelBytes &&
+         "a row is one swizzle span");
+  return declareTile(b, loc, blockM, panelColumns, warpgroups, element);
+}
+
 Value EpilogueTile::allocate(OpBuilder &b, Location loc, int64_t blockM,
                              int64_t blockN, Type element) {
   return declareTile(b, loc, blockM, blockN, 1, element);
@@ -163,6 +172,29 @@ void megamoe::collectives::storeTileWithTma(OpBuilder &b, Location loc,
         },
         owned, static_cast<unsigned>(slots - 1));
   }
+}
+
+void megamoe::collectives::storeTransposedTileWithTma(
+    OpBuilder &b, Location loc, const EpilogueTile &e, Value total, Value desc,
+    const TilePosition &at, Value isStorer) {
+  auto tileType = cast<ws::SmemType>(e.tile.getType());
+  int64_t rows = tileType.getShape()[0];
+  int64_t columns = tileType.getShape()[1];
+  Value slot = indexConst(b, loc, e.warpgroup);
+  Value zero = indexConst(b, loc, 0);
+  stageAndStore(
+      b, loc, e, isStorer,
+      [&](OpBuilder &wb) {
+        auto store = ws::AccStoreOp::create(wb, loc, total, e.tile, slot, zero);
+        store.setTranspose(true);
+      },
+      [&](OpBuilder &sb) {
+        Value n0 = arith::AddIOp::create(
+            sb, loc, moe::blockStart(sb, loc, at.nBlock, at.blockN),
+            i32Const(sb, loc, columns * e.warpgroup));
+        ws::TileStoreOp::create(sb, loc, e.tile, slot, zero, rows, desc, n0,
+                                at.row0);
+      });
 }
 
 void megamoe::collectives::drainTileStores(OpBuilder &b, Location loc,

@@ -39,6 +39,13 @@ struct EpilogueTile {
   static mlir::Value allocatePanels(mlir::OpBuilder &b, mlir::Location loc,
                                     int64_t blockM, int64_t columns,
                                     int64_t panelColumns, mlir::Type element);
+  /// Declares the swap-AB epilogue's tile: one slot per math warpgroup of
+  /// [blockM, panelColumns] (the warpgroup's 64 output columns of every
+  /// row of the tile, one 128-byte swizzle panel per row).
+  static mlir::Value allocateTransposed(mlir::OpBuilder &b, mlir::Location loc,
+                                        int64_t blockM, int64_t warpgroups,
+                                        int64_t panelColumns,
+                                        mlir::Type element);
 };
 
 /// Where a tile sits in the output: its first row (i32: the m-block's
@@ -69,6 +76,18 @@ void storeTileWithTma(mlir::OpBuilder &b, mlir::Location loc,
                       const EpilogueTile &e, mlir::ValueRange totals,
                       mlir::Value desc, const TilePosition &at,
                       mlir::Value isStorer, mlir::Value owned = {});
+
+/// TMA-store epilogue of a swap-AB tile: `total` holds the warpgroup's 64
+/// weight rows (output columns nBlock x BLOCK_N + 64 wg + [0, 64)) for the
+/// tile's BLOCK_M activation rows (its columns). Once the store that last
+/// read the warpgroup's slot of an EpilogueTile::allocateTransposed tile
+/// has read it, the warpgroup writes the accumulator transposed into it
+/// (acc.store transpose) and warp 0 stores its BLOCK_M rows with one TMA
+/// store at (column, at.row0).
+void storeTransposedTileWithTma(mlir::OpBuilder &b, mlir::Location loc,
+                                const EpilogueTile &e, mlir::Value total,
+                                mlir::Value desc, const TilePosition &at,
+                                mlir::Value isStorer);
 
 /// After the last tile: the TMA stores still in flight complete before the
 /// CTA exits.
