@@ -7,7 +7,8 @@
 # folder that holds .anchor/ and a bundle of scripts/bundle-grouped-gemm-cluster.sh
 # (this script is copied into it):
 #   VARIANTS="c2pf:_bn256_c2_pf,..." TEST_FILTER="..." OUT=... bash BUNDLE/gpu-grouped-gemm-lean.sh
-# Logs in $OUT (7 files); a summary last.
+# SASS_GLOB=... adds the SASS check of those cubin folders, DECODE=1 the decode-size table
+# (bench/grouped_gemm_decode_side_by_side.py). Logs in $OUT (at most 8 files); a summary last.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:?set OUT}
@@ -22,6 +23,11 @@ if [[ -n ${TEST_FILTER:-} ]]; then
   (cd "$here" && timeout "${TEST_TIMEOUT:-120}" python3 -m pytest -q -s python/tests/test_grouped_gemm.py -k "$TEST_FILTER") > "$out/tests.txt" 2>&1
   el "tests rc=$?"
 fi
+# SASS_GLOB: the SASS check (QGMMA count, no LDL/STL) of the cubin folders it matches.
+if [[ -n ${SASS_GLOB:-} ]]; then
+  python3 "$here/python/tests/sass_check.py" "$here"/cubins/$SASS_GLOB/ > "$out/sass_check.txt" 2>&1
+  el "sass check rc=$?"
+fi
 wait $dg; el "deepgemm build rc=$?"
 v1=${VARIANTS:?set VARIANTS (name:suffix[:block_m],...)}
 # The same columns in the opposite order.
@@ -33,16 +39,24 @@ for p in 1 2; do
       --variants "$v" --rows "${ROWS:-4096}" > "$out/bench$p.txt" 2>&1
   el "bench$p rc=$?"
 done
+# DECODE=1: the decode-size table (BLOCK_M 64, swap-AB 32 and 16, DeepGEMM).
+if [[ ${DECODE:-0} == 1 ]]; then
+  DG_JIT_CACHE_DIR=/tmp/dg_anchor_jit PYTHONPATH=$here/python:$here/python/tests:/tmp/dg_anchor \
+    timeout "${BENCH_TIMEOUT:-150}" python3 "$here/bench/grouped_gemm_decode_side_by_side.py" \
+      --cubins "$here/cubins" > "$out/decode.txt" 2>&1
+  el "decode rc=$?"
+fi
 for src in $(grep -rl "sm90_fp8_gemm_1d2d" /tmp/dg_anchor_jit --include=*.cu 2>/dev/null); do
   c=$(ls "$(dirname "$src")"/*.cubin 2>/dev/null | head -1)
   [[ -n $c ]] || continue
   cuobjdump -sass "$c" > "$out/dg_sass.txt" 2>&1
-  cp "$src" "$out/dg_src.cu"
   grep -q 4096 "$src" && grep -q 7168 "$src" && break
 done
 cuobjdump -sass "$here/cubins/gg_e8_n4096_k7168_m32768_bm128_bn256_c2_pf/grouped_gemm.cubin" \
   > "$out/our_c2pf_sass.txt" 2>&1
 el "sass done"
 echo "=== steps"; cat "$out/steps.txt"
-echo "=== tests"; grep -E "passed|failed" "$out/tests.txt" 2>/dev/null
+echo "=== tests"; grep -E "passed|failed|FAILED" "$out/tests.txt" 2>/dev/null | tail -12
+echo "=== sass"; grep -c " ok" "$out/sass_check.txt" 2>/dev/null; grep FAIL "$out/sass_check.txt" 2>/dev/null
+echo "=== decode"; grep "^| " "$out/decode.txt" 2>/dev/null
 echo "=== bench"; grep "^| " "$out/bench1.txt" | tail -4; grep "^| " "$out/bench2.txt" | tail -4
