@@ -258,6 +258,18 @@ int64_t gemmRasterGroupN(int64_t n, int64_t k, int64_t blockN) {
   return std::min<int64_t>(8, nBlocks);
 }
 
+GroupedGemmRows groupedGemmRows(Chip chip, int64_t rowsPerExpert) {
+  // Swap-AB against BLOCK_M 64 on the same rows, one H100 run, 8 experts,
+  // N x K 4096x7168, 7168x2048, 4096x4096, 4096x2048 (bench/RESULTS.md
+  // 2026-12-07, "Swap-AB at decode"), outputs bitwise equal: at 1, 8 and 16
+  // rows per expert BLOCK_M 16 1.06-1.09x and 32 1.04-1.06x; at 32 rows 32
+  // 1.04-1.05x, 16 0.83-0.95x; at 64 rows both slower (0.80-0.90x,
+  // 0.60-0.65x). Above that BLOCK_M 128 (the standalone default).
+  if (chip == Chip::SM90a && rowsPerExpert > 0 && rowsPerExpert <= 32)
+    return {rowsPerExpert <= 16 ? 16 : 32, true};
+  return {};
+}
+
 int64_t groupedGemmBlockN(Chip chip, int64_t blockM, int64_t n, bool swiglu,
                           bool combineScatter) {
   // A 128 x 256 tile moves A 16 KiB + B 32 KiB from L2 into SMEM per 8.4

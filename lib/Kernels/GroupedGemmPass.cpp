@@ -72,8 +72,20 @@ struct GroupedGemmPass
     config.halfBlocks = halfBlocks;
     config.aScaleGroups = aScaleGroups;
     config.swigluRequantBlock = swigluRequantBlock;
-    // The plan's choices, in this order (the cluster and the prefetch
-    // depend on the tile).
+    // The plan's choices, in this order (BLOCK_N, the cluster and the
+    // prefetch depend on the rows).
+    if (blockM == 0) {
+      if (rowsPerExpert < 0) {
+        getOperation().emitError("megamoe-grouped-gemm: rows-per-expert must "
+                                 "be >= 0 (0: unknown), got ")
+            << static_cast<int64_t>(rowsPerExpert);
+        return signalPassFailure();
+      }
+      cfg::GroupedGemmRows rows =
+          cfg::groupedGemmRows(config.chip, rowsPerExpert);
+      config.blockM = rows.blockM;
+      config.swapAB = rows.swapAB || swapAB;
+    }
     if (blockN == 0)
       config.blockN = cfg::groupedGemmBlockN(config.chip, config.blockM,
                                              config.n,

@@ -6,6 +6,18 @@
 // BLOCK_M rows at the warpgroup's 64 output columns.
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=2048 max-m=32768 block-m=32 swap-ab=true" | FileCheck %s --check-prefix=IR
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=2048 max-m=32768 block-m=32 swap-ab=true" | megamoe-opt --pass-pipeline='builtin.module(gpu.module(warpspec-plan-smem,convert-warpspec-to-nvvm))' | FileCheck %s --check-prefix=LOWER
+// The plan's choice (block-m=0) by rows per expert (config::groupedGemmRows):
+// swap-AB 16 up to 16 rows, 32 up to 32, else BLOCK_M 128 (then BLOCK_N 256).
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="n=4096 k=2048 block-m=0 rows-per-expert=8" | FileCheck %s --check-prefix=PICK8
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="n=4096 k=2048 block-m=0 rows-per-expert=17" | FileCheck %s --check-prefix=PICK17
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="n=4096 k=2048 block-m=0 rows-per-expert=33" | FileCheck %s --check-prefix=PICK33
+// RUN: megamoe-opt %s --megamoe-grouped-gemm="n=4096 k=2048 block-m=0" | FileCheck %s --check-prefix=PICK33
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="n=4096 k=2048 block-m=0 rows-per-expert=-1" 2>&1 | FileCheck %s --check-prefix=PICKBAD
+// PICK8: megamoe.symbols = {BLOCK_M = 16 : i64, BLOCK_N = 128 : i64, {{.*}}SWAP_AB = 1 : i64
+// PICK17: megamoe.symbols = {BLOCK_M = 32 : i64, BLOCK_N = 128 : i64, {{.*}}SWAP_AB = 1 : i64
+// PICK33: megamoe.symbols = {BLOCK_M = 128 : i64, BLOCK_N = 256 : i64,
+// PICK33-NOT: SWAP_AB
+// PICKBAD: rows-per-expert must be >= 0 (0: unknown), got -1
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t/bm16
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=32 swap-ab=true" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null

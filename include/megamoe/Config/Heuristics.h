@@ -123,6 +123,16 @@ int64_t maxStagesThatFit(const LayerConfig &config, const RoleLayout &roles,
 /// narrower).
 int64_t gemmRasterGroupN(int64_t n, int64_t k, int64_t blockN);
 
+/// The grouped GEMM's tile rows when not given (megamoe-grouped-gemm's
+/// block-m=0), for experts of about `rowsPerExpert` rows each (0: not
+/// known): swap-AB tiles of 16 or 32 rows for decode sizes on sm_90a, else
+/// BLOCK_M 128.
+struct GroupedGemmRows {
+  int64_t blockM = 128;
+  bool swapAB = false;
+};
+GroupedGemmRows groupedGemmRows(Chip chip, int64_t rowsPerExpert);
+
 /// The grouped GEMM's BLOCK_N when not given (megamoe-grouped-gemm's
 /// block-n=0): 256 where it is built (sm_90a, BLOCK_M 64 or 128, no SwiGLU
 /// or combine-scatter epilogue, N a multiple of 256), else 128. The layer

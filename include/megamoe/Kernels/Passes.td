@@ -44,7 +44,11 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
     Option<"maxM", "max-m", "int64_t", "32768",
            "Largest padded row count M_total the kernel is launched with">,
     Option<"blockM", "block-m", "int64_t", "128",
-           "Rows per tile: 128 (two math warpgroups) or 64 (one)">,
+           "Rows per tile: 128 (two math warpgroups), 64 (one), 256, 16 or "
+           "32 (swap-ab), or 0 for the plan's choice by rows-per-expert">,
+    Option<"rowsPerExpert", "rows-per-expert", "int64_t", "0",
+           "With block-m=0: the expected rows per expert (0: unknown), for "
+           "config::groupedGemmRows (swap-AB tiles at decode sizes)">,
     Option<"blockN", "block-n", "int64_t", "0",
            "Columns per tile: 128, 192 (sm_90a; one m64n192 MMA straddling "
            "two weight-scale blocks, TMA-store epilogue only, N a multiple "
