@@ -7,7 +7,8 @@
 # folder that holds .anchor/ and a bundle of scripts/bundle-grouped-gemm-cluster.sh
 # (this script is copied into it):
 #   VARIANTS="c2pf:_bn256_c2_pf,..." TEST_FILTER="..." OUT=... bash BUNDLE/gpu-grouped-gemm-lean.sh
-# SASS_GLOB=... adds the SASS check of those cubin folders, DECODE=1 the decode-size table
+# SASS_GLOB=... adds the SASS check of those cubin folders, DECODE=1 the decode-size table,
+# NCU=1 Nsight Compute of NCU_VARIANTS and DeepGEMM (ncu_summary.txt, two SASS pages),
 # (bench/grouped_gemm_decode_side_by_side.py). Logs in $OUT (at most 8 files); a summary last.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -46,6 +47,7 @@ if [[ ${DECODE:-0} == 1 ]]; then
       --cubins "$here/cubins" > "$out/decode.txt" 2>&1
   el "decode rc=$?"
 fi
+if [[ ${SASS_DUMP:-1} == 1 ]]; then
 for src in $(grep -rl "sm90_fp8_gemm_1d2d" /tmp/dg_anchor_jit --include=*.cu 2>/dev/null); do
   c=$(ls "$(dirname "$src")"/*.cubin 2>/dev/null | head -1)
   [[ -n $c ]] || continue
@@ -54,9 +56,20 @@ for src in $(grep -rl "sm90_fp8_gemm_1d2d" /tmp/dg_anchor_jit --include=*.cu 2>/
 done
 cuobjdump -sass "$here/cubins/gg_e8_n4096_k7168_m32768_bm128_bn256_c2_pf/grouped_gemm.cubin" \
   > "$out/our_c2pf_sass.txt" 2>&1
+fi
 el "sass done"
+# NCU=1: Nsight Compute of the cubins NCU_VARIANTS names (gpu-grouped-gemm-ncu.sh) and of
+# DeepGEMM's kernel; its summary and the SASS pages of the first variant and DeepGEMM's.
+if [[ ${NCU:-0} == 1 ]]; then
+  OUT=/tmp/ncu_lean bash "$here/gpu-grouped-gemm-ncu.sh" > "$out/ncu_summary.txt" 2>&1
+  el "ncu rc=$?"
+  first=$(echo "${NCU_VARIANTS:-_bn256}" | awk '{print $1}')
+  cp "/tmp/ncu_lean/ncu/mm$first.sass.csv" "$out/ncu_mm.sass.csv" 2>/dev/null
+  cp /tmp/ncu_lean/ncu/dg.sass.csv "$out/ncu_dg.sass.csv" 2>/dev/null
+fi
 echo "=== steps"; cat "$out/steps.txt"
 echo "=== tests"; grep -E "passed|failed|FAILED" "$out/tests.txt" 2>/dev/null | tail -12
 echo "=== sass"; grep -c " ok" "$out/sass_check.txt" 2>/dev/null; grep FAIL "$out/sass_check.txt" 2>/dev/null
 echo "=== decode"; grep "^| " "$out/decode.txt" 2>/dev/null
+echo "=== ncu"; grep -E "^---|Duration|Issue Slots Busy|Warp Cycles Per Issued" "$out/ncu_summary.txt" 2>/dev/null
 echo "=== bench"; grep "^| " "$out/bench1.txt" | tail -4; grep "^| " "$out/bench2.txt" | tail -4
