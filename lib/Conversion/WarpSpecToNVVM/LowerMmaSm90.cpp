@@ -433,6 +433,29 @@ void storePairs(OpBuilder &b, Location loc, Value acc, int64_t n, Type elt,
   }
 }
 
+/// A lane's stmatrix row address in a tile: `rowOff` (a multiple of the
+/// swizzle span) plus its byte column, XOR-swizzled by the row.
+Value swizzledRowAddress(OpBuilder &b, Location loc, Value rowOff,
+                         Value colBytes, const TileLayout &t) {
+  if (!t.swizzle)
+    return arith::AddIOp::create(b, loc, rowOff, colBytes);
+  return arith::AddIOp::create(
+      b, loc, rowOff,
+      arith::XOrIOp::create(b, loc, colBytes,
+                            swizzleBits(b, loc, rowOff, t.swizzle)));
+}
+
+/// The b32 registers of one stmatrix of 8-column groups [j, j + count)
+/// (count 1 or 2): matrix m is fragment elements 4 j + 2 m and + 1.
+SmallVector<Value, 4> matrixRegisters(OpBuilder &b, Location loc, Value acc,
+                                      int64_t j, int64_t count, Type elt) {
+  SmallVector<Value, 4> regs;
+  for (int64_t m = 0; m < 2 * count; ++m)
+    regs.push_back(LLVM::BitcastOp::create(
+        b, loc, b.getI32Type(), fragmentPair(b, loc, acc, 4 * j + 2 * m, elt)));
+  return regs;
+}
+
 /// bf16/f16: one `stmatrix.m8n8.x4.b16` per two 8-column groups (j, j+1)
 /// stores the warp's 16 rows as four 8x8 matrices, in fragment order: m0 =
 /// rows 0-7 of group j, m1 = rows 8-15 of group j, m2/m3 the same for group
@@ -459,16 +482,8 @@ void storeMatrices(OpBuilder &b, Location loc, Value acc, int64_t n, Type elt,
   // (< S) have disjoint bits, and the column of group j (j even: a multiple
   // of 32) and laneCol have disjoint bits, so the address of every store is
   // one XOR of a per-lane base: rowOff + (laneCol ^ swz) ^ col(j).
-  Value base =
-      t.swizzle
-          ? arith::AddIOp::create(
-                b, loc, rowOff,
-                arith::XOrIOp::create(b, loc, laneCol,
-                                      swizzleBits(b, loc, rowOff, t.swizzle)))
-          : arith::AddIOp::create(b, loc, rowOff, laneCol);
-  MLIRContext *ctx = b.getContext();
-  auto shape = NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8);
-  auto i32 = b.getI32Type();
+  Value base = swizzledRowAddress(b, loc, rowOff, laneCol, t);
+  auto shape = NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8);
   int64_t groups = n / 8;
   for (int64_t j = 0; j < groups; j += 2) {
     int64_t count = std::min<int64_t>(groups - j, 2);
@@ -485,11 +500,8 @@ void storeMatrices(OpBuilder &b, Location loc, Value acc, int64_t n, Type elt,
     if (panel)
       off = arith::AddIOp::create(b, loc, off,
                                   i32Const(b, loc, panel * t.panelBytes));
-    SmallVector<Value, 4> regs;
-    for (int64_t m = 0; m < 2 * count; ++m)
-      regs.push_back(LLVM::BitcastOp::create(
-          b, loc, i32, fragmentPair(b, loc, acc, 4 * j + 2 * m, elt)));
-    NVVM::StMatrixOp::create(b, loc, smemOffset(b, loc, t.slot, off), regs,
+    NVVM::StMatrixOp::create(b, loc, smemOffset(b, loc, t.slot, off),
+                             matrixRegisters(b, loc, acc, j, count, elt),
                              NVVM::MMALayout::row, shape,
                              NVVM::LdStMatrixEltType::B16);
   }
@@ -523,27 +535,16 @@ void storeMatricesTransposed(OpBuilder &b, Location loc, Value acc, int64_t n,
           b, loc, arith::AndIOp::create(b, loc, lane, i32Const(b, loc, 8)),
           i32Const(b, loc, 2)));
   Value rowOff = arith::MulIOp::create(b, loc, row, i32Const(b, loc, t.pitch));
-  Value base =
-      t.swizzle
-          ? arith::AddIOp::create(
-                b, loc, rowOff,
-                arith::XOrIOp::create(b, loc, colBytes,
-                                      swizzleBits(b, loc, rowOff, t.swizzle)))
-          : arith::AddIOp::create(b, loc, rowOff, colBytes);
-  MLIRContext *ctx = b.getContext();
-  auto shape = NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8);
-  auto i32 = b.getI32Type();
+  Value base = swizzledRowAddress(b, loc, rowOff, colBytes, t);
+  auto shape = NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8);
   int64_t groups = n / 8;
   for (int64_t j = 0; j < groups; j += 2) {
     int64_t count = std::min<int64_t>(groups - j, 2);
     Value off = base;
     if (j)
       off = arith::AddIOp::create(b, loc, off, i32Const(b, loc, 8 * j * t.pitch));
-    SmallVector<Value, 4> regs;
-    for (int64_t m = 0; m < 2 * count; ++m)
-      regs.push_back(LLVM::BitcastOp::create(
-          b, loc, i32, fragmentPair(b, loc, acc, 4 * j + 2 * m, elt)));
-    NVVM::StMatrixOp::create(b, loc, smemOffset(b, loc, t.slot, off), regs,
+    NVVM::StMatrixOp::create(b, loc, smemOffset(b, loc, t.slot, off),
+                             matrixRegisters(b, loc, acc, j, count, elt),
                              NVVM::MMALayout::col, shape,
                              NVVM::LdStMatrixEltType::B16);
   }
