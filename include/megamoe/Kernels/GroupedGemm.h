@@ -80,6 +80,12 @@
 // as two 128-row boxes per stage, and the epilogue stores the tile in 64-
 // column pieces through a [BLOCK_M, 64] SMEM tile (room for 4 stages).
 //
+// swapAB (sm_90a, BLOCK_M 16 or 32, BLOCK_N 128; decode sizes): each math
+// warpgroup's wgmma takes its 64 weight rows as M and the tile's BLOCK_M
+// rows as n, promotes by column, and stores the accumulator transposed
+// (one TMA box of BLOCK_M rows x 64 columns per warpgroup). Bitwise equal
+// to BLOCK_M 64 (docs/Collectives.md, "Swap-AB for decode tiles").
+//
 // Tiles: (m-block, n-block) pairs in groups of G (8, 4, 2 or 1) n-blocks,
 // m-blocks within a group, n-blocks fastest (L2 reuse), handed out
 // round-robin to a persistent grid of one CTA per SM.
