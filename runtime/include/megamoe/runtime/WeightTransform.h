@@ -33,6 +33,8 @@
 #ifndef MEGAMOE_RUNTIME_WEIGHTTRANSFORM_H
 #define MEGAMOE_RUNTIME_WEIGHTTRANSFORM_H
 
+#include "megamoe/Config/KernelPlan.h"
+
 #include <cstdint>
 
 // The layout functions below are the one definition of the kernel layout,
@@ -45,7 +47,10 @@
 
 namespace megamoe::rt {
 
-constexpr int64_t kGateUpGranularity = 8;
+/// Gate and up rows alternate in groups of this many rows (the compiler's
+/// config::kGateUpInterleave, which its SwiGLU epilogue and weight-scale map
+/// read: one definition).
+constexpr int64_t kGateUpGranularity = config::kGateUpInterleave;
 
 struct L1WeightShape {
   int64_t localExperts = 0; // E_local
@@ -75,9 +80,11 @@ MEGAMOE_HOST_DEVICE inline int64_t interleavedSourceRow(int64_t r,
              : intermediate + g * kGateUpGranularity + (j - kGateUpGranularity);
 }
 
-/// Rows and columns of one tile of the tiled layout (config::
-/// kWeightTileRows and kWeightTileK, the compiler's side of the same fact).
-constexpr int64_t kWeightTile = 128;
+/// Rows and columns of one tile of the tiled layout: the compiler's
+/// config::kWeightTileRows x kWeightTileK (its rank-4 B descriptor's box).
+constexpr int64_t kWeightTile = config::kWeightTileRows;
+static_assert(config::kWeightTileRows == config::kWeightTileK,
+              "tiledWeightOffset assumes square weight tiles");
 
 /// Byte offset of element (row, column) of a [rows, hidden] matrix in the
 /// tiled layout (rows and hidden multiples of kWeightTile).
