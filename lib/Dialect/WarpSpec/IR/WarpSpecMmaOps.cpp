@@ -107,15 +107,11 @@ int64_t aScaleGroups(SmemType scales) {
   return scales.getShape().size() == 2 ? scales.getShape()[0] : 1;
 }
 
-/// Rules shared by every op that promotes a block-scaled product: an f32
-/// a_scales tile of per-row scales ([M], or [G, M] with G groups per K
-/// block, `group` the one used) covering the accumulator's rows, and
-/// b_scales whose column map is constant over each 8-column group and in
-/// range.
-LogicalResult verifyBlockScales(Operation *op, SmemType scales, Value row,
-                                Value stage, AccType acc, int64_t nb,
-                                std::optional<AffineMap> map,
-                                int64_t group = 0) {
+/// Rules of the per-row activation scales of an `m`-row fragment: an f32
+/// a_scales tile ([M], or [G, M] with G groups per K block, `group` the one
+/// used) covering rows [row, row + m) of a full slot.
+LogicalResult verifyRowScales(Operation *op, SmemType scales, Value row,
+                              Value stage, int64_t m, int64_t group) {
   size_t rank = scales.getShape().size();
   if ((rank != 1 && rank != 2) || !scales.getElementType().isF32())
     return op->emitOpError("a_scales must be a buffer of f32 tiles of per-row "
@@ -127,10 +123,22 @@ LogicalResult verifyBlockScales(Operation *op, SmemType scales, Value row,
            << group << " is outside the a_scales tile's " << groups
            << " group(s)";
   int64_t rows = scales.getShape().back();
-  if (rows < acc.getM())
+  if (rows < m)
     return op->emitOpError("a_scales tile holds ")
-           << rows << " scales, fewer than the accumulator's " << acc.getM()
+           << rows << " scales, fewer than the accumulator's " << m
            << " rows";
+  if (failed(verifyRowOffset(op, row, m, rows, "a_scales")))
+    return failure();
+  return verifyStageForBuffer(op, stage, scales);
+}
+
+/// Rules shared by every op that promotes a block-scaled product: the row
+/// scales of the accumulator's rows (verifyRowScales) and b_scales whose
+/// column map is constant over each 8-column group and in range.
+LogicalResult verifyBlockScales(Operation *op, SmemType scales, Value row,
+                                Value stage, AccType acc, int64_t nb,
+                                std::optional<AffineMap> map,
+                                int64_t group = 0) {
   int64_t n = acc.getN();
   if (nb == 0)
     return op->emitOpError("needs at least one b_scales value");
@@ -158,9 +166,7 @@ LogicalResult verifyBlockScales(Operation *op, SmemType scales, Value row,
            << " b_scales in groups of a multiple of 8 columns; give a "
               "b_scale_map";
   }
-  if (failed(verifyRowOffset(op, row, acc.getM(), rows, "a_scales")))
-    return failure();
-  return verifyStageForBuffer(op, stage, scales);
+  return verifyRowScales(op, scales, row, stage, acc.getM(), group);
 }
 
 /// Rules of activation scales that scale accumulator columns (a swapped
@@ -277,12 +283,9 @@ LogicalResult AccPromoteOp::verify() {
 LogicalResult AccRowScalesOp::verify() {
   if (failed(verifyInsideRole(*this)))
     return failure();
-  // The checks of a 64-row fragment's scales (the promotion's).
-  AccType acc = AccType::get(getContext(), 64, 8,
-                             Float32Type::get(getContext()));
-  return verifyBlockScales(*this, getAScales().getType(), getRow(), getStage(),
-                           acc, /*bScales=*/1, std::nullopt,
-                           getAScaleGroup());
+  // The scales of a 64-row (wgmma m64) fragment's rows.
+  return verifyRowScales(*this, getAScales().getType(), getRow(), getStage(),
+                         /*m=*/64, getAScaleGroup());
 }
 
 int64_t MmaBlockScaledOp::getAScaleGroups() {
