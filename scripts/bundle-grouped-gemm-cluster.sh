@@ -6,7 +6,8 @@
 # 192: _bn192, _bn192_pf, _bn192_c2, _bn192_c2_pf; release lag 0 with and
 # without the fence: _l0nf, _bn256_c2_pf_l0, _bn256_c2_pf_l0nf; the whole-tile
 # epilogue: _bn256_c2_pf_st3_o256, and at BLOCK_N 192, 4 stages, DeepGEMM's
-# 128 x 192 shape: _bn192_c2_pf_o192, _bn192_c2_pf_l0nf_o192) and the BM256 variants (folders _bm256,
+# 128 x 192 shape: _bn192_c2_pf_o192, _bn192_c2_pf_l0nf_o192), swap-AB (folders
+# _bm32_sw, _bm16_sw) and the BM256 variants (folders _bm256,
 # _bm256_c2, _bm256_c2_pf) of the benchmark and test shapes, the side-by-side
 # benchmark (bench/grouped_gemm_cluster_side_by_side.py) and its GPU scripts.
 #   scripts/bundle-grouped-gemm-cluster.sh DEST   (e.g. /work/main/.bundle-mc)
@@ -37,7 +38,8 @@ default_variants=("_c2:--cluster-m 2" "_bn256_c2:--block-n 256 --cluster-m 2"
   "_bn256_c2_pf_l0nf:--block-n 256 --cluster-m 2 --scale-prefetch --release-lag 0 --no-release-fence"
   "_bn256_c2_pf_st3_o256:--block-n 256 --cluster-m 2 --scale-prefetch --stages 3 --out-tile-columns 256"
   "_bn192_c2_pf_o192:--block-n 192 --cluster-m 2 --scale-prefetch --out-tile-columns 192"
-  "_bn192_c2_pf_l0nf_o192:--block-n 192 --cluster-m 2 --scale-prefetch --release-lag 0 --no-release-fence --out-tile-columns 192")
+  "_bn192_c2_pf_l0nf_o192:--block-n 192 --cluster-m 2 --scale-prefetch --release-lag 0 --no-release-fence --out-tile-columns 192"
+  "_sw:--block-m 32 --swap-ab" "_sw:--block-m 16 --swap-ab")
 if [[ -n ${BUILD_VARIANTS:-} ]]; then
   variants=()
   for v in $BUILD_VARIANTS; do variants+=("${v//=/ }"); done
@@ -72,6 +74,7 @@ if [[ -n ${OLD_OPT:-} ]]; then
     done
   done
 fi
-cp bench/grouped_gemm_cluster_side_by_side.py bench/ncu_one_grouped_gemm.py "$dest/bench/"
+cp bench/grouped_gemm_cluster_side_by_side.py bench/grouped_gemm_decode_side_by_side.py \
+  bench/ncu_one_grouped_gemm.py "$dest/bench/"
 cp scripts/gpu-grouped-gemm-cluster.sh scripts/gpu-grouped-gemm-ncu.sh scripts/gpu-grouped-gemm-lean.sh "$dest/"
 du -sh "$dest"
