@@ -197,6 +197,9 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   // its A tiles make a stage 49 KiB, and 4 stages leave 31 KiB, less than a
   // 2-panel tile's 32 KiB. A second slot would cost a stage; it would save
   // only waits inside the epilogue, while the ring hides every load.
+  // The whole BLOCK_N (outTileColumns override) costs a stage at BLOCK_N
+  // 256: 0.86-0.91x of the panel ring (one H100, bench/RESULTS.md
+  // 2026-12-07), so the plan keeps the ring.
   if (p.outTileColumns > 0)
     plan.outTileColumns = p.outTileColumns;
   else if (plan.rowBlocks > 1)

@@ -98,6 +98,10 @@ struct GemmProblem {
   int64_t blockM = 128;
   int64_t blockN = 128;
   int64_t stages = 0; // 0: as many as fit (at most kGroupedGemmMaxStages)
+  /// 1 (the default): a stage goes back one K block after its MMA. Lag 0
+  /// without the fence measured 0.99-1.18x and 0.99-1.02x of it in two
+  /// passes (c2pf, 8 x 4096 rows, one H100, bench/RESULTS.md 2026-12-07):
+  /// not ahead everywhere, so not the default.
   int64_t releaseLag = 1;
   /// With release lag 0: fence the async proxy before each stage release
   /// (warpspec.consumer.release without reads_retired). False (sm_90a
