@@ -200,22 +200,22 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   // The whole BLOCK_N (outTileColumns override) costs a stage at BLOCK_N
   // 256: 0.86-0.91x of the panel ring (one H100, bench/RESULTS.md
   // 2026-12-07), so the plan keeps the ring.
+  // Swapped: each warpgroup's 64 output columns of all BLOCK_M rows (one
+  // 128-byte panel per row: the transposed accumulator), a slot each.
   if (p.outTileColumns > 0)
     plan.outTileColumns = p.outTileColumns;
-  else if (plan.rowBlocks > 1)
+  else if (plan.rowBlocks > 1 || p.swapAB)
     plan.outTileColumns = kOutputPanelBytes / p.outBytes();
   else
     plan.outTileColumns = p.combineScatter && p.blockN > bBlockRows
                               ? bBlockRows / 2
                               : bBlockRows;
-  // Swapped: each warpgroup's 64 output columns of all BLOCK_M rows (one
-  // 128-byte panel per row: the transposed accumulator), a slot each.
-  if (p.swapAB)
-    plan.outTileColumns = kOutputPanelBytes / p.outBytes();
+  // Rows of a warpgroup's part of the output tile: 64, swapped BLOCK_M.
+  int64_t outRows = p.swapAB ? p.blockM : 64;
   fixed("d_tiles",
-        p.swiglu    ? p.blockM * p.blockN
-        : p.swapAB  ? mathWarpgroups * p.blockM * kOutputPanelBytes
-                    : mathWarpgroups * 64 * plan.outTileColumns * p.outBytes(),
+        p.swiglu ? p.blockM * p.blockN
+                 : mathWarpgroups * outRows * plan.outTileColumns *
+                       p.outBytes(),
         kTileAlignment);
   if (plan.splitN) // the two warpgroups' per-row amaxes
     fixed("row_exchange", 2 * 64 * 4, 16);

@@ -59,33 +59,6 @@ LogicalResult warpspec::expandBlockScaledMmaSm90(gpu::GPUModuleOp module) {
     OpBuilder b(op);
     Location loc = op.getLoc();
     AccType accType = op.getTotal().getType();
-    if (op.getSwapAb()) {
-      // The weights (b rows [row, row + 64)) as the wgmma's A and all of
-      // a's activation rows as its B; the promotion scales columns. Same
-      // scratch reuse and fence rules as below.
-      Value previous = lastScratch.lookup(op->getBlock());
-      bool reuse = previous && previous.getType() == accType;
-      Value fresh = reuse ? previous : AccZeroOp::create(b, loc, accType);
-      Value zeroRow = arith::ConstantIndexOp::create(b, loc, 0);
-      auto mma = MmaSm90Op::create(
-          b, loc, op.getB(), op.getStage(), op.getRow(), op.getA(),
-          op.getStage(), fresh, Major::k, Major::k, /*discard_acc=*/reuse,
-          op.getRematerializeKSteps(), DenseI64ArrayAttr());
-      Value ready =
-          MmaWaitOp::create(b, loc, 0u, ValueRange{mma.getResult()})
-              .getResult(0);
-      lastScratch[op->getBlock()] = ready;
-      auto promote = AccPromoteOp::create(
-          b, loc, ready, op.getTotal(), op.getAScales(), op.getStage(),
-          zeroRow, op.getBScales(), ValueRange{}, AffineMapAttr(), 0);
-      promote.setColumnScales(true);
-      Value total = promote;
-      if (followedByBlockScaledMma(op))
-        total = AccFenceOp::create(b, loc, total);
-      op.replaceAllUsesWith(total);
-      op.erase();
-      continue;
-    }
     AffineMapAttr map;
     if (std::optional<AffineMap> m = op.getBScaleMap())
       map = AffineMapAttr::get(*m);
@@ -94,6 +67,12 @@ LogicalResult warpspec::expandBlockScaledMmaSm90(gpu::GPUModuleOp module) {
     int64_t groups = op.getAScaleGroups();
     int64_t k = op.getA().getType().getShape()[1];
     Value total = op.getTotal();
+    // Swapped (one group, the verifier's rule): the weights (b rows [row,
+    // row + 64)) are the wgmma's A and all of a's activation rows its B, and
+    // the promotion scales columns; same scratch reuse and fences.
+    bool swap = op.getSwapAb();
+    Value mmaA = swap ? op.getB() : op.getA();
+    Value mmaB = swap ? op.getA() : op.getB();
     for (int64_t g = 0; g < groups; ++g) {
       // After another block-scaled MMA of the block (a tile of two column
       // blocks, or the previous scale group) the wgmma reuses that one's
@@ -110,21 +89,24 @@ LogicalResult warpspec::expandBlockScaledMmaSm90(gpu::GPUModuleOp module) {
       // promotion once the MMA completed.
       // A second column block of the same K block shares the first's
       // (looked up per block and group).
-      std::pair<Block *, int64_t> key{op->getBlock(), g};
-      AccRowScalesOp rowScales = sharedRowScales(op, lastRowScales.lookup(key));
-      if (!rowScales)
-        rowScales = AccRowScalesOp::create(b, loc, op.getAScales(),
-                                           op.getStage(), op.getRow(),
-                                           static_cast<uint64_t>(g));
-      lastRowScales[key] = rowScales;
+      AccRowScalesOp rowScales;
+      if (!swap) {
+        std::pair<Block *, int64_t> key{op->getBlock(), g};
+        rowScales = sharedRowScales(op, lastRowScales.lookup(key));
+        if (!rowScales)
+          rowScales = AccRowScalesOp::create(b, loc, op.getAScales(),
+                                             op.getStage(), op.getRow(),
+                                             static_cast<uint64_t>(g));
+        lastRowScales[key] = rowScales;
+      }
       // The issue turn (op description): wait for it, issue, pass it on
       // before waiting for the MMAs, so the other warpgroup issues its own
       // while this one's run and are queued behind them.
       if (op.getTurn())
         BarrierSyncOp::create(b, loc, op.getTurn());
       auto mma = MmaSm90Op::create(
-          b, loc, op.getA(), op.getStage(), op.getRow(), op.getB(),
-          op.getStage(), fresh, Major::k, Major::k, /*discard_acc=*/reuse,
+          b, loc, mmaA, op.getStage(), op.getRow(), mmaB, op.getStage(), fresh,
+          Major::k, Major::k, /*discard_acc=*/reuse,
           op.getRematerializeKSteps(), range);
       if (op.getPass())
         BarrierArriveOp::create(b, loc, op.getPass());
@@ -132,11 +114,21 @@ LogicalResult warpspec::expandBlockScaledMmaSm90(gpu::GPUModuleOp module) {
           MmaWaitOp::create(b, loc, 0u, ValueRange{mma.getResult()})
               .getResult(0);
       lastScratch[op->getBlock()] = ready;
-      total = AccPromoteOp::create(
-          b, loc, ready, total, op.getAScales(), op.getStage(), op.getRow(),
-          op.getBScales(),
-          ValueRange{rowScales.getFirst(), rowScales.getSecond()}, map,
-          static_cast<uint64_t>(g));
+      if (swap) {
+        // Column c's scale is a_scales[c]: from the tile's first row.
+        auto promote = AccPromoteOp::create(
+            b, loc, ready, total, op.getAScales(), op.getStage(),
+            arith::ConstantIndexOp::create(b, loc, 0), op.getBScales(),
+            ValueRange{}, AffineMapAttr(), 0);
+        promote.setColumnScales(true);
+        total = promote;
+      } else {
+        total = AccPromoteOp::create(
+            b, loc, ready, total, op.getAScales(), op.getStage(), op.getRow(),
+            op.getBScales(),
+            ValueRange{rowScales.getFirst(), rowScales.getSecond()}, map,
+            static_cast<uint64_t>(g));
+      }
       // Another MMA follows (the next scale group, or a tile of two column
       // blocks): its wgmma must not start before this promotion consumed
       // the scratch accumulator, or two scratch accumulators are live at

@@ -297,7 +297,6 @@ int64_t AccPromoteOp::getBScaleIndex(int64_t column) {
                      getBScales().size(), column);
 }
 
-
 LogicalResult MmaBlockScaledOp::verify() {
   if (failed(verifyInsideRole(*this)))
     return failure();
