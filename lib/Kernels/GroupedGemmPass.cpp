@@ -74,6 +74,12 @@ struct GroupedGemmPass
     config.swigluRequantBlock = swigluRequantBlock;
     // The plan's choices, in this order (BLOCK_N, the cluster and the
     // prefetch depend on the rows).
+    if (blockM != 0 && rowsPerExpert != 0) {
+      getOperation().emitError("megamoe-grouped-gemm: rows-per-expert is the "
+                               "plan's input for block-m=0; block-m ")
+          << static_cast<int64_t>(blockM) << " was given";
+      return signalPassFailure();
+    }
     if (blockM == 0) {
       if (rowsPerExpert < 0) {
         getOperation().emitError("megamoe-grouped-gemm: rows-per-expert must "

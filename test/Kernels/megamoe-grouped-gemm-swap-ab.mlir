@@ -17,7 +17,9 @@
 // PICK17: megamoe.symbols = {BLOCK_M = 32 : i64, BLOCK_N = 128 : i64, {{.*}}SWAP_AB = 1 : i64
 // PICK33: megamoe.symbols = {BLOCK_M = 128 : i64, BLOCK_N = 256 : i64,
 // PICK33-NOT: SWAP_AB
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="n=4096 k=2048 block-m=64 rows-per-expert=8" 2>&1 | FileCheck %s --check-prefix=PICKBM
 // PICKBAD: rows-per-expert must be >= 0 (0: unknown), got -1
+// PICKBM: rows-per-expert is the plan's input for block-m=0; block-m 64 was given
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t/bm16
 // RUN: megamoe-opt %s --megamoe-grouped-gemm="experts=8 n=4096 k=7168 max-m=32768 block-m=32 swap-ab=true" --megamoe-to-cubin="chip=sm_90a emit-dir=%t" -o /dev/null
