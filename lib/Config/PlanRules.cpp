@@ -144,17 +144,11 @@ const PlanRule kPlanRules[] = {
      [](const LayerConfig &c, const Plan &p, Report &r) {
        // Per-64 activations reach the L2 GEMM as two A scales per K block,
        // promoted per 64 K (GemmProblem::aScaleGroups): sm_90a's lowering
-       // only, and not on the fused GEMM kernel's ring, whose one A-scale
-       // slot serves L1 (per 128 K) and L2.
+       // only. (The fused GEMM kernel's ring then has slots of two scale
+       // rows, the first of which its L1 tiles use: planFusedGemmKernel.)
        if (c.recipe.requantBlock == 128)
          return true;
-       if (p.schedule == Schedule::FusedGemm)
-         r.fail(cat("the fused-gemm schedule requantizes per 128 channels "
-                    "only (its L1 and L2 tiles share one A-scale ring slot of "
-                    "one scale per 128-K block); the recipe asks for ",
-                    c.recipe.requantBlock,
-                    ": use schedule=unfused or schedule=split"));
-       else if (c.chip != Chip::SM90a)
+       if (c.chip != Chip::SM90a)
          r.fail(cat("per-", c.recipe.requantBlock,
                     " requantization is built for sm_90a only (the ",
                     toString(c.chip),

@@ -719,6 +719,9 @@ MainloopPhase phaseOf(MLIRContext *ctx, const GroupedGemmConfig &c,
   MainloopConfig m = mainloopConfig(ctx, c, plan);
   MainloopPhase phase = m.phase();
   phase.bBlocks = splitN ? 2 : m.columnBlocks;
+  // The GEMM's own activation-scale groups: on a shared ring the plan's are
+  // the larger of both GEMMs' (config::planFusedGemmKernel).
+  phase.aScaleGroups = c.aScaleGroups;
   return phase;
 }
 

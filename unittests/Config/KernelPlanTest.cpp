@@ -301,6 +301,37 @@ TEST(LayerGemm, MapsTheLayerOntoTwoGroupedGemms) {
   EXPECT_EQ(l2.combineRanks, 2);
 }
 
+/// The fused GEMM kernel's ring serves L1 (one A scale per row and K block)
+/// and L2: per-64 activations give L2 two, so the slots hold two rows of
+/// BLOCK_M scales; per-128 keeps one.
+TEST(LayerGemm, FusedRingHoldsTheLargerScaleGroups) {
+  for (int64_t requant : {128, 64}) {
+    LayerConfig c = v4Flash(1, 8192);
+    c.recipe.requantBlock = requant;
+    PlanOverrides o;
+    o.schedule = Schedule::FusedGemm;
+    Plan plan;
+    ASSERT_TRUE(makePlan(c, o, plan).empty());
+    for (const Variant &v : plan.variants) {
+      GemmProblem l1 = layerGemmProblem(c, plan, v, LayerGemm::L1);
+      GemmProblem l2 = layerGemmProblem(c, plan, v, LayerGemm::L2);
+      EXPECT_EQ(l1.aScaleGroups, 1);
+      EXPECT_EQ(l2.aScaleGroups, 128 / requant);
+      KernelPlan k = planFusedGemmKernel(l1, l2);
+      EXPECT_EQ(k.aScaleGroups, 128 / requant);
+      const SmemRegionPlan *slot = nullptr;
+      for (const SmemRegionPlan &r : k.smem)
+        if (r.name == "a_scales")
+          slot = &r;
+      ASSERT_NE(slot, nullptr);
+      EXPECT_EQ(slot->bytesPerSlot, v.blockM * 4 * (128 / requant))
+          << "BLOCK_M " << v.blockM << ", per-" << requant;
+      EXPECT_EQ(slot->slots, k.stages);
+      EXPECT_TRUE(validateKernelPlan(k).empty());
+    }
+  }
+}
+
 /// The layers of scripts/ptx-snapshot.sh: stages and SMEM of every variant's
 /// L1 and L2 GEMM.
 TEST(LayerGemm, SnapshotLayers) {

@@ -182,7 +182,9 @@ LogicalResult expandOne(MmaBlockScaledOp op, const KernelTmem &k,
   if (failed(checkOperand(op, "A", aType)) ||
       failed(checkOperand(op, "B", bType)))
     return failure();
-  if (op.getAScaleGroups() != 1)
+  // A 2-d tile, even with `a_scale_groups 1`: its promotion reads one row of
+  // scales per slot.
+  if (op.getAScales().getType().getShape().size() != 1)
     return op.emitOpError("on sm_100 promotes one activation scale per row "
                           "and K block: a_scales of [groups, M] tiles (per-64 "
                           "activation scales) have no tcgen05 lowering");

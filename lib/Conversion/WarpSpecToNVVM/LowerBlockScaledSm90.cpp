@@ -63,8 +63,9 @@ LogicalResult warpspec::expandBlockScaledMmaSm90(gpu::GPUModuleOp module) {
     if (std::optional<AffineMap> m = op.getBScaleMap())
       map = AffineMapAttr::get(*m);
     // One round per activation-scale group (the verifier's split of K into
-    // whole MMA steps); a [M] a_scales tile is one group over all of K.
-    int64_t groups = op.getAScaleGroups();
+    // whole MMA steps); a [M] a_scales tile, or `a_scale_groups 1`, is one
+    // group over all of K.
+    int64_t groups = op.getAScaleGroupCount();
     int64_t k = op.getA().getType().getShape()[1];
     Value total = op.getTotal();
     // Swapped (one group, the verifier's rule): the weights (b rows [row,

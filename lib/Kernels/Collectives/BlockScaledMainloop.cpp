@@ -212,6 +212,8 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
                                       const MainloopPhase &phase,
                                       const KRange &range) const {
   assert(phase.bBlocks <= cfg.bBlocks && "more B blocks than the ring has");
+  assert(phase.aScaleGroups <= cfg.aScaleGroups &&
+         "more activation-scale groups than the ring's slots hold");
   auto isWarp = [&](OpBuilder &ob, int64_t w) -> Value {
     return arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::eq, warp,
                                  indexConst(ob, loc, w));
@@ -224,11 +226,12 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
         Value k0 = arith::MulIOp::create(kb, l, kb32,
                                          i32Const(kb, l, cfg.blockK));
         Value stage = ws::ProducerAcquireOp::create(kb, l, ring);
-        // The A scales' row of K block k: k, or k * groups (their first).
+        // The A scales' row of K block k: k, or k * groups (their first);
+        // the phase's box fills the first `groups` rows of the slot.
         Value scalesRow =
-            cfg.aScaleGroups > 1
+            phase.aScaleGroups > 1
                 ? arith::MulIOp::create(kb, l, kb32,
-                                        i32Const(kb, l, cfg.aScaleGroups))
+                                        i32Const(kb, l, phase.aScaleGroups))
                       .getResult()
                 : kb32;
         // One branch per warp: its copy and its commit, whose transaction
@@ -437,11 +440,13 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
         auto mma = ws::MmaBlockScaledOp::create(
             kb, l, aTiles, stage, blockRows[r],
             bTiles[blocks == 1 ? bBlock : j], aScales,
-            iter[r * blocks + j], sb[j], turn.turn, turn.pass, scaleMap);
-        if (remat)
-          mma.setRematerializeKSteps(true);
-        if (cfg.swapAB)
-          mma.setSwapAb(true);
+            iter[r * blocks + j], sb[j], turn.turn, turn.pass, scaleMap,
+            remat, cfg.swapAB,
+            // A phase of fewer groups than the ring's slots reads their
+            // first.
+            phase.aScaleGroups != cfg.aScaleGroups
+                ? kb.getI64IntegerAttr(phase.aScaleGroups)
+                : IntegerAttr());
         next.push_back(mma);
       }
     }

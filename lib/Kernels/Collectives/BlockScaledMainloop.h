@@ -52,6 +52,10 @@ struct MainloopPhase {
   std::optional<mlir::AffineMap> bScaleMap;
   /// B column blocks loaded per stage: at most the ring's (bBlocks).
   int64_t bBlocks = 1;
+  /// Activation scales per row and K block: at most the ring's
+  /// (MainloopConfig::aScaleGroups); fewer fill and read the first rows of
+  /// each slot (the fused kernel's per-128 L1 beside its per-64 L2).
+  int64_t aScaleGroups = 1;
 };
 
 /// What the mainloop is built for (from the kernel plan).
@@ -101,7 +105,8 @@ struct MainloopConfig {
   /// promotion's path even when the stage is already full.
   bool scalePrefetch = false;
   /// Activation scales per row and K block (KernelPlan::aScaleGroups): 1,
-  /// or 2 with a ring slot of [2, BLOCK_M] scales (per-64 activations).
+  /// or 2 with a ring slot of [2, BLOCK_M] scales (per-64 activations); on
+  /// a ring of two GEMMs, the larger of theirs (MainloopPhase::aScaleGroups).
   int64_t aScaleGroups = 1;
   /// Swap-AB (KernelPlan::swapAB): a consumer's `row` is its first weight
   /// row in the B tile and its accumulator is 64 weight rows x the tile's
@@ -135,7 +140,7 @@ struct MainloopConfig {
 
   /// The GEMM this config describes, as a phase.
   MainloopPhase phase() const {
-    return {kBlocks, bScalesPerTile, bScaleMap, bBlocks};
+    return {kBlocks, bScalesPerTile, bScaleMap, bBlocks, aScaleGroups};
   }
 };
 

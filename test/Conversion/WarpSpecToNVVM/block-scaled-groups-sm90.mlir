@@ -69,5 +69,44 @@ warpspec.kernel @block_scaled_groups(%s0: f32)
   }
   warpspec.return
 }
+
+// `a_scale_groups 1` on the same [2, 64] tile (the fused kernel's L1 on a
+// ring whose slots hold L2's two groups): one round over all of K (4 k
+// steps, one wait), one promotion with the slot's first row of scales (no
+// 64-float offset).
+// CHECK-LABEL: llvm.func @block_scaled_first_group
+// CHECK: arith.constant 512 : i32
+// CHECK-NOT: arith.constant 64 : i32
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: nvvm.wgmma.mma_async {{.*}} D[<f32>, <zero>]
+// CHECK: nvvm.wgmma.mma_async {{.*}} D[<f32>, <one>]
+// CHECK: nvvm.wgmma.mma_async {{.*}} D[<f32>, <one>]
+// CHECK: nvvm.wgmma.mma_async {{.*}} D[<f32>, <one>]
+// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT: llvm.load
+// CHECK-COUNT-32: llvm.intr.fma
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK-NOT: llvm.intr.fma
+// CHECK: llvm.return
+warpspec.kernel @block_scaled_first_group(%s0: f32)
+    attributes {chip = "sm_90a", maxnreg = 168 : i32, smem_bytes = 40960 : i64, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" offset 0 : !tile
+  %b = warpspec.smem.alloc "b" offset 16384 : !tile
+  %sfa = warpspec.smem.alloc "sfa" offset 32768 : !sfa
+  %out = warpspec.smem.alloc "out" offset 33792 : !out
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  warpspec.roles {
+    warpspec.role "math" warps [0, 4) regs 168 mma {
+      %z = warpspec.acc.zero : !acc
+      %t = warpspec.mma.block_scaled %a, %b stage %c1 row %c0 a_scales %sfa b_scales %s0 a_scale_groups 1 into %z : !tile, !tile, !sfa, !acc
+      warpspec.acc.store %t -> %out[%c0, %c0] : !acc, !out
+    }
+  }
+  warpspec.return
+}
 }
 }

@@ -2,7 +2,7 @@
 // RUN: not megamoe-opt %s --megamoe-expand 2>&1 | FileCheck %s --check-prefix=NOPLAN
 // RUN: not megamoe-opt %s --megamoe-plan --megamoe-expand 2>&1 | FileCheck %s --check-prefix=FUSED
 // RUN: not megamoe-opt %s --megamoe-plan="schedule=unfused" --megamoe-expand="only=moe_route,moe_gather" 2>&1 | FileCheck %s --check-prefix=ONLY
-// RUN: not megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=2 max-tokens=64 requant-block=64" --megamoe-plan="schedule=fused-gemm" 2>&1 | FileCheck %s --check-prefix=REQUANT
+// RUN: not megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=2 max-tokens=64 requant-block=64 chip=sm_100a" --megamoe-plan="schedule=fused-gemm" 2>&1 | FileCheck %s --check-prefix=REQUANT
 // RUN: not megamoe-opt %s --megamoe-plan="schedule=unfused pool-tokens=1024" 2>&1 | FileCheck %s --check-prefix=POOL
 // RUN: not megamoe-opt %s --megamoe-plan="schedule=split" --megamoe-expand="only=moe_activation" 2>&1 | FileCheck %s --check-prefix=SPLIT-ONLY
 // RUN: not megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=2 max-tokens=64 requant-block=64 chip=sm_100a" --megamoe-plan="schedule=split" 2>&1 | FileCheck %s --check-prefix=SPLIT-REQUANT
@@ -13,7 +13,7 @@ megamoe.layer @small config = #megamoe.config<hidden = 512, intermediate = 256, 
 // NOPLAN: error: megamoe-expand: layer @small has no plan; run megamoe-plan first
 // FUSED: error: megamoe-expand: the fused schedule is not built yet; the unfused, split and fused-gemm schedules are
 // ONLY: error: megamoe-expand: only= names 'moe_gather', which is not a kernel of the unfused schedule (moe_route, moe_layout, moe_pull, moe_l1_gemm, moe_activation, moe_l2_gemm, moe_combine_barrier, moe_combine_reduce)
-// REQUANT: note: the fused-gemm schedule requantizes per 128 channels only (its L1 and L2 tiles share one A-scale ring slot
+// REQUANT: note: per-64 requantization is built for sm_90a only (the sm_100a block-scaled MMA
 // POOL: note: the unfused schedule needs the worst-case pool of 512 rows (no ring flow control between its kernels); got 1024
 // SPLIT-ONLY: error: megamoe-expand: only= names 'moe_activation', which is not a kernel of the split schedule (moe_route, moe_layout, moe_pull, moe_l1_swiglu, moe_l2_gemm, moe_combine_barrier, moe_combine_reduce)
 // SPLIT-REQUANT: note: per-64 requantization is built for sm_90a only (the sm_100a block-scaled MMA

@@ -2762,3 +2762,40 @@ warpspec.kernel @k(%sb: f32, %sc: f32) attributes {chip = "sm_90a", maxnreg = 12
   }
   warpspec.return
 }
+
+// -----
+
+// a_scale_groups names the first G rows of each slot: no more than it has.
+!tile = !warpspec.smem<128x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>
+!sfa2 = !warpspec.smem<2x128xf32, slots = 2, align = 128>
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 168 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !tile
+  %sfa = warpspec.smem.alloc "sfa" : !sfa2
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 168 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{a_scale_groups 4 exceeds the a_scales tile's 2 group(s) per row}}
+      %t = warpspec.mma.block_scaled %a, %a stage %c0 row %c0 a_scales %sfa b_scales %sb a_scale_groups 4 into %z : !tile, !tile, !sfa2, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+!tile = !warpspec.smem<128x128xf8E4M3FN, slots = 2, align = 1024, swizzle = 128>
+!sfa2 = !warpspec.smem<2x128xf32, slots = 2, align = 128>
+warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 168 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !tile
+  %sfa = warpspec.smem.alloc "sfa" : !sfa2
+  %c0 = arith.constant 0 : index
+  warpspec.roles {
+    warpspec.role "m" warps [0, 4) regs 168 mma {
+      %z = warpspec.acc.zero : !warpspec.acc<64x128xf32>
+      // expected-error @+1 {{attribute 'a_scale_groups' failed to satisfy constraint}}
+      %t = warpspec.mma.block_scaled %a, %a stage %c0 row %c0 a_scales %sfa b_scales %sb a_scale_groups 0 into %z : !tile, !tile, !sfa2, !warpspec.acc<64x128xf32>
+    }
+  }
+  warpspec.return
+}

@@ -288,7 +288,9 @@ LogicalResult AccRowScalesOp::verify() {
                          /*m=*/64, getAScaleGroup());
 }
 
-int64_t MmaBlockScaledOp::getAScaleGroups() {
+int64_t MmaBlockScaledOp::getAScaleGroupCount() {
+  if (std::optional<uint64_t> groups = getAScaleGroups())
+    return static_cast<int64_t>(*groups);
   return aScaleGroups(getAScales().getType());
 }
 
@@ -306,7 +308,7 @@ LogicalResult MmaBlockScaledOp::verify() {
     // activation rows its B (all of `a`).
     if (getTurn() || getPass())
       return emitOpError("swap_ab has no issue turns");
-    if (getAScaleGroups() != 1)
+    if (aScaleGroups(getAScales().getType()) != 1)
       return emitOpError("swap_ab takes [M] a_scales (one scale per "
                          "activation row and K block), got ")
              << getAScales().getType();
@@ -339,8 +341,15 @@ LogicalResult MmaBlockScaledOp::verify() {
         failed(checks::verifyBarrierUse(*this, getPass())))
       return failure();
   }
+  // A ring shared with a GEMM of more groups: this one's are the first
+  // rows of each slot.
+  int64_t tileGroups = aScaleGroups(getAScales().getType());
+  if (getAScaleGroups() && getAScaleGroupCount() > tileGroups)
+    return emitOpError("a_scale_groups ")
+           << getAScaleGroupCount() << " exceeds the a_scales tile's "
+           << tileGroups << " group(s) per row";
   // Each scale group's K range is its own MMA: whole MMA k steps.
-  int64_t groups = getAScaleGroups();
+  int64_t groups = getAScaleGroupCount();
   int64_t k = shape->k, step = shape->step;
   if (k % groups != 0 || (k / groups) % step != 0)
     return emitOpError("the ")

@@ -174,6 +174,13 @@ def WarpSpec_MmaBlockScaledOp : WarpSpec_Op<"mma.block_scaled", [
     expands it to G wgmma / wait / promote rounds on one scratch
     accumulator; sm_100 has no lowering for G > 1.
 
+    `a_scale_groups G` uses only the first G rows of a `[G', M]` tile
+    (G <= G'): a ring shared by two GEMMs whose activations are scaled at
+    different granularities (the fused L1 + L2 kernel with per-64
+    activations: L1 reads one scale per row and K block, L2 two) has slots
+    of the larger shape, and the GEMM with fewer groups fills and reads
+    only the first of them. Without it, every row of the tile is a group.
+
     `rematerialize_k_steps` is passed to the SM90 wgmma it expands to
     (warpspec.mma.sm90): for K loops unrolled over constant stages.
 
@@ -217,18 +224,21 @@ def WarpSpec_MmaBlockScaledOp : WarpSpec_Op<"mma.block_scaled", [
                        Optional<WarpSpec_BarrierType>:$pass,
                        OptionalAttr<AffineMapAttr>:$b_scale_map,
                        UnitAttr:$rematerialize_k_steps,
-                       UnitAttr:$swap_ab);
+                       UnitAttr:$swap_ab,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$a_scale_groups);
   let results = (outs WarpSpec_AccType:$result);
   let extraClassDeclaration = [{
-    /// G of [G, M] a_scales tiles (activation scales per row and K block),
-    /// 1 of [M] ones.
-    int64_t getAScaleGroups();
+    /// The activation-scale groups per row and K block this op promotes:
+    /// `a_scale_groups` when given, else G of [G, M] a_scales tiles and 1
+    /// of [M] ones.
+    int64_t getAScaleGroupCount();
   }];
   let assemblyFormat = [{
     $a `,` $b `stage` $stage `row` $row `a_scales` $a_scales
     `b_scales` $b_scales (`b_scale_map` $b_scale_map^)?
     (`rematerialize_k_steps` $rematerialize_k_steps^)?
     (`swap_ab` $swap_ab^)?
+    (`a_scale_groups` $a_scale_groups^)?
     (`turn` $turn^ `pass` $pass)? `into` $total attr-dict
     `:` qualified(type($a)) `,` qualified(type($b)) `,`
     qualified(type($a_scales)) `,` qualified(type($total))
