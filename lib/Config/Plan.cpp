@@ -75,6 +75,10 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
     // K-split tail, PlanRules.cpp "k-split").
     v.kSplit = o.kSplit && v.blockM == 64 ? *o.kSplit
                                           : stageKSplit(c, plan.schedule, v);
+    // Not measured faster yet: the phase order unless asked (PlanRules.cpp
+    // "wave-order" says where it applies).
+    v.waveMBlocks = o.waveMBlocks.value_or(0);
+    v.waveLag = o.waveLag.value_or(1);
     plan.variants.push_back(v);
     next = maxTokens + 1;
   }
@@ -112,6 +116,8 @@ std::vector<std::string> makePlan(const LayerConfig &c, const PlanOverrides &o,
   check("l2-block-n", o.l2BlockN, 1, kMaxTile);
   check("expert-align", o.expertAlign, 1, kMaxTile);
   check("k-split", o.kSplit, 1, kMaxStages);
+  check("wave-m-blocks", o.waveMBlocks, 0, kMaxCount);
+  check("wave-lag", o.waveLag, 0, kMaxCount);
   check("block-k", o.blockK, 1, kMaxTile);
   check("stages", o.stages, 0, kMaxStages);
   check("experts-per-wave", o.expertsPerWave, 1, kMaxCount);

@@ -501,6 +501,29 @@ const VariantRule kVariantRules[] = {
          r.fail(cat(describe(v), ": k-split: ", why));
        return true;
      }},
+    {"wave-order", kAnySchedule,
+     [](const LayerConfig &, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       if (v.waveMBlocks == 0 && v.waveLag == 1)
+         return true;
+       // The fused GEMM kernel's two phases in one warpspec.wave_loop: no
+       // K-split tail and no dispatch role walking the L1 tiles alone.
+       std::string why;
+       if (v.waveMBlocks == 0)
+         why = cat("wave-lag ", v.waveLag, " needs wave-m-blocks > 0");
+       else if (v.waveMBlocks < 0 || v.waveLag < 0)
+         why = cat("wave-m-blocks ", v.waveMBlocks, " and wave-lag ",
+                   v.waveLag, " must not be negative");
+       else if (p.schedule != Schedule::FusedGemm)
+         why = cat("the ", toString(p.schedule),
+                   " schedule runs L1 and L2 in separate kernels (fused-gemm "
+                   "only)");
+       else if (v.kSplit != 1 || v.l1Pull)
+         why = "it has no K-split tail and no l1-pull";
+       if (!why.empty())
+         r.fail(cat(describe(v), ": wave order: ", why));
+       return true;
+     }},
     {"stage-kernels-gemm-stages", kStageKernels,
      [](const LayerConfig &, const Plan &p, size_t i, Report &r) {
        const Variant &v = p.variants[i];

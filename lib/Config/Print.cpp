@@ -38,6 +38,8 @@ Json toJson(const Variant &v) {
               {"expert_align", v.expertAlign},
               {"l1_pull", v.l1Pull},
               {"k_split", v.kSplit},
+              {"wave_m_blocks", v.waveMBlocks},
+              {"wave_lag", v.waveLag},
               {"l1_block_n", v.l1BlockN},
               {"l2_block_n", v.l2BlockN},
               {"block_k", v.blockK},
@@ -177,6 +179,11 @@ std::string planToText(const LayerConfig &c, const Plan &p) {
          << (v.kSplit > 1 ? " k-split=" + std::to_string(v.kSplit) +
                                 " (the last wave's tiles split along K)"
                           : std::string())
+         << (v.waveMBlocks > 0
+                 ? " wave=" + std::to_string(v.waveMBlocks) + " lag=" +
+                       std::to_string(v.waveLag) +
+                       " (L1 and L2 tiles interleaved in waves of m-blocks)"
+                 : std::string())
          << "\n";
     BufferLayout layout = computeBufferLayout(c, p);
     os << "symmetric buffer: " << formatBytes(layout.totalBytes)

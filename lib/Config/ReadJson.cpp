@@ -138,6 +138,13 @@ void readVariant(Reader &r, const Json &j, const std::string &w, Variant &v) {
   v.kSplit = 1;
   if (j.is_object() && j.contains("k_split"))
     r.integer(j, "k_split", w, v.kSplit);
+  // Older plans have no wave order: every L1 tile before every L2 tile.
+  v.waveMBlocks = 0;
+  v.waveLag = 1;
+  if (j.is_object() && j.contains("wave_m_blocks"))
+    r.integer(j, "wave_m_blocks", w, v.waveMBlocks);
+  if (j.is_object() && j.contains("wave_lag"))
+    r.integer(j, "wave_lag", w, v.waveLag);
   r.integer(j, "l1_block_n", w, v.l1BlockN);
   r.integer(j, "l2_block_n", w, v.l2BlockN);
   r.integer(j, "block_k", w, v.blockK);

@@ -99,6 +99,10 @@ struct GemmKernel {
   /// warpgroup (the one it waits on; it passes the turn to the other's).
   SmallVector<Value, 2> mmaTurns;
   SmallVector<GemmPhase *, 2> phases;  // walked in this order by every role
+  /// Two phases interleaved in waves of m-blocks (warpspec.wave_loop): the
+  /// m-blocks per wave and the lag; none walks the phases one after the
+  /// other (a tile_loop each).
+  std::optional<WaveOrder> wave;
   PhaseProfile profile;                // off unless built with the profile
   /// The one-kernel layer: the kernel, its frame and the math warpgroups'
   /// barrier for the frame's math epilogue (null otherwise).
@@ -118,6 +122,56 @@ Value profileTag(OpBuilder &b, Location loc, const GemmKernel &k,
       arith::MulIOp::create(b, loc, mBlock,
                             indexConst(b, loc, g.tiles.nBlocks)),
       tile);
+}
+
+/// One tile of a kernel's phase: what a role builds for it.
+using KernelTileBody =
+    function_ref<void(OpBuilder &, const GemmPhase &, Value mBlock,
+                      Value nBlock, const ClusterTile *, Value unit)>;
+
+/// Every role's walk over the kernel's tiles: each phase's tile loop in turn,
+/// or with a wave order one warpspec.wave_loop whose body builds the tile of
+/// the phase it is given (the phases' tiles interleaved in waves of
+/// m-blocks, docs/FusedSchedule.md).
+void forEachKernelTile(OpBuilder &b, Location loc, const GemmKernel &k,
+                       KernelTileBody body) {
+  if (!k.wave) {
+    for (const GemmPhase *g : k.phases)
+      g->tiles.forEachTile(b, loc,
+                           [&](OpBuilder &tb, Value mBlock, Value nBlock,
+                               const ClusterTile *at, Value unit) {
+                             body(tb, *g, mBlock, nBlock, at, unit);
+                           });
+    return;
+  }
+  assert(k.phases.size() == 2 && "a wave order interleaves two phases");
+  const TileScheduler &first = k.phases[0]->tiles, &second =
+                                                       k.phases[1]->tiles;
+  assert(first.cluster == 1 && second.cluster == 1 && first.kSplit == 1 &&
+         second.kSplit == 1 && "a wave loop has no cluster and no K split");
+  auto loop = ws::WaveLoopOp::create(
+      b, loc, first.numMBlocks,
+      b.getDenseI64ArrayAttr({first.nBlocks, second.nBlocks}),
+      b.getDenseI64ArrayAttr({first.raster, second.raster}),
+      b.getI64IntegerAttr(k.wave->mBlocks), b.getI64IntegerAttr(k.wave->lag));
+  Block &tile = loop.getBody().emplaceBlock();
+  for (int i = 0; i < 3; ++i)
+    tile.addArgument(b.getIndexType(), loc);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&tile);
+  Value isFirst =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            loop.getPhase(), indexConst(b, loc, 0));
+  moe::ifThen(
+      b, loc, isFirst,
+      [&](OpBuilder &tb) {
+        body(tb, *k.phases[0], loop.getMBlock(), loop.getNBlock(), nullptr,
+             Value());
+      },
+      [&](OpBuilder &tb) {
+        body(tb, *k.phases[1], loop.getMBlock(), loop.getNBlock(), nullptr,
+             Value());
+      });
 }
 
 /// The expert that owns row block `mBlock` (block_expert[mBlock]).
@@ -376,11 +430,11 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
         if (desc)
           ws::TmaPrefetchOp::create(pb, loc, desc);
   });
-  for (const GemmPhase *gp : k.phases) {
-    const GemmPhase &g = *gp;
-    const GroupedGemmConfig &c = g.cfg;
-    g.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile,
-                                    const ClusterTile *at, Value unit) {
+  forEachKernelTile(
+      b, loc, k,
+      [&](OpBuilder &tb, const GemmPhase &g, Value mBlock, Value tile,
+          const ClusterTile *at, Value unit) {
+      const GroupedGemmConfig &c = g.cfg;
       BlockRows rows = loadBlockRows(tb, loc, g, mBlock);
       Value expert = rows.expert;
       KRange range = unitKRange(tb, loc, g, unit);
@@ -418,7 +472,6 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
                                  range);
       });
     });
-  }
 }
 
 /// Warpgroup wg's issue turn: it waits on its own barrier and passes the
@@ -429,27 +482,24 @@ MmaTurn mmaTurn(const GemmKernel &k, int64_t wg) {
   return {k.mmaTurns[wg], k.mmaTurns[1 - wg]};
 }
 
-/// One math warpgroup's tiles of phase `g`: rows [64 wg, 64 wg + 64) of
-/// every tile (with splitN all 64 rows of column block wg of the pair; with
-/// two row blocks per warpgroup [128 wg, 128 wg + 128)): the mainloop's
+/// One math warpgroup's part of a tile of phase `g`: rows [64 wg, 64 wg +
+/// 64) (with splitN all 64 rows of column block wg of the pair; with two
+/// row blocks per warpgroup [128 wg, 128 wg + 128)): the mainloop's
 /// consumer, then the epilogue.
-void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
-                    const GemmPhase &g, int64_t wg, Value isStorer) {
+void buildMathTile(OpBuilder &tb, Location loc, const GemmKernel &k,
+                   const GemmPhase &g, int64_t wg, Value isStorer,
+                   Value mBlock, Value tile, const ClusterTile *cluster,
+                   Value unit) {
   const GroupedGemmConfig &c = g.cfg;
   if (wg >= g.computingWarpgroups) {
     // No rows or columns of these tiles: walk the ring with the others.
-    g.tiles.forEachTile(
-        b, loc, [&](OpBuilder &tb, Value, Value, const ClusterTile *,
-                    Value unit) {
-          k.mainloop.skipTile(tb, loc, g.phase, unitKRange(tb, loc, g, unit));
-        });
+    k.mainloop.skipTile(tb, loc, g.phase, unitKRange(tb, loc, g, unit));
     return;
   }
   bool splitN = g.splitN;
   int64_t rowBlocks = k.plan.rowBlocks;
   EpilogueTile epilogue{g.dTiles, k.epilogueBarriers[wg], wg, splitN ? 0 : wg};
-  g.tiles.forEachTile(b, loc, [&](OpBuilder &tb, Value mBlock, Value tile,
-                                  const ClusterTile *cluster, Value unit) {
+  {
     BlockRows rows = loadBlockRows(tb, loc, g, mBlock);
     KRange range = unitKRange(tb, loc, g, unit);
     // With splitN this warpgroup computes column block wg of the pair.
@@ -615,7 +665,7 @@ void buildMathPhase(OpBuilder &b, Location loc, const GemmKernel &k,
       return;
     }
     compute(tb);
-  });
+  }
 }
 
 /// Role "math<wg>": its tiles of every phase, then what must complete before
@@ -634,8 +684,13 @@ void buildMathRole(OpBuilder &b, Location loc, const GemmKernel &k,
   // the barrier ends with no arrival pending.
   if (!k.mmaTurns.empty() && wg == 1)
     ws::BarrierArriveOp::create(b, loc, k.mmaTurns[0]);
+  forEachKernelTile(b, loc, k,
+                    [&](OpBuilder &tb, const GemmPhase &g, Value mBlock,
+                        Value tile, const ClusterTile *at, Value unit) {
+                      buildMathTile(tb, loc, k, g, wg, isStorer, mBlock, tile,
+                                    at, unit);
+                    });
   for (const GemmPhase *g : k.phases) {
-    buildMathPhase(b, loc, k, *g, wg, isStorer);
     scatters |= g->cfg.combineScatter;
     tmaStores |= !g->cfg.combineScatter;
   }
@@ -968,6 +1023,16 @@ void megamoe::buildFusedGemmKernel(OpBuilder &b, Location loc,
         b.getStrArrayAttr(names));
   }
   k.phases = {&first, &second};
+  if (binds.wave) {
+    if (binds.wave->mBlocks <= 0 || binds.wave->lag < 0 || l1.pullRows ||
+        l1.kSplit != 1 || l2.kSplit != 1 || l1.clusterM != 1) {
+      emitError(loc) << kernelName
+                     << ": a wave order needs wave m-blocks > 0, lag >= 0, "
+                        "and no pull-rows, K split or cluster";
+      return;
+    }
+    k.wave = binds.wave;
+  }
   buildRoles(b, loc, k);
   ws::ReturnOp::create(b, loc);
 }

@@ -101,6 +101,34 @@ TEST(PlanRules, PerSixtyFourRequantization) {
       << e[0];
 }
 
+// The wave order is the fused-gemm kernel's: other schedules, a lag
+// without waves and a K-split tail are refused with the reason.
+TEST(PlanRules, WaveOrder) {
+  LayerConfig c = v4Flash(1, 8192);
+  PlanOverrides o;
+  o.schedule = Schedule::FusedGemm;
+  o.waveMBlocks = 4;
+  Plan p;
+  EXPECT_TRUE(makePlan(c, o, p).empty());
+  auto refused = [&](const PlanOverrides &bad, const std::string &why) {
+    Plan q;
+    std::vector<std::string> e = makePlan(c, bad, q);
+    ASSERT_FALSE(e.empty()) << why;
+    EXPECT_NE(e[0].find(why), std::string::npos) << e[0];
+  };
+  PlanOverrides split = o;
+  split.schedule = Schedule::Split;
+  refused(split, "wave order: the split schedule runs L1 and L2 in separate "
+                 "kernels (fused-gemm only)");
+  PlanOverrides lagOnly;
+  lagOnly.schedule = Schedule::FusedGemm;
+  lagOnly.waveLag = 3;
+  refused(lagOnly, "wave order: wave-lag 3 needs wave-m-blocks > 0");
+  PlanOverrides negative = o;
+  negative.waveMBlocks = -1;
+  refused(negative, "wave-m-blocks");
+}
+
 TEST(PlanRules, UnfusedChecksTheLayerChip) {
   LayerConfig c = v4Flash(2, 128);
   Plan p = planned(c, Schedule::Unfused);

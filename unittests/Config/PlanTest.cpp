@@ -457,6 +457,35 @@ TEST(PlanJson, ExpertAlignRoundTripsAndDefaultsToBlockM) {
     EXPECT_EQ(v.expertAlign, v.blockM);
 }
 
+// The fused-gemm kernel's wave order survives the JSON, and a plan written
+// before it existed reads as the phase order (every L1 tile first).
+TEST(PlanJson, WaveOrderRoundTripsAndDefaultsToPhaseOrder) {
+  PlanOverrides o;
+  o.schedule = Schedule::FusedGemm;
+  o.waveMBlocks = 8;
+  o.waveLag = 0;
+  LayerConfig c = v4Flash(1, 8192);
+  Plan p = planOk(c, o);
+  for (const Variant &v : p.variants) {
+    EXPECT_EQ(v.waveMBlocks, 8);
+    EXPECT_EQ(v.waveLag, 0);
+  }
+  std::string json = planToJson(c, p);
+  LayerConfig c2;
+  Plan p2;
+  ASSERT_TRUE(planFromJson(json, c2, p2).empty());
+  EXPECT_EQ(planToJson(c2, p2), json);
+  std::string old = std::regex_replace(
+      json, std::regex(R"re("wave_(m_blocks|lag)": [0-9]+,\s*)re"), "");
+  ASSERT_EQ(old.find("wave_"), std::string::npos);
+  Plan p3;
+  ASSERT_TRUE(planFromJson(old, c2, p3).empty());
+  for (const Variant &v : p3.variants) {
+    EXPECT_EQ(v.waveMBlocks, 0);
+    EXPECT_EQ(v.waveLag, 1);
+  }
+}
+
 // l1_pull survives the JSON, and a plan written before it existed reads as
 // moe_pull filling the pool.
 TEST(PlanJson, L1PullRoundTripsAndDefaultsToFalse) {

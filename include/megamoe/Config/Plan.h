@@ -76,6 +76,12 @@ struct Variant {
   /// that wave would leave idle stream weights too. Stage kernels of the
   /// unfused and split schedules at BLOCK_M 64 only (PlanRules.cpp).
   int64_t kSplit = 1;
+  /// The fused-gemm kernel's tile order (warpspec.wave_loop): 0 walks every
+  /// L1 tile, then every L2 tile; W > 0 interleaves them in waves of W
+  /// m-blocks, each wave's L2 tiles after the L1 tiles of the `waveLag`
+  /// waves that follow it (docs/FusedSchedule.md, "Wave order").
+  int64_t waveMBlocks = 0;
+  int64_t waveLag = 1;
   int64_t l1BlockN = 0; // L1 weight rows (gate/up interleaved) per tile
   int64_t l2BlockN = 0; // L2 output channels per tile
   int64_t blockK = 0;   // K per pipeline stage
@@ -120,6 +126,7 @@ struct PlanOverrides {
   std::optional<bool> l1Pull;
   std::optional<bool> l1WeightTiles;
   std::optional<int64_t> kSplit;
+  std::optional<int64_t> waveMBlocks, waveLag;
   std::optional<int64_t> numSMs;
   std::optional<Schedule> schedule;
   std::optional<MathMode> mathMode;

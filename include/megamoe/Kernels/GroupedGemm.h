@@ -197,6 +197,13 @@ void buildGroupedGemmKernel(mlir::OpBuilder &b, mlir::Location loc,
 /// L2 tiles that waited per m-block (`waits`, zero between calls).
 struct FusedKernelFrame;
 
+/// The fused GEMM kernel's tiles interleaved in waves of m-blocks
+/// (warpspec.wave_loop; config::Variant::waveMBlocks).
+struct WaveOrder {
+  int64_t mBlocks = 0;
+  int64_t lag = 1;
+};
+
 struct FusedGemmBinds {
   GroupedGemmBinds l1, l2;
   std::string waits;
@@ -211,6 +218,8 @@ struct FusedGemmBinds {
   /// The whole layer in the kernel (FusedKernelFrame), or null: the GEMMs
   /// alone.
   const FusedKernelFrame *frame = nullptr;
+  /// L1 and L2 tiles interleaved in waves; none: every L1 tile first.
+  std::optional<WaveOrder> wave;
 };
 
 /// What the one-kernel layer (megamoe-expand one-kernel,

@@ -84,8 +84,8 @@ struct ConvertWarpSpecToNVVMPass
     MLIRContext *ctx = &getContext();
     declareDynamicSmem(module);
     materializeCommitBytes(module);
-    // Phase 0: the tile loop and the chip's form of the block-scaled MMA.
-    if (failed(expandTileLoops(module)) ||
+    // Phase 0: the tile loops and the chip's form of the block-scaled MMA.
+    if (failed(expandTileLoops(module)) || failed(expandWaveLoops(module)) ||
         failed(expandBlockScaledMmaSm100(module)) ||
         failed(expandBlockScaledMmaSm90(module)))
       return signalPassFailure();

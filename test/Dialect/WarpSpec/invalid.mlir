@@ -2799,3 +2799,78 @@ warpspec.kernel @k(%sb: f32) attributes {chip = "sm_90a", maxnreg = 168 : i32, t
   }
   warpspec.return
 }
+
+// -----
+
+warpspec.kernel @k(%mb: i32) attributes {chip = "sm_90a", maxnreg = 168 : i32, threads = 128 : i32} {
+  warpspec.roles {
+    warpspec.role "r" warps [0, 4) regs 168 {
+      // expected-error @+1 {{walks two phases: n_blocks and raster need two values each, got 3 and 2}}
+      warpspec.wave_loop (%p, %m, %n) m_blocks(%mb) n_blocks [16, 32, 8] raster [16, 8] wave 8 lag 1 {
+      }
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%mb: i32) attributes {chip = "sm_90a", maxnreg = 168 : i32, threads = 128 : i32} {
+  warpspec.roles {
+    warpspec.role "r" warps [0, 4) regs 168 {
+      // expected-error @+1 {{phase 1's raster 64 is more than its n_blocks 32}}
+      warpspec.wave_loop (%p, %m, %n) m_blocks(%mb) n_blocks [16, 32] raster [16, 64] wave 8 lag 1 {
+      }
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+warpspec.kernel @k(%mb: i32) attributes {chip = "sm_90a", maxnreg = 168 : i32, threads = 128 : i32} {
+  warpspec.roles {
+    warpspec.role "r" warps [0, 4) regs 168 {
+      // expected-error @+1 {{attribute 'wave' failed to satisfy constraint}}
+      warpspec.wave_loop (%p, %m, %n) m_blocks(%mb) n_blocks [16, 32] raster [16, 8] wave 0 lag 1 {
+      }
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+// Every role walks the same wave loop: another lag is another order.
+warpspec.kernel @k(%mb: i32) attributes {chip = "sm_90a", maxnreg = 168 : i32, threads = 256 : i32} {
+  warpspec.roles {
+    warpspec.role "p" warps [0, 4) regs 168 {
+      // expected-error @+1 {{walks another tile order than the tile loop at}}
+      warpspec.wave_loop (%p, %m, %n) m_blocks(%mb) n_blocks [16, 32] raster [16, 8] wave 8 lag 1 {
+      }
+    }
+    warpspec.role "c" warps [4, 8) regs 168 {
+      warpspec.wave_loop (%p, %m, %n) m_blocks(%mb) n_blocks [16, 32] raster [16, 8] wave 8 lag 0 {
+      }
+    }
+  }
+  warpspec.return
+}
+
+// -----
+
+// A wave loop is not a tile loop.
+warpspec.kernel @k(%mb: i32) attributes {chip = "sm_90a", maxnreg = 168 : i32, threads = 256 : i32} {
+  warpspec.roles {
+    warpspec.role "p" warps [0, 4) regs 168 {
+      // expected-error @+1 {{walks another tile order than the tile loop at}}
+      warpspec.wave_loop (%p, %m, %n) m_blocks(%mb) n_blocks [16, 32] raster [16, 8] wave 8 lag 1 {
+      }
+    }
+    warpspec.role "c" warps [4, 8) regs 168 {
+      warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 16 raster 16 {
+      }
+    }
+  }
+  warpspec.return
+}

@@ -436,3 +436,21 @@ warpspec.kernel @k_split(%mb: i32, %out: !warpspec.global<i32>)
   }
   warpspec.return
 }
+
+// Two phases interleaved in waves of m-blocks: the body takes the phase,
+// the m-block and the n-block.
+// CHECK-LABEL: warpspec.kernel @wave_loop
+warpspec.kernel @wave_loop(%mb: i32, %out: !warpspec.global<i32>)
+    attributes {chip = "sm_90a", maxnreg = 168 : i32, threads = 128 : i32} {
+  warpspec.roles {
+    warpspec.role "r" warps [0, 4) regs 168 {
+      // CHECK: warpspec.wave_loop (%[[P:.*]], %{{.*}}, %{{.*}}) m_blocks(%{{.*}}) n_blocks [16, 32] raster [16, 8] wave 8 lag 1 {
+      warpspec.wave_loop (%p, %m, %n) m_blocks(%mb) n_blocks [16, 32] raster [16, 8] wave 8 lag 1 {
+        // CHECK: arith.index_cast %[[P]]
+        %pi = arith.index_cast %p : index to i32
+        warpspec.global.store %pi, %out align 4 : !warpspec.global<i32>
+      }
+    }
+  }
+  warpspec.return
+}

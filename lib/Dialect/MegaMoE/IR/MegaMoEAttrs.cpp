@@ -156,10 +156,16 @@ LogicalResult VariantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   int64_t expertAlign, int64_t, int64_t,
                                   int64_t, int64_t, int64_t, StringRef mathMode,
                                   int64_t, int64_t, int64_t, int64_t, bool,
-                                  int64_t kSplit) {
+                                  int64_t kSplit, int64_t waveMBlocks,
+                                  int64_t waveLag) {
   if (kSplit < 1)
     return emitError() << "k_split " << kSplit
                        << " must be at least 1 (1: no tile is split)";
+  if (waveMBlocks < 0 || waveLag < 0)
+    return emitError() << "wave_m_blocks " << waveMBlocks << " and wave_lag "
+                       << waveLag
+                       << " must not be negative (wave_m_blocks 0: every L1 "
+                          "tile before every L2 tile)";
   if (expertAlign <= 0 || blockM % expertAlign != 0)
     return emitError() << "expert_align " << expertAlign
                        << " must be a positive divisor of block_m " << blockM;
@@ -225,6 +231,8 @@ cfg::Plan PlanAttr::getPlan() const {
     v.smemBytes = va.getSmemBytes();
     v.l1Pull = va.getL1Pull();
     v.kSplit = va.getKSplit();
+    v.waveMBlocks = va.getWaveMBlocks();
+    v.waveLag = va.getWaveLag();
     p.variants.push_back(v);
   }
   return p;
@@ -237,7 +245,8 @@ PlanAttr PlanAttr::get(MLIRContext *context, const cfg::Plan &p) {
         context, v.minTokens, v.maxTokens, v.blockM, v.expertAlign,
         v.l1BlockN, v.l2BlockN, v.blockK, v.stages, v.expertsPerWave,
         cfg::toString(v.mathMode), v.registers.producer, v.registers.math,
-        v.registers.idle, v.smemBytes, v.l1Pull, v.kSplit));
+        v.registers.idle, v.smemBytes, v.l1Pull, v.kSplit, v.waveMBlocks,
+        v.waveLag));
   return Base::get(
       context, cfg::toString(p.chip), p.numSMs, cfg::toString(p.schedule),
       p.roles.threads, p.roles.dispatchWarpEnd - p.roles.dispatchWarpBegin,

@@ -125,6 +125,8 @@ void buildLayerFusedGemm(OpBuilder &b, Location loc,
   mk::FusedGemmBinds binds{layerGemmBinds(l1, true), layerGemmBinds(l2, false),
                            "region:l2_waits", ctx.barrierTimeoutCycles,
                            ctx.missingArrivals};
+  if (v.waveMBlocks > 0)
+    binds.wave = mk::WaveOrder{v.waveMBlocks, v.waveLag};
   if (wholeLayer) {
     binds.profile = ctx.profileSection(mk::kFusedKernel);
     mk::buildMoeFusedKernel(b, loc, ctx, l1, l2, binds);

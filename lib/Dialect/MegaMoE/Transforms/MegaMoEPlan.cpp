@@ -36,6 +36,9 @@ struct MegaMoEPlanPass
     set(o.l2BlockN, l2BlockN);
     set(o.expertAlign, expertAlign);
     set(o.kSplit, kSplit);
+    set(o.waveMBlocks, waveMBlocks);
+    if (waveLag >= 0)
+      o.waveLag = waveLag;
     set(o.blockK, blockK);
     set(o.stages, stages);
     set(o.expertsPerWave, expertsPerWave);

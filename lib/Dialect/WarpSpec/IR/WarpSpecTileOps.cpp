@@ -14,6 +14,59 @@ using namespace mlir::warpspec::checks;
 // tile_loop
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// Every role walks the same tiles: a role that skipped one would leave its
+/// partners waiting on a pipeline stage forever. A kernel may walk several
+/// tile spaces one after the other (the fused L1 + L2 kernel): then every
+/// role walks the same sequence of tile loops (`tile_loop` or `wave_loop`),
+/// and `loop` must be the same op, with the same m_blocks value and
+/// attributes, as the loop at its position in every other role.
+LogicalResult verifySameTileLoops(Operation *loop) {
+  auto kernel = loop->getParentOfType<KernelOp>();
+  auto role = loop->getParentOfType<RoleOp>();
+  if (!kernel || !role)
+    return success();
+  auto loopsOf = [](Operation *root) {
+    SmallVector<Operation *> loops;
+    root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<TileLoopOp, WaveLoopOp>(op))
+        loops.push_back(op);
+    });
+    return loops;
+  };
+  SmallVector<Operation *> mine = loopsOf(role);
+  size_t position = llvm::find(mine, loop) - mine.begin();
+  WalkResult walk = kernel.walk([&](RoleOp other) {
+    if (other == role)
+      return WalkResult::advance();
+    SmallVector<Operation *> theirs = loopsOf(other);
+    if (theirs.empty())
+      return WalkResult::advance();
+    if (theirs.size() != mine.size()) {
+      loop->emitOpError("is one of ")
+          << mine.size() << " tile loops of role \"" << role.getName()
+          << "\", role \"" << other.getName() << "\" walks "
+          << theirs.size()
+          << ": every role of a kernel must walk the same tiles";
+      return WalkResult::interrupt();
+    }
+    Operation *peer = theirs[position];
+    if (peer->getName() != loop->getName() ||
+        peer->getOperands() != loop->getOperands() ||
+        peer->getAttrDictionary() != loop->getAttrDictionary()) {
+      loop->emitOpError("walks another tile order than the tile loop at ")
+          << peer->getLoc()
+          << ": every role of a kernel must walk the same tiles (same "
+             "m_blocks value, n_blocks, raster, cluster and k_split, or the "
+             "same wave loop)";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+} // namespace
+
 // warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 32 raster 8 { ... }
 ParseResult TileLoopOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<OpAsmParser::Argument, 2> args;
@@ -119,51 +172,104 @@ LogicalResult TileLoopOp::verify() {
   if (std::optional<uint64_t> ctas = getCluster())
     if (failed(verifyKernelCluster(*this, *ctas, "tile loop")))
       return failure();
-  // Every role walks the same tiles: a role that skipped one would leave its
-  // partners waiting on a pipeline stage forever. A kernel may walk several
-  // tile spaces one after the other (the fused L1 + L2 kernel): then every
-  // role walks the same sequence, and this loop must match the loop at the
-  // same position of every other role.
-  auto kernel = (*this)->getParentOfType<KernelOp>();
-  auto role = (*this)->getParentOfType<RoleOp>();
-  if (!kernel || !role)
-    return success();
-  auto loopsOf = [](Operation *root) {
-    SmallVector<TileLoopOp> loops;
-    root->walk<WalkOrder::PreOrder>([&](TileLoopOp l) { loops.push_back(l); });
-    return loops;
+  return verifySameTileLoops(*this);
+}
+
+//===----------------------------------------------------------------------===//
+// wave_loop
+//===----------------------------------------------------------------------===//
+
+// warpspec.wave_loop (%p, %m, %n) m_blocks(%mb) n_blocks [16, 32]
+//     raster [16, 8] wave 8 lag 1 { ... }
+ParseResult WaveLoopOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::Argument, 3> args;
+  OpAsmParser::UnresolvedOperand mBlocks;
+  int64_t wave = 0, lag = 0;
+  Builder &b = parser.getBuilder();
+  auto parsePair = [&](StringRef keyword,
+                       SmallVectorImpl<int64_t> &values) -> ParseResult {
+    if (parser.parseKeyword(keyword))
+      return failure();
+    return parser.parseCommaSeparatedList(
+        OpAsmParser::Delimiter::Square, [&]() {
+          return parser.parseInteger(values.emplace_back());
+        });
   };
-  SmallVector<TileLoopOp> mine = loopsOf(role);
-  size_t position = llvm::find(mine, *this) - mine.begin();
-  WalkResult walk = kernel.walk([&](RoleOp other) {
-    if (other == role)
-      return WalkResult::advance();
-    SmallVector<TileLoopOp> theirs = loopsOf(other);
-    if (theirs.empty())
-      return WalkResult::advance();
-    if (theirs.size() != mine.size()) {
-      emitOpError("is one of ")
-          << mine.size() << " tile loops of role \"" << role.getName()
-          << "\", role \"" << other.getName() << "\" walks "
-          << theirs.size()
-          << ": every role of a kernel must walk the same tiles";
-      return WalkResult::interrupt();
-    }
-    TileLoopOp peer = theirs[position];
-    if (peer.getMBlocks() != getMBlocks() ||
-        peer.getNBlocks() != getNBlocks() || peer.getRaster() != getRaster() ||
-        peer.getCluster() != getCluster() ||
-        peer.getKSplit() != getKSplit() ||
-        peer.getKSplitTiles() != getKSplitTiles()) {
-      emitOpError("walks another tile order than the tile loop at ")
-          << peer.getLoc()
-          << ": every role of a kernel must walk the same tiles (same "
-             "m_blocks value, n_blocks, raster, cluster and k_split)";
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return failure(walk.wasInterrupted());
+  SmallVector<int64_t, 2> nBlocks, raster;
+  if (parser.parseArgumentList(args, OpAsmParser::Delimiter::Paren) ||
+      parser.parseKeyword("m_blocks") || parser.parseLParen() ||
+      parser.parseOperand(mBlocks) || parser.parseRParen() ||
+      failed(parsePair("n_blocks", nBlocks)) ||
+      failed(parsePair("raster", raster)) || parser.parseKeyword("wave") ||
+      parser.parseInteger(wave) || parser.parseKeyword("lag") ||
+      parser.parseInteger(lag))
+    return failure();
+  if (args.size() != 3)
+    return parser.emitError(parser.getCurrentLocation(),
+                            "expects three block arguments (phase, m-block, "
+                            "n-block)");
+  for (OpAsmParser::Argument &arg : args)
+    arg.type = b.getIndexType();
+  if (parser.resolveOperand(mBlocks, b.getI32Type(), result.operands))
+    return failure();
+  result.addAttribute(getNBlocksAttrName(result.name),
+                      b.getDenseI64ArrayAttr(nBlocks));
+  result.addAttribute(getRasterAttrName(result.name),
+                      b.getDenseI64ArrayAttr(raster));
+  result.addAttribute(getWaveAttrName(result.name), b.getI64IntegerAttr(wave));
+  result.addAttribute(getLagAttrName(result.name), b.getI64IntegerAttr(lag));
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, args) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  if (body->empty())
+    body->emplaceBlock();
+  return success();
+}
+
+void WaveLoopOp::print(OpAsmPrinter &p) {
+  auto pair = [&](ArrayRef<int64_t> values) {
+    p << "[";
+    llvm::interleaveComma(values, p);
+    p << "]";
+  };
+  p << " (" << getPhase() << ", " << getMBlock() << ", " << getNBlock()
+    << ") m_blocks(" << getMBlocks() << ") n_blocks ";
+  pair(getNBlocks());
+  p << " raster ";
+  pair(getRaster());
+  p << " wave " << getWave() << " lag " << getLag() << " ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {getNBlocksAttrName(), getRasterAttrName(),
+                            getWaveAttrName(), getLagAttrName()});
+}
+
+LogicalResult WaveLoopOp::verify() {
+  if (failed(verifyInsideRole(*this)))
+    return failure();
+  Block &body = getBody().front();
+  if (body.getNumArguments() != 3 ||
+      !llvm::all_of(body.getArgumentTypes(),
+                    [](Type t) { return t.isIndex(); }))
+    return emitOpError("body must take three index arguments (phase, "
+                       "m-block, n-block)");
+  ArrayRef<int64_t> n = getNBlocks(), raster = getRaster();
+  if (n.size() != 2 || raster.size() != 2)
+    return emitOpError("walks two phases: n_blocks and raster need two "
+                       "values each, got ")
+           << n.size() << " and " << raster.size();
+  for (int64_t phase = 0; phase < 2; ++phase) {
+    if (n[phase] <= 0 || raster[phase] <= 0)
+      return emitOpError("phase ")
+             << phase << " needs positive n_blocks and raster, got "
+             << n[phase] << " and " << raster[phase];
+    if (raster[phase] > n[phase])
+      return emitOpError("phase ")
+             << phase << "'s raster " << raster[phase]
+             << " is more than its n_blocks " << n[phase];
+  }
+  return verifySameTileLoops(*this);
 }
 
 //===----------------------------------------------------------------------===//

@@ -83,7 +83,10 @@ def MegaMoE_VariantAttr : MegaMoE_Attr<"Variant", "variant"> {
     omitted when false) when the variant's L1 kernel fills its own pool rows
     (dispatch warps beside the TMA warps, no moe_pull); `k_split` (omitted
     when 1): the grouped GEMMs split the K of their last wave's tiles into
-    that many units (warpspec.tile_loop k_split).
+    that many units (warpspec.tile_loop k_split); `wave_m_blocks` (omitted
+    when 0) and `wave_lag` (omitted when 1): the fused-gemm kernel
+    interleaves its L1 and L2 tiles in waves of that many m-blocks
+    (warpspec.wave_loop).
   }];
   let parameters = (ins
     "int64_t":$min_tokens,
@@ -101,7 +104,9 @@ def MegaMoE_VariantAttr : MegaMoE_Attr<"Variant", "variant"> {
     "int64_t":$idle_registers,
     "int64_t":$smem_bytes,
     MegaMoE_BoolParameter:$l1_pull,
-    DefaultValuedParameter<"int64_t", "1">:$k_split
+    DefaultValuedParameter<"int64_t", "1">:$k_split,
+    DefaultValuedParameter<"int64_t", "0">:$wave_m_blocks,
+    DefaultValuedParameter<"int64_t", "1">:$wave_lag
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

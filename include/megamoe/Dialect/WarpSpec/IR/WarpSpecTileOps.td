@@ -92,6 +92,57 @@ def WarpSpec_TileLoopOp : WarpSpec_Op<"tile_loop", [SingleBlock, NoTerminator]> 
   }];
 }
 
+def WarpSpec_WaveLoopOp : WarpSpec_Op<"wave_loop", [SingleBlock, NoTerminator]> {
+  let summary = "the persistent tile loop of two dependent GEMMs, interleaved in waves of m-blocks";
+  let description = [{
+    Runs the body once per tile of two tile grids over the same `m_blocks`
+    row blocks, phase 0 with `n_blocks[0]` column blocks and phase 1 with
+    `n_blocks[1]`, where a phase-1 tile of m-block m depends on the phase-0
+    tiles of m (the fused L1 + L2 kernel: L2 reads what L1 stored). The
+    block arguments are the tile's phase (0 or 1), m-block and n-block
+    (index).
+
+    The m-blocks are cut into waves of `wave` (the last may be shorter), and
+    the tiles are laid out in segments, each the tiles of one phase of one
+    wave: phase 0 of waves 0, 1, ..., `lag`, then phase 1 of wave 0, phase
+    0 of wave `lag` + 1, phase 1 of wave 1, phase 0 of wave `lag` + 2, ...
+    (segments of waves past the last are empty). Inside a segment the tiles
+    are ordered as `warpspec.tile_loop` orders a grid of the wave's m-blocks
+    x the phase's n-blocks in rasters of `raster[phase]`. The CTAs take the
+    tiles of the whole sequence round-robin: `t = blockIdx.x, blockIdx.x +
+    gridDim.x, ...` below `m_blocks * (n_blocks[0] + n_blocks[1])`.
+
+    So every phase-1 tile comes after all phase-0 tiles of its wave and of
+    the `lag` waves after it: with one resident CTA per SM, a phase-1 tile
+    waiting for its m-block's phase-0 tiles waits only for tiles of smaller
+    index, which (by induction on the index) all finish, and with `lag` >= 1
+    they were issued a wave earlier, so the wait is short. `lag` 0 puts a
+    wave's phase-1 tiles right behind its phase-0 tiles.
+
+    As for `warpspec.tile_loop`, every role of a kernel must walk the same
+    loops in the same order (the verifier compares them); `m_blocks` is read
+    once, a negative value runs no tile. No cluster and no K split.
+
+    ```mlir
+    warpspec.wave_loop (%p, %m, %n) m_blocks(%mb) n_blocks [16, 32] raster [16, 8] wave 8 lag 1 {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins I32:$m_blocks, DenseI64ArrayAttr:$n_blocks,
+                       DenseI64ArrayAttr:$raster,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$wave,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$lag);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Value getPhase() { return getBody().getArgument(0); }
+    ::mlir::Value getMBlock() { return getBody().getArgument(1); }
+    ::mlir::Value getNBlock() { return getBody().getArgument(2); }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // SMEM views
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,47 @@
+// The fused GEMM kernel's wave order (megamoe-plan wave-m-blocks / wave-lag,
+// docs/FusedSchedule.md "Wave order"): every role walks one
+// warpspec.wave_loop over the L1 pairs (phase 0) and the L2 tiles (phase 1)
+// instead of two tile loops, and builds the tile of the phase it is given.
+// The L2 producer still waits for its m-block's L1 arrivals.
+// Layer: I = 256 (2 L1 pairs), H = 512 (4 L2 tiles per m-block).
+// REQUIRES: ptxas
+// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=fused-gemm wave-m-blocks=2" | FileCheck %s --check-prefix=PLAN
+// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=fused-gemm wave-m-blocks=2" --megamoe-expand="only=moe_fused_gemm" | FileCheck %s
+// RUN: rm -rf %t && mkdir -p %t/bm64 %t/bm128
+// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=fused-gemm wave-m-blocks=2" --megamoe-expand --megamoe-to-cubin="chip=sm_90a emit-dir=%t/bm64" -o /dev/null
+// RUN: %ptxas -arch=sm_90a -v %t/bm64/layer.ptx -o %t/bm64/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// BLOCK_M 128 compiles (and spills: docs/FusedSchedule.md says why it stays off).
+// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=fused-gemm block-m=128 wave-m-blocks=1 wave-lag=0" --megamoe-expand --megamoe-to-cubin="chip=sm_90a emit-dir=%t/bm128" -o /dev/null 2>&1
+// RUN: %ptxas -arch=sm_90a %t/bm128/layer.ptx -o %t/bm128/check.cubin
+// Where it does not apply, the plan says why.
+// RUN: not megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=split wave-m-blocks=2" 2>&1 | FileCheck %s --check-prefix=SPLIT
+// RUN: not megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=fused-gemm wave-lag=2" 2>&1 | FileCheck %s --check-prefix=LAG
+
+// PLAN: wave_m_blocks = 2
+
+// CHECK-LABEL: warpspec.kernel @moe_fused_gemm(
+// CHECK: warpspec.role "tma"
+// CHECK-NOT: warpspec.tile_loop
+// CHECK: warpspec.wave_loop (%[[P:.*]], %{{.*}}, %{{.*}}) m_blocks(%[[MB:.*]]) n_blocks [2, 4] raster [2, 4] wave 2 lag 1 {
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[P]], %c0
+// CHECK-NEXT: scf.if %[[FIRST]] {
+// CHECK: } else {
+// CHECK: warpspec.counter.wait %{{.*}}, %c4_i32 scope gpu name "l2_arrival"
+// CHECK: warpspec.role "math0"
+// CHECK-NOT: warpspec.tile_loop
+// CHECK: warpspec.wave_loop (%{{.*}}, %{{.*}}, %{{.*}}) m_blocks(%[[MB]]) n_blocks [2, 4] raster [2, 4] wave 2 lag 1 {
+// CHECK: scf.if
+// CHECK: warpspec.mma.block_scaled {{.*}} b_scale_map
+// CHECK: } else {
+// CHECK: warpspec.mma.block_scaled
+// CHECK: warpspec.role "math1"
+// CHECK-NOT: warpspec.tile_loop
+// CHECK: warpspec.wave_loop (%{{.*}}, %{{.*}}, %{{.*}}) m_blocks(%[[MB]]) n_blocks [2, 4] raster [2, 4] wave 2 lag 1 {
+// CHECK-NOT: warpspec.tile_loop
+
+// PTXAS: Compiling entry function 'moe_fused_gemm' for 'sm_90a'
+// PTXAS-NEXT: Function properties for moe_fused_gemm
+// PTXAS-NEXT: 16 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+
+// SPLIT: note: variant BLOCK_M 64 (tokens/rank 0..64): wave order: the split schedule runs L1 and L2 in separate kernels (fused-gemm only)
+// LAG: note: variant BLOCK_M 64 (tokens/rank 0..64): wave order: wave-lag 2 needs wave-m-blocks > 0
