@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Common.h"
+#include "megamoe/Conversion/WarpSpecToNVVM/TileOrder.h"
 #include "megamoe/Conversion/WarpSpecToNVVM/WarpSpecToNVVM.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -147,54 +148,61 @@ void warpspec::populateWarpSpecTilePatterns(const TypeConverter &converter,
 }
 
 namespace {
-/// Tile `tile` (index) of a grid of m-blocks x `nBlocks` in rasters of
-/// `raster` n-blocks, `tilesPerRaster` = m-blocks x raster: raster g = tile
-/// / tilesPerRaster, i = tile % tilesPerRaster, m-block i / R, n-block g * R
-/// + i % R. Past the F = nBlocks / R full rasters the last one is W =
-/// nBlocks mod R wide: i = tile - tilesPerRaster * F, m-block i / W, n-block
-/// F * R + i % W. With a cluster of `ctas` the m-block is that of a group:
-/// C * group + rank.
-std::pair<Value, Value> rasterTile(OpBuilder &b, Location loc, Value tile,
-                                   Value tilesPerRaster, int64_t nBlocks,
-                                   int64_t rasterWidth, int64_t ctas,
-                                   Value rank) {
-  auto c = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  Value r = c(rasterWidth);
-  Value raster = arith::DivUIOp::create(b, loc, tile, tilesPerRaster);
-  Value inRaster = arith::RemUIOp::create(b, loc, tile, tilesPerRaster);
-  Value mBlock = arith::DivUIOp::create(b, loc, inRaster, r);
-  if (ctas > 1)
-    mBlock = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, mBlock, c(ctas)), rank);
-  Value nBlock = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, raster, r),
-      arith::RemUIOp::create(b, loc, inRaster, r));
-  if (int64_t width = nBlocks % rasterWidth) {
-    // The narrower last raster; `tail` is only used where it is >= 0.
-    int64_t full = nBlocks / rasterWidth;
-    Value fullTiles = arith::MulIOp::create(b, loc, tilesPerRaster, c(full));
-    Value inTail = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                         tile, fullTiles);
-    Value tail = arith::SubIOp::create(b, loc, tile, fullTiles);
-    Value w = c(width);
-    Value tailM = arith::DivUIOp::create(b, loc, tail, w);
-    if (ctas > 1)
-      tailM = arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, tailM, c(ctas)), rank);
-    Value tailN = arith::AddIOp::create(
-        b, loc, c(full * rasterWidth),
-        arith::RemUIOp::create(b, loc, tail, w));
-    mBlock = arith::SelectOp::create(b, loc, inTail, tailM, mBlock);
-    nBlock = arith::SelectOp::create(b, loc, inTail, tailN, nBlock);
+/// The arithmetic policy of megamoe/Conversion/WarpSpecToNVVM/TileOrder.h
+/// that emits the ops: unsigned arith on `type` (index or i32), a branch as
+/// an scf.if with results.
+struct IrArith {
+  using V = Value;
+  using P = Value;
+  OpBuilder &b;
+  Location loc;
+  Type type;
+
+  V c(int64_t v) {
+    if (type.isIndex())
+      return arith::ConstantIndexOp::create(b, loc, v);
+    return arith::ConstantIntOp::create(b, loc, type, v);
   }
-  return {mBlock, nBlock};
-}
+  V add(V x, V y) { return arith::AddIOp::create(b, loc, x, y); }
+  V sub(V x, V y) { return arith::SubIOp::create(b, loc, x, y); }
+  V mul(V x, V y) { return arith::MulIOp::create(b, loc, x, y); }
+  V div(V x, V y) { return arith::DivUIOp::create(b, loc, x, y); }
+  V rem(V x, V y) { return arith::RemUIOp::create(b, loc, x, y); }
+  V max(V x, V y) { return arith::MaxUIOp::create(b, loc, x, y); }
+  P ult(V x, V y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
+  }
+  P uge(V x, V y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, x, y);
+  }
+  V select(P p, V x, V y) { return arith::SelectOp::create(b, loc, p, x, y); }
+  V fromPred(P p) {
+    if (type.isIndex())
+      return arith::IndexCastUIOp::create(b, loc, type, p);
+    return arith::ExtUIOp::create(b, loc, type, p);
+  }
+  template <size_t N, typename Then, typename Else>
+  std::array<V, N> branch(P cond, Then then, Else otherwise) {
+    SmallVector<Type, 3> types(N, type);
+    auto ifOp = scf::IfOp::create(b, loc, types, cond,
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    std::array<V, N> t = then();
+    scf::YieldOp::create(b, loc, ValueRange(ArrayRef<V>(t)));
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    std::array<V, N> e = otherwise();
+    scf::YieldOp::create(b, loc, ValueRange(ArrayRef<V>(e)));
+    std::array<V, N> results;
+    for (size_t i = 0; i < N; ++i)
+      results[i] = ifOp.getResult(i);
+    return results;
+  }
+};
 } // namespace
 
 /// tiles t = blockIdx.x, blockIdx.x + gridDim.x, ... below m_blocks *
-/// n_blocks, in rasters (rasterTile). With k_split the iterations past the
+/// n_blocks, in rasters (megamoe::tileorder::rasterTile). With k_split the iterations past the
 /// whole tiles are the last wave's split units (TileLoopOp's description).
 LogicalResult warpspec::expandTileLoops(gpu::GPUModuleOp module) {
   SmallVector<TileLoopOp> loops;
@@ -278,9 +286,13 @@ LogicalResult warpspec::expandTileLoops(gpu::GPUModuleOp module) {
           arith::IndexCastOp::create(b, loc, b.getI32Type(), u),
           arith::ConstantIntOp::create(b, loc, b.getI32Type(), -1));
     }
-    auto [mBlock, nBlock] =
-        rasterTile(b, loc, tile, tilesPerRaster, op.getNBlocks(),
-                   op.getRaster(), ctas, rank);
+    IrArith ar{b, loc, b.getIndexType()};
+    auto [mBlock, nBlock] = megamoe::tileorder::rasterTile(
+        ar, tile, tilesPerRaster, op.getNBlocks(), op.getRaster());
+    // A cluster's CTA of rank r takes m-block C * group + r.
+    if (ctas > 1)
+      mBlock = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, mBlock, c(ctas)), rank);
     Block &body = op.getBody().front();
     body.getArgument(0).replaceAllUsesWith(mBlock);
     body.getArgument(1).replaceAllUsesWith(nBlock);
@@ -294,119 +306,54 @@ LogicalResult warpspec::expandTileLoops(gpu::GPUModuleOp module) {
   return success();
 }
 
-/// The wave loop (WaveLoopOp's description): tiles t = blockIdx.x,
-/// blockIdx.x + gridDim.x, ... below m_blocks x (n_blocks[0] + n_blocks[1])
-/// in a sequence of segments, segment k being phase 0 of wave k for k <=
-/// lag, then (j = k - lag - 1) phase 1 of wave j / 2 for even j and phase 0
-/// of wave lag + 1 + j / 2 for odd j. Each CTA carries the segment of its
-/// last tile and that segment's first index from tile to tile, and moves on
-/// while t is past the segment's end: its t only grows, so the walk is
-/// amortized over its tiles. (A closed form of the same order, with the last
-/// wave's segments placed by formula, kept more values live through the
-/// tiles: V4-Pro's BLOCK_M 128 fused GEMM spilled 232 bytes with it, 28
-/// with this walk.)
+/// The wave loop (WaveLoopOp's description): each tile's position in the
+/// sequence mapped in closed form from t and M alone (megamoe::tileorder::waveTile),
+/// in i32. M and the tile's coordinates pass through opaque moves, so that
+/// nothing derived from M is hoisted out of the loop and the coordinates are
+/// one register each through the tile. The fused GEMM kernel's BLOCK_M 128
+/// math warpgroups still spill with this mapping (V4-Flash 92 bytes, V4-Pro
+/// 72; with a trivial mapping in the math roles, 0; hoisted invariants or a
+/// segment carried from tile to tile spilled 28-232): the cost is the
+/// mapping's code itself, where those warpgroups have no registers left.
 LogicalResult warpspec::expandWaveLoops(gpu::GPUModuleOp module) {
   SmallVector<WaveLoopOp> loops;
   module.walk([&](WaveLoopOp op) { loops.push_back(op); });
   for (WaveLoopOp op : loops) {
     OpBuilder b(op);
     Location loc = op.getLoc();
+    Type i32 = b.getI32Type(), idx = b.getIndexType();
+    IrArith ar{b, loc, i32};
     auto index = [&](Value v) {
-      return arith::IndexCastOp::create(b, loc, b.getIndexType(), v)
-          .getResult();
+      return arith::IndexCastOp::create(b, loc, idx, v).getResult();
     };
-    auto c = [&](OpBuilder &ob, int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(ob, loc, v);
+    auto opaque = [&](Value v) {
+      return LLVM::InlineAsmOp::create(
+                 b, loc, i32, ValueRange{v}, "mov.b32 $0, $1;", "=r,r",
+                 /*has_side_effects=*/true, /*is_align_stack=*/false,
+                 LLVM::tailcallkind::TailCallKind::None,
+                 LLVM::AsmDialectAttr(), ArrayAttr())
+          .getResult(0);
     };
     ArrayRef<int64_t> nBlocks = op.getNBlocks(), raster = op.getRaster();
-    int64_t wave = op.getWave(), lag = op.getLag();
-    Value first = index(NVVM::BlockIdXOp::create(b, loc, b.getI32Type()));
-    Value step = index(NVVM::GridDimXOp::create(b, loc, b.getI32Type()));
-    Value mBlocks =
-        arith::MaxSIOp::create(b, loc, index(op.getMBlocks()), c(b, 0));
-    Value numTiles =
-        arith::MulIOp::create(b, loc, mBlocks, c(b, nBlocks[0] + nBlocks[1]));
-    // Segment k: whether it is phase 1 (i1), and its wave.
-    auto segment = [&](OpBuilder &ob, Value k) -> std::pair<Value, Value> {
-      Value head = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::ule,
-                                         k, c(ob, lag));
-      Value j = arith::SubIOp::create(
-          ob, loc, arith::MaxUIOp::create(ob, loc, k, c(ob, lag + 1)),
-          c(ob, lag + 1));
-      Value half = arith::DivUIOp::create(ob, loc, j, c(ob, 2));
-      Value even = arith::CmpIOp::create(
-          ob, loc, arith::CmpIPredicate::eq,
-          arith::RemUIOp::create(ob, loc, j, c(ob, 2)), c(ob, 0));
-      Value second = arith::AndIOp::create(
-          ob, loc, even,
-          arith::XOrIOp::create(
-              ob, loc, head,
-              arith::ConstantIntOp::create(ob, loc, ob.getI1Type(), 1)));
-      Value tailWave = arith::SelectOp::create(
-          ob, loc, even, half,
-          arith::AddIOp::create(ob, loc, half, c(ob, lag + 1)));
-      Value w = arith::SelectOp::create(ob, loc, head, k, tailWave);
-      return {second, w};
-    };
-    // The m-blocks of wave w: min(max(M - w W, 0), W).
-    auto waveMBlocks = [&](OpBuilder &ob, Value w) -> Value {
-      Value left = arith::SubIOp::create(
-          ob, loc, mBlocks, arith::MulIOp::create(ob, loc, w, c(ob, wave)));
-      return arith::MinSIOp::create(
-          ob, loc, arith::MaxSIOp::create(ob, loc, left, c(ob, 0)),
-          c(ob, wave));
-    };
-    auto segmentTiles = [&](OpBuilder &ob, Value k) -> Value {
-      auto [second, w] = segment(ob, k);
-      Value n = arith::SelectOp::create(ob, loc, second, c(ob, nBlocks[1]),
-                                        c(ob, nBlocks[0]));
-      return arith::MulIOp::create(ob, loc, waveMBlocks(ob, w), n);
-    };
-    auto loop = scf::ForOp::create(b, loc, first, numTiles, step,
-                                   ValueRange{c(b, 0), c(b, 0)});
-    OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
-    Value tile = loop.getInductionVar();
-    Type idx = lb.getIndexType();
-    // Move on to the segment that holds `tile`.
-    auto walk = scf::WhileOp::create(
-        lb, loc, TypeRange{idx, idx}, loop.getRegionIterArgs(),
-        [&](OpBuilder &wb, Location, ValueRange at) {
-          Value end = arith::AddIOp::create(wb, loc, at[1],
-                                            segmentTiles(wb, at[0]));
-          Value past = arith::CmpIOp::create(
-              wb, loc, arith::CmpIPredicate::uge, tile, end);
-          scf::ConditionOp::create(wb, loc, past, at);
-        },
-        [&](OpBuilder &wb, Location, ValueRange at) {
-          Value next = arith::AddIOp::create(wb, loc, at[0], c(wb, 1));
-          Value start = arith::AddIOp::create(wb, loc, at[1],
-                                              segmentTiles(wb, at[0]));
-          scf::YieldOp::create(wb, loc, ValueRange{next, start});
-        });
-    Value k = walk.getResult(0), start = walk.getResult(1);
-    auto [second, w] = segment(lb, k);
-    Value inSegment = arith::SubIOp::create(lb, loc, tile, start);
-    Value mCount = waveMBlocks(lb, w);
-    // The segment's grid in its phase's rasters (the other phase's mapping
-    // is computed too, and not selected).
-    std::pair<Value, Value> at[2];
-    for (int64_t phase = 0; phase < 2; ++phase)
-      at[phase] = rasterTile(
-          lb, loc, inSegment,
-          arith::MulIOp::create(lb, loc, mCount, c(lb, raster[phase])),
-          nBlocks[phase], raster[phase], /*ctas=*/1, Value());
-    Value mInWave =
-        arith::SelectOp::create(lb, loc, second, at[1].first, at[0].first);
-    Value mBlock = arith::AddIOp::create(
-        lb, loc, arith::MulIOp::create(lb, loc, w, c(lb, wave)), mInWave);
-    Value nBlock =
-        arith::SelectOp::create(lb, loc, second, at[1].second, at[0].second);
-    Value phase = arith::IndexCastUIOp::create(lb, loc, idx, second);
-    scf::YieldOp::create(lb, loc, ValueRange{k, start});
+    megamoe::tileorder::WaveShape shape{{nBlocks[0], nBlocks[1]},
+                               {raster[0], raster[1]},
+                               static_cast<int64_t>(op.getWave()),
+                               static_cast<int64_t>(op.getLag())};
+    Value first = index(NVVM::BlockIdXOp::create(b, loc, i32));
+    Value step = index(NVVM::GridDimXOp::create(b, loc, i32));
+    Value mBlocks = arith::MaxSIOp::create(b, loc, op.getMBlocks(), ar.c(0));
+    Value numTiles = index(ar.mul(mBlocks, ar.c(nBlocks[0] + nBlocks[1])));
+    auto loop = scf::ForOp::create(b, loc, first, numTiles, step);
+    b.setInsertionPointToStart(loop.getBody());
+    Value t = arith::IndexCastUIOp::create(b, loc, i32, loop.getInductionVar());
+    // t < M (N0 + N1), so M >= 1 here.
+    std::array<Value, 3> tile =
+        megamoe::tileorder::waveTile(ar, t, opaque(mBlocks), shape);
     Block &body = op.getBody().front();
-    body.getArgument(0).replaceAllUsesWith(phase);
-    body.getArgument(1).replaceAllUsesWith(mBlock);
-    body.getArgument(2).replaceAllUsesWith(nBlock);
+    for (int i = 0; i < 3; ++i)
+      body.getArgument(i).replaceAllUsesWith(
+          arith::IndexCastUIOp::create(b, loc, idx, opaque(tile[i]))
+              .getResult());
     Block *target = loop.getBody();
     target->getOperations().splice(std::prev(target->end()),
                                    body.getOperations());

@@ -1,41 +1,44 @@
 // RUN: megamoe-opt %s --pass-pipeline='builtin.module(gpu.module(convert-warpspec-to-nvvm))' | FileCheck %s
 
 // warpspec.wave_loop lowers to the persistent loop over this CTA's tiles,
-// t = ctaid.x, ctaid.x + nctaid.x, ... < max(m_blocks, 0) * (16 + 32),
-// carrying (segment, the segment's first tile) from tile to tile: a while
-// loop moves to the segment that holds t (t >= start + the segment's
-// tiles), whose tiles are its wave's m-blocks (min(max(M - 8 w, 0), 8)) x
-// its phase's n-blocks. Segment k <= lag (1) is phase 0 of wave k; after
-// them j = k - 2 alternates phase 1 of wave j / 2 (even j) and phase 0 of
-// wave 2 + j / 2. The phase is the segment's (index_castui of an i1), the
-// m-block 8 w + the segment's raster m-block.
+// t = ctaid.x, ctaid.x + nctaid.x, ... < max(m_blocks, 0) * (16 + 32), each
+// tile's (phase, m-block, n-block) computed in closed form from t and M in
+// i32 (megamoe/Conversion/WarpSpecToNVVM/TileOrder.h, whose arithmetic the
+// unit test TileOrder.* checks against the op's stated order). Here W = 8,
+// lag 1: G - 1 = (M - 1) / 8, P = (G - 1) * 128 + (max(G - 1, 1) - 1) * 256,
+// the head is the first (lag + 1) * 128 = 256 tiles. M is read through an
+// opaque move inside the loop (nothing derived from it is hoisted), and so
+// are the three coordinates.
 
 module attributes {gpu.container_module} {
 gpu.module @k [#nvvm.target<chip = "sm_90a", features = "+ptx86", O = 3>] {
 // CHECK-LABEL: llvm.func @waves
 // CHECK: nvvm.read.ptx.sreg.ctaid.x
 // CHECK: nvvm.read.ptx.sreg.nctaid.x
-// CHECK: %[[M:.*]] = arith.maxsi %{{.*}}, %{{.*}} : index
-// CHECK: %[[C48:.*]] = arith.constant 48 : index
-// CHECK: %[[TILES:.*]] = arith.muli %[[M]], %[[C48]] : index
-// CHECK: %[[ZERO:.*]] = arith.constant 0 : index
-// CHECK: scf.for %[[T:.*]] = %{{.*}} to %[[TILES]] step %{{.*}} iter_args(%[[K0:.*]] = %[[ZERO]], %[[S0:.*]] = %{{.*}}) -> (index, index) {
-// CHECK: %[[WALK:.*]]:2 = scf.while (%[[K:.*]] = %[[K0]], %[[S:.*]] = %[[S0]]) : (index, index) -> (index, index) {
-// CHECK: arith.cmpi ule, %[[K]], %{{.*}} : index
-// CHECK: arith.minsi
-// CHECK: %[[END:.*]] = arith.addi %[[S]], %{{.*}} : index
-// CHECK: %[[PAST:.*]] = arith.cmpi uge, %[[T]], %[[END]] : index
-// CHECK: scf.condition(%[[PAST]]) %[[K]], %[[S]] : index, index
-// CHECK: } do {
-// CHECK: ^bb0(%[[K1:.*]]: index, %[[S1:.*]]: index):
-// CHECK: arith.addi %[[K1]], %{{.*}} : index
+// CHECK: %[[M:.*]] = arith.maxsi %{{.*}}, %{{.*}} : i32
+// CHECK: %[[C48:.*]] = arith.constant 48 : i32
+// CHECK: %[[TILES:.*]] = arith.muli %[[M]], %[[C48]] : i32
+// CHECK: %[[UB:.*]] = arith.index_cast %[[TILES]] : i32 to index
+// CHECK: scf.for %[[T:.*]] = %{{.*}} to %[[UB]] step %{{.*}} {
+// CHECK: %[[T32:.*]] = arith.index_castui %[[T]] : index to i32
+// CHECK: %[[MO:.*]] = llvm.inline_asm has_side_effects "mov.b32 $0, $1;", "=r,r" %[[M]] : (i32) -> i32
+// CHECK: %[[GM1:.*]] = arith.divui %{{.*}}, %{{.*}} : i32
+// CHECK: arith.maxui %[[GM1]]
+// CHECK: %[[P:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK: %[[BEFORE:.*]] = arith.cmpi ult, %[[T32]], %[[P]] : i32
+// CHECK: scf.if %[[BEFORE]] -> (i32, i32, i32) {
+// CHECK: %[[C256:.*]] = arith.constant 256 : i32
+// CHECK: arith.cmpi ult, %[[T32]], %[[C256]] : i32
+// CHECK: } else {
 // CHECK: scf.yield
-// CHECK: }
-// CHECK: arith.subi %[[T]], %[[WALK]]#1 : index
-// CHECK: %[[PHASE:.*]] = arith.index_castui %{{.*}} : i1 to index
+// CHECK: } else {
+// CHECK: scf.if %{{.*}} -> (i32, i32, i32) {
+// CHECK: llvm.inline_asm has_side_effects "mov.b32 $0, $1;", "=r,r"
+// CHECK: %[[PHASE:.*]] = arith.index_castui %{{.*}} : i32 to index
+// CHECK: llvm.inline_asm has_side_effects "mov.b32 $0, $1;", "=r,r"
+// CHECK: llvm.inline_asm has_side_effects "mov.b32 $0, $1;", "=r,r"
 // CHECK: arith.index_cast %[[PHASE]] : index to i32
 // CHECK: llvm.store
-// CHECK: scf.yield %[[WALK]]#0, %[[WALK]]#1 : index, index
 // CHECK-NOT: warpspec.wave_loop
 warpspec.kernel @waves(%mb: i32, %out: !llvm.ptr<1>)
     attributes {chip = "sm_90a", maxnreg = 168 : i32, smem_bytes = 0 : i64, threads = 128 : i32} {
