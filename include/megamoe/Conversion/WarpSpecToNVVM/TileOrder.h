@@ -125,10 +125,13 @@ std::array<typename A::V, 3> waveTile(A &a, typename A::V t,
   // phase's rasters.
   V mCount = a.select(a.ult(w, lastWave), a.c(s.wave), lastMBlocks);
   auto grid = [&](int phase1) -> std::array<V, 3> {
-    auto [m, n] =
-        rasterTile(a, offset, a.mul(mCount, a.c(s.raster[phase1])),
-                   s.nBlocks[phase1], s.raster[phase1]);
-    return {a.c(phase1), a.add(a.mul(w, a.c(s.wave)), m), n};
+    int64_t n = s.nBlocks[phase1], r = s.raster[phase1];
+    // One raster (m-major, the layer's usual): no division by the
+    // run-time raster size.
+    auto [m, nb] = r == n ? std::pair<V, V>{a.div(offset, a.c(n)),
+                                            a.rem(offset, a.c(n))}
+                          : rasterTile(a, offset, a.mul(mCount, a.c(r)), n, r);
+    return {a.c(phase1), a.add(a.mul(w, a.c(s.wave)), m), nb};
   };
   return a.template branch<3>(
       a.ult(a.c(0), phase), [&] { return grid(1); }, [&] { return grid(0); });
