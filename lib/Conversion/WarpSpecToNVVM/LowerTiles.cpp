@@ -311,7 +311,7 @@ LogicalResult warpspec::expandTileLoops(gpu::GPUModuleOp module) {
 /// in i32. M and the tile's coordinates pass through opaque moves, so that
 /// nothing derived from M is hoisted out of the loop and the coordinates are
 /// one register each through the tile. The fused GEMM kernel's BLOCK_M 128
-/// math warpgroups still spill with this mapping (V4-Flash 92 bytes, V4-Pro
+/// math warpgroups still spill with this mapping (V4-Flash 48 bytes, V4-Pro
 /// 72; with a trivial mapping in the math roles, 0; hoisted invariants or a
 /// segment carried from tile to tile spilled 28-232): the cost is the
 /// mapping's code itself, where those warpgroups have no registers left.
