@@ -181,6 +181,29 @@ bool stageL1WeightTiles(const LayerConfig &) {
   return false;
 }
 
+std::pair<int64_t, int64_t> fusedGemmWaveOrder(Schedule schedule,
+                                               const Variant &v) {
+  // Measured on one H100 (bench/RESULTS.md 2026-12-07, "Wave order"),
+  // V4-Flash EP1, clamp 10, compare_cubins interleaved call by call, against
+  // the phase order (every L1 tile, then every L2 tile) of the same kernel:
+  //   BLOCK_M 64 only, waves of 4 m-blocks, lag 1: 0.959 / 0.937 / 0.964 /
+  //   0.761 of its time at 8 / 512 / 2048 / 8192 tokens (8 m-blocks: 0.965
+  //   / 0.957 / 0.974 / 0.800). At 2048 / 8192 tokens, against W 8 lag 1:
+  //   W 4 0.981 / 0.923, W 2 0.996 / 1.019, W 16 1.032 / 1.059, lag 0
+  //   1.046 / 0.945, lag 2 1.019 / 1.035; against W 4 lag 1 (another call):
+  //   W 3 1.103 / 1.294, W 6 0.997 / 1.060, lag 0 1.274 / 1.461 (an L2
+  //   tile then waits for L1 tiles still running). The time is sensitive to
+  //   where the L2 waits fall; W 4 lag 1 was the best point seen.
+  // BLOCK_M 128 keeps the phase order: its math warpgroups spill with the
+  // wave loop's mapping (docs/FusedSchedule.md, "Wave order"), and the
+  // planner's V4-Flash variants at 8192 tokens (BLOCK_M 128) measured 1.021
+  // with W 4 and 0.965 with W 8, V4-Pro's 0.893 with W 4.
+  if (schedule == Schedule::FusedGemm && v.blockM == 64 && v.kSplit == 1 &&
+      !v.l1Pull)
+    return {4, 1};
+  return {0, 1};
+}
+
 int64_t stageKSplit(const LayerConfig &c, Schedule schedule,
                     const Variant &v) {
   // Not yet measured on the GPU: off until it is (megamoe-plan k-split=N

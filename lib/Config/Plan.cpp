@@ -75,10 +75,11 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
     // K-split tail, PlanRules.cpp "k-split").
     v.kSplit = o.kSplit && v.blockM == 64 ? *o.kSplit
                                           : stageKSplit(c, plan.schedule, v);
-    // Not measured faster yet: the phase order unless asked (PlanRules.cpp
-    // "wave-order" says where it applies).
-    v.waveMBlocks = o.waveMBlocks.value_or(0);
-    v.waveLag = o.waveLag.value_or(1);
+    // The fused-gemm kernel's tile order (Heuristics.cpp says what was
+    // measured; PlanRules.cpp "wave-order" where it applies).
+    auto [waveMBlocks, waveLag] = fusedGemmWaveOrder(plan.schedule, v);
+    v.waveMBlocks = o.waveMBlocks.value_or(waveMBlocks);
+    v.waveLag = o.waveLag.value_or(waveLag);
     plan.variants.push_back(v);
     next = maxTokens + 1;
   }

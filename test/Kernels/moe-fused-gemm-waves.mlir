@@ -15,7 +15,12 @@
 // RUN: %ptxas -arch=sm_90a %t/bm128/layer.ptx -o %t/bm128/check.cubin
 // Where it does not apply, the plan says why.
 // RUN: not megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=split wave-m-blocks=2" 2>&1 | FileCheck %s --check-prefix=SPLIT
-// RUN: not megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=fused-gemm wave-lag=2" 2>&1 | FileCheck %s --check-prefix=LAG
+// RUN: not megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=fused-gemm wave-m-blocks=0 wave-lag=2" 2>&1 | FileCheck %s --check-prefix=LAG
+// The planner's default (Heuristics.cpp, fusedGemmWaveOrder): waves of 4
+// m-blocks, lag 1, for the BLOCK_M 64 variant; the phase order for BLOCK_M
+// 128 (whose math warpgroups spill with the wave loop).
+// RUN: megamoe-opt --megamoe-layer="hidden=4096 intermediate=2048 experts=256 topk=6 ranks=1 max-tokens=8192 chip=sm_90a" --megamoe-plan="schedule=fused-gemm" | FileCheck %s --check-prefix=DEFAULT
+// RUN: megamoe-opt --megamoe-layer="hidden=4096 intermediate=2048 experts=256 topk=6 ranks=1 max-tokens=8192 chip=sm_90a" --megamoe-plan="schedule=split" | FileCheck %s --check-prefix=SPLIT-DEFAULT
 
 // PLAN: wave_m_blocks = 2
 
@@ -45,3 +50,8 @@
 
 // SPLIT: note: variant BLOCK_M 64 (tokens/rank 0..64): wave order: the split schedule runs L1 and L2 in separate kernels (fused-gemm only)
 // LAG: note: variant BLOCK_M 64 (tokens/rank 0..64): wave order: wave-lag 2 needs wave-m-blocks > 0
+
+// DEFAULT: block_m = 64, {{.*}}wave_m_blocks = 4>
+// DEFAULT-NOT: wave_m_blocks
+// DEFAULT: block_m = 128,
+// SPLIT-DEFAULT-NOT: wave_m_blocks

@@ -6,7 +6,7 @@
 // completed.
 // REQUIRES: ptxas
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=fused-gemm block-m=128" --megamoe-expand="only=moe_fused_gemm" | FileCheck %s
-// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=fused-gemm" --megamoe-expand="only=moe_fused_gemm" | FileCheck %s --check-prefix=BM64
+// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=fused-gemm wave-m-blocks=0" --megamoe-expand="only=moe_fused_gemm" | FileCheck %s --check-prefix=BM64
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=fused-gemm block-m=128" --megamoe-expand="only=moe_fused_gemm test-missing-arrivals=1 barrier-timeout-cycles=1000" | FileCheck %s --check-prefix=MISSING
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=fused-gemm block-m=128" --megamoe-expand --megamoe-to-cubin="chip=sm_90a emit-dir=%t/bm128" -o /dev/null
@@ -57,8 +57,10 @@
 // CHECK: warpspec.peer.ptr
 // CHECK: warpspec.role "math1"
 
-// BLOCK_M 64: the L1 pairs split the columns (two B tiles per stage); one
-// warpgroup computes the 64-row L2 tiles, the other only walks the ring.
+// BLOCK_M 64 in the phase order (wave-m-blocks=0; its default is the wave
+// order, Kernels/moe-fused-gemm-waves.mlir): the L1 pairs split the columns
+// (two B tiles per stage); one warpgroup computes the 64-row L2 tiles, the
+// other only walks the ring.
 // BM64: warpspec.smem.alloc "b_tiles1"
 // BM64: warpspec.smem.alloc "d_tiles" : !warpspec.smem<64x128xbf16
 // BM64: warpspec.role "math1"

@@ -36,7 +36,8 @@ struct MegaMoEPlanPass
     set(o.l2BlockN, l2BlockN);
     set(o.expertAlign, expertAlign);
     set(o.kSplit, kSplit);
-    set(o.waveMBlocks, waveMBlocks);
+    if (waveMBlocks != -1) // -1: the option's "heuristic"
+      o.waveMBlocks = waveMBlocks;
     if (waveLag >= 0)
       o.waveLag = waveLag;
     set(o.blockK, blockK);

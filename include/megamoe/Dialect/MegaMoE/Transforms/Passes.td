@@ -78,10 +78,10 @@ def MegaMoEPlan : Pass<"megamoe-plan", "::mlir::ModuleOp"> {
            "units each tile of the grouped GEMMs' last, partial wave is "
            "split into along K: 1 = none, 2 or 4 (the stage kernels' BLOCK_M "
            "64 variant; 0 = heuristic)">,
-    Option<"waveMBlocks", "wave-m-blocks", "int64_t", "0",
+    Option<"waveMBlocks", "wave-m-blocks", "int64_t", "-1",
            "the fused-gemm kernel's tile order: W > 0 interleaves its L1 and "
            "L2 tiles in waves of W m-blocks (warpspec.wave_loop); 0 = every "
-           "L1 tile before every L2 tile">,
+           "L1 tile before every L2 tile (-1 = heuristic: 4 at BLOCK_M 64)">,
     Option<"waveLag", "wave-lag", "int64_t", "-1",
            "with wave-m-blocks: the L2 tiles of wave w follow the L1 tiles "
            "of wave w + lag (default 1; 0 = right behind wave w's)">,
