@@ -67,6 +67,21 @@ LogicalResult verifySameTileLoops(Operation *loop) {
 }
 } // namespace
 
+namespace {
+/// A tile loop's region (block arguments `args`, already typed) and
+/// attribute dictionary: the end of both loops' custom syntax.
+ParseResult parseLoopBody(OpAsmParser &parser, OperationState &result,
+                          ArrayRef<OpAsmParser::Argument> args) {
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, args) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  if (body->empty())
+    body->emplaceBlock();
+  return success();
+}
+} // namespace
+
 // warpspec.tile_loop (%m, %n) m_blocks(%mb) n_blocks 32 raster 8 { ... }
 ParseResult TileLoopOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<OpAsmParser::Argument, 2> args;
@@ -114,13 +129,7 @@ ParseResult TileLoopOp::parse(OpAsmParser &parser, OperationState &result) {
     result.addAttribute(getKSplitTilesAttrName(result.name),
                         b.getI64IntegerAttr(kSplitTiles));
   }
-  Region *body = result.addRegion();
-  if (parser.parseRegion(*body, args) ||
-      parser.parseOptionalAttrDictWithKeyword(result.attributes))
-    return failure();
-  if (body->empty())
-    body->emplaceBlock();
-  return success();
+  return parseLoopBody(parser, result, args);
 }
 
 void TileLoopOp::print(OpAsmPrinter &p) {
@@ -218,13 +227,7 @@ ParseResult WaveLoopOp::parse(OpAsmParser &parser, OperationState &result) {
                       b.getDenseI64ArrayAttr(raster));
   result.addAttribute(getWaveAttrName(result.name), b.getI64IntegerAttr(wave));
   result.addAttribute(getLagAttrName(result.name), b.getI64IntegerAttr(lag));
-  Region *body = result.addRegion();
-  if (parser.parseRegion(*body, args) ||
-      parser.parseOptionalAttrDictWithKeyword(result.attributes))
-    return failure();
-  if (body->empty())
-    body->emplaceBlock();
-  return success();
+  return parseLoopBody(parser, result, args);
 }
 
 void WaveLoopOp::print(OpAsmPrinter &p) {
