@@ -512,8 +512,8 @@ const VariantRule kVariantRules[] = {
        if (v.waveMBlocks == 0)
          why = cat("wave-lag ", v.waveLag, " needs wave-m-blocks > 0");
        else if (v.waveMBlocks < 0 || v.waveLag < 0)
-         why = cat("wave-m-blocks ", v.waveMBlocks, " and wave-lag ",
-                   v.waveLag, " must not be negative");
+         why = cat("wave-m-blocks ", v.waveMBlocks, " and wave-lag ", v.waveLag,
+                   " must not be negative");
        else if (p.schedule != Schedule::FusedGemm)
          why = cat("the ", toString(p.schedule),
                    " schedule runs L1 and L2 in separate kernels (fused-gemm "

@@ -180,8 +180,8 @@ std::string planToText(const LayerConfig &c, const Plan &p) {
                                 " (the last wave's tiles split along K)"
                           : std::string())
          << (v.waveMBlocks > 0
-                 ? " wave=" + std::to_string(v.waveMBlocks) + " lag=" +
-                       std::to_string(v.waveLag) +
+                 ? " wave=" + std::to_string(v.waveMBlocks) +
+                       " lag=" + std::to_string(v.waveLag) +
                        " (L1 and L2 tiles interleaved in waves of m-blocks)"
                  : std::string())
          << "\n";

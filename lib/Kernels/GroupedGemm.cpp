@@ -137,16 +137,14 @@ void forEachKernelTile(OpBuilder &b, Location loc, const GemmKernel &k,
                        KernelTileBody body) {
   if (!k.wave) {
     for (const GemmPhase *g : k.phases)
-      g->tiles.forEachTile(b, loc,
-                           [&](OpBuilder &tb, Value mBlock, Value nBlock,
-                               const ClusterTile *at, Value unit) {
-                             body(tb, *g, mBlock, nBlock, at, unit);
-                           });
+      g->tiles.forEachTile(
+          b, loc,
+          [&](OpBuilder &tb, Value mBlock, Value nBlock, const ClusterTile *at,
+              Value unit) { body(tb, *g, mBlock, nBlock, at, unit); });
     return;
   }
   assert(k.phases.size() == 2 && "a wave order interleaves two phases");
-  const TileScheduler &first = k.phases[0]->tiles, &second =
-                                                       k.phases[1]->tiles;
+  const TileScheduler &first = k.phases[0]->tiles, &second = k.phases[1]->tiles;
   assert(first.cluster == 1 && second.cluster == 1 && first.kSplit == 1 &&
          second.kSplit == 1 && "a wave loop has no cluster and no K split");
   auto loop = ws::WaveLoopOp::create(
@@ -159,9 +157,8 @@ void forEachKernelTile(OpBuilder &b, Location loc, const GemmKernel &k,
     tile.addArgument(b.getIndexType(), loc);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&tile);
-  Value isFirst =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                            loop.getPhase(), indexConst(b, loc, 0));
+  Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        loop.getPhase(), indexConst(b, loc, 0));
   moe::ifThen(
       b, loc, isFirst,
       [&](OpBuilder &tb) {
@@ -434,44 +431,44 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
       b, loc, k,
       [&](OpBuilder &tb, const GemmPhase &g, Value mBlock, Value tile,
           const ClusterTile *at, Value unit) {
-      const GroupedGemmConfig &c = g.cfg;
-      BlockRows rows = loadBlockRows(tb, loc, g, mBlock);
-      Value expert = rows.expert;
-      KRange range = unitKRange(tb, loc, g, unit);
-      Value tag = profileTag(tb, loc, k, g, mBlock, tile);
-      if (g.arrivals)
-        k.profile.span(tb, loc, /*role=*/0, ProfilePhase::L2Wait, tag,
-                       [&] { waitForArrivals(tb, loc, g, warp, mBlock); });
-      if (g.pullArrivals)
-        waitForPulledRows(tb, loc, g, warp, rows);
-      SmallVector<Value, 2> nBlocks = tileColumnBlocks(tb, loc, c, tile);
-      // The cluster shares the weight tile when its m-blocks belong to one
-      // expert (each expert's m-blocks are contiguous, so the first and the
-      // last tell). Every CTA of the cluster computes the same value.
-      Value shareB;
-      if (at)
-        shareB = arith::CmpIOp::create(
-            tb, loc, arith::CmpIPredicate::eq,
-            loadBlockExpert(tb, loc, g, at->firstMBlock),
-            loadBlockExpert(tb, loc, g, at->lastMBlock));
-      auto operands = [&](Value nBlock) {
-        TileOperands t = groupedTileOperands(tb, loc, k.mainloop.config(), g.a,
-                                             g.sfa, g.b, rows.row0, nBlock,
-                                             expert, c.n);
-        t.shareB = shareB;
-        return t;
-      };
-      k.profile.span(tb, loc, /*role=*/0, g.mainloopPhase, tag, [&] {
-        if (g.splitN) { // both column blocks in each stage
-          TileOperands t = operands(nBlocks[0]);
-          t.bRow1 = operands(nBlocks[1]).bRow;
-          return k.mainloop.produceTile(tb, loc, warp, t, g.phase, range);
-        }
-        for (Value nBlock : nBlocks)
-          k.mainloop.produceTile(tb, loc, warp, operands(nBlock), g.phase,
-                                 range);
+        const GroupedGemmConfig &c = g.cfg;
+        BlockRows rows = loadBlockRows(tb, loc, g, mBlock);
+        Value expert = rows.expert;
+        KRange range = unitKRange(tb, loc, g, unit);
+        Value tag = profileTag(tb, loc, k, g, mBlock, tile);
+        if (g.arrivals)
+          k.profile.span(tb, loc, /*role=*/0, ProfilePhase::L2Wait, tag,
+                         [&] { waitForArrivals(tb, loc, g, warp, mBlock); });
+        if (g.pullArrivals)
+          waitForPulledRows(tb, loc, g, warp, rows);
+        SmallVector<Value, 2> nBlocks = tileColumnBlocks(tb, loc, c, tile);
+        // The cluster shares the weight tile when its m-blocks belong to one
+        // expert (each expert's m-blocks are contiguous, so the first and the
+        // last tell). Every CTA of the cluster computes the same value.
+        Value shareB;
+        if (at)
+          shareB = arith::CmpIOp::create(
+              tb, loc, arith::CmpIPredicate::eq,
+              loadBlockExpert(tb, loc, g, at->firstMBlock),
+              loadBlockExpert(tb, loc, g, at->lastMBlock));
+        auto operands = [&](Value nBlock) {
+          TileOperands t =
+              groupedTileOperands(tb, loc, k.mainloop.config(), g.a, g.sfa, g.b,
+                                  rows.row0, nBlock, expert, c.n);
+          t.shareB = shareB;
+          return t;
+        };
+        k.profile.span(tb, loc, /*role=*/0, g.mainloopPhase, tag, [&] {
+          if (g.splitN) { // both column blocks in each stage
+            TileOperands t = operands(nBlocks[0]);
+            t.bRow1 = operands(nBlocks[1]).bRow;
+            return k.mainloop.produceTile(tb, loc, warp, t, g.phase, range);
+          }
+          for (Value nBlock : nBlocks)
+            k.mainloop.produceTile(tb, loc, warp, operands(nBlock), g.phase,
+                                   range);
+        });
       });
-    });
 }
 
 /// Warpgroup wg's issue turn: it waits on its own barrier and passes the
@@ -487,9 +484,8 @@ MmaTurn mmaTurn(const GemmKernel &k, int64_t wg) {
 /// row blocks per warpgroup [128 wg, 128 wg + 128)): the mainloop's
 /// consumer, then the epilogue.
 void buildMathTile(OpBuilder &tb, Location loc, const GemmKernel &k,
-                   const GemmPhase &g, int64_t wg, Value isStorer,
-                   Value mBlock, Value tile, const ClusterTile *cluster,
-                   Value unit) {
+                   const GemmPhase &g, int64_t wg, Value isStorer, Value mBlock,
+                   Value tile, const ClusterTile *cluster, Value unit) {
   const GroupedGemmConfig &c = g.cfg;
   if (wg >= g.computingWarpgroups) {
     // No rows or columns of these tiles: walk the ring with the others.

@@ -111,8 +111,8 @@ TEST(TileOrder, WaveTileIsTheStatedSequence) {
                 for (int64_t t = 0; t < m * (n0 + n1); ++t)
                   ASSERT_EQ(waveTile(a, t, m, s), want[t])
                       << "N " << n0 << "/" << n1 << " raster " << r0 << "/"
-                      << r1 << " wave " << wave << " lag " << lag << " M "
-                      << m << " t " << t;
+                      << r1 << " wave " << wave << " lag " << lag << " M " << m
+                      << " t " << t;
                 ++shapes;
               }
   EXPECT_GT(shapes, 1000);

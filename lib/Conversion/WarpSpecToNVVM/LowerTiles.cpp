@@ -202,8 +202,9 @@ struct IrArith {
 } // namespace
 
 /// tiles t = blockIdx.x, blockIdx.x + gridDim.x, ... below m_blocks *
-/// n_blocks, in rasters (megamoe::tileorder::rasterTile). With k_split the iterations past the
-/// whole tiles are the last wave's split units (TileLoopOp's description).
+/// n_blocks, in rasters (megamoe::tileorder::rasterTile). With k_split the
+/// iterations past the whole tiles are the last wave's split units
+/// (TileLoopOp's description).
 LogicalResult warpspec::expandTileLoops(gpu::GPUModuleOp module) {
   SmallVector<TileLoopOp> loops;
   module.walk([&](TileLoopOp op) { loops.push_back(op); });
@@ -307,14 +308,15 @@ LogicalResult warpspec::expandTileLoops(gpu::GPUModuleOp module) {
 }
 
 /// The wave loop (WaveLoopOp's description): each tile's position in the
-/// sequence mapped in closed form from t and M alone (megamoe::tileorder::waveTile),
-/// in i32. M and the tile's coordinates pass through opaque moves, so that
-/// nothing derived from M is hoisted out of the loop and the coordinates are
-/// one register each through the tile. The fused GEMM kernel's BLOCK_M 128
-/// math warpgroups still spill with this mapping (V4-Flash 48 bytes, V4-Pro
-/// 72; with a trivial mapping in the math roles, 0; hoisted invariants or a
-/// segment carried from tile to tile spilled 28-232): the cost is the
-/// mapping's code itself, where those warpgroups have no registers left.
+/// sequence mapped in closed form from t and M alone
+/// (megamoe::tileorder::waveTile), in i32. M and the tile's coordinates pass
+/// through opaque moves, so that nothing derived from M is hoisted out of the
+/// loop and the coordinates are one register each through the tile. The fused
+/// GEMM kernel's BLOCK_M 128 math warpgroups still spill with this mapping
+/// (V4-Flash 48 bytes, V4-Pro 72; with a trivial mapping in the math roles, 0;
+/// hoisted invariants or a segment carried from tile to tile spilled 28-232):
+/// the cost is the mapping's code itself, where those warpgroups have no
+/// registers left.
 LogicalResult warpspec::expandWaveLoops(gpu::GPUModuleOp module) {
   SmallVector<WaveLoopOp> loops;
   module.walk([&](WaveLoopOp op) { loops.push_back(op); });
@@ -330,15 +332,15 @@ LogicalResult warpspec::expandWaveLoops(gpu::GPUModuleOp module) {
       return LLVM::InlineAsmOp::create(
                  b, loc, i32, ValueRange{v}, "mov.b32 $0, $1;", "=r,r",
                  /*has_side_effects=*/true, /*is_align_stack=*/false,
-                 LLVM::tailcallkind::TailCallKind::None,
-                 LLVM::AsmDialectAttr(), ArrayAttr())
+                 LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+                 ArrayAttr())
           .getResult(0);
     };
     ArrayRef<int64_t> nBlocks = op.getNBlocks(), raster = op.getRaster();
     megamoe::tileorder::WaveShape shape{{nBlocks[0], nBlocks[1]},
-                               {raster[0], raster[1]},
-                               static_cast<int64_t>(op.getWave()),
-                               static_cast<int64_t>(op.getLag())};
+                                        {raster[0], raster[1]},
+                                        static_cast<int64_t>(op.getWave()),
+                                        static_cast<int64_t>(op.getLag())};
     Value first = index(NVVM::BlockIdXOp::create(b, loc, i32));
     Value step = index(NVVM::GridDimXOp::create(b, loc, i32));
     Value mBlocks = arith::MaxSIOp::create(b, loc, op.getMBlocks(), ar.c(0));

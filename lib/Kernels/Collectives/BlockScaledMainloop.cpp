@@ -439,9 +439,8 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
       for (int64_t j = 0; j < blocks; ++j) {
         auto mma = ws::MmaBlockScaledOp::create(
             kb, l, aTiles, stage, blockRows[r],
-            bTiles[blocks == 1 ? bBlock : j], aScales,
-            iter[r * blocks + j], sb[j], turn.turn, turn.pass, scaleMap,
-            remat, cfg.swapAB,
+            bTiles[blocks == 1 ? bBlock : j], aScales, iter[r * blocks + j],
+            sb[j], turn.turn, turn.pass, scaleMap, remat, cfg.swapAB,
             // A phase of fewer groups than the ring's slots reads their
             // first.
             phase.aScaleGroups != cfg.aScaleGroups

@@ -78,9 +78,8 @@ struct WaveShape {
 };
 
 template <typename A>
-std::array<typename A::V, 3> waveTile(A &a, typename A::V t,
-                                      typename A::V mBlocks,
-                                      const WaveShape &s) {
+std::array<typename A::V, 3>
+waveTile(A &a, typename A::V t, typename A::V mBlocks, const WaveShape &s) {
   using V = typename A::V;
   int64_t s0 = s.wave * s.nBlocks[0], s1 = s.wave * s.nBlocks[1];
   V lastWave = a.div(a.sub(mBlocks, a.c(1)), a.c(s.wave)); // G - 1
@@ -128,9 +127,9 @@ std::array<typename A::V, 3> waveTile(A &a, typename A::V t,
     int64_t n = s.nBlocks[phase1], r = s.raster[phase1];
     // One raster (m-major, the layer's usual): no division by the
     // run-time raster size.
-    auto [m, nb] = r == n ? std::pair<V, V>{a.div(offset, a.c(n)),
-                                            a.rem(offset, a.c(n))}
-                          : rasterTile(a, offset, a.mul(mCount, a.c(r)), n, r);
+    auto [m, nb] =
+        r == n ? std::pair<V, V>{a.div(offset, a.c(n)), a.rem(offset, a.c(n))}
+               : rasterTile(a, offset, a.mul(mCount, a.c(r)), n, r);
     return {a.c(phase1), a.add(a.mul(w, a.c(s.wave)), m), nb};
   };
   return a.template branch<3>(

@@ -63,11 +63,12 @@ void populateWarpSpecTilePatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns);
 
 /// Phase 0, before the conversion: warpspec.tile_loop and warpspec.wave_loop
-/// become scf.for loops over the CTA's tiles, and each warpspec.mma.block_scaled becomes the chip's
-/// sequence of warpspec ops (sm_90a: mma.sm90 + mma.wait + acc.promote;
-/// sm_100: tcgen05 MMA into a TMEM partial, tcgen05.ld + acc.promote, with
-/// the TMEM allocation around the roles). The SM100 expansion runs first;
-/// the SM90 one fails with a diagnostic on any chip left over.
+/// become scf.for loops over the CTA's tiles, and each
+/// warpspec.mma.block_scaled becomes the chip's sequence of warpspec ops
+/// (sm_90a: mma.sm90 + mma.wait + acc.promote; sm_100: tcgen05 MMA into a TMEM
+/// partial, tcgen05.ld + acc.promote, with the TMEM allocation around the
+/// roles). The SM100 expansion runs first; the SM90 one fails with a diagnostic
+/// on any chip left over.
 LogicalResult expandTileLoops(gpu::GPUModuleOp module);
 LogicalResult expandWaveLoops(gpu::GPUModuleOp module);
 LogicalResult expandBlockScaledMmaSm90(gpu::GPUModuleOp module);

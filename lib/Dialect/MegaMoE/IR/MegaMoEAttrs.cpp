@@ -242,8 +242,8 @@ PlanAttr PlanAttr::get(MLIRContext *context, const cfg::Plan &p) {
   SmallVector<Attribute> variants;
   for (const cfg::Variant &v : p.variants)
     variants.push_back(VariantAttr::get(
-        context, v.minTokens, v.maxTokens, v.blockM, v.expertAlign,
-        v.l1BlockN, v.l2BlockN, v.blockK, v.stages, v.expertsPerWave,
+        context, v.minTokens, v.maxTokens, v.blockM, v.expertAlign, v.l1BlockN,
+        v.l2BlockN, v.blockK, v.stages, v.expertsPerWave,
         cfg::toString(v.mathMode), v.registers.producer, v.registers.math,
         v.registers.idle, v.smemBytes, v.l1Pull, v.kSplit, v.waveMBlocks,
         v.waveLag));

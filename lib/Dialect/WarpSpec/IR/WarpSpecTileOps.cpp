@@ -45,8 +45,7 @@ LogicalResult verifySameTileLoops(Operation *loop) {
     if (theirs.size() != mine.size()) {
       loop->emitOpError("is one of ")
           << mine.size() << " tile loops of role \"" << role.getName()
-          << "\", role \"" << other.getName() << "\" walks "
-          << theirs.size()
+          << "\", role \"" << other.getName() << "\" walks " << theirs.size()
           << ": every role of a kernel must walk the same tiles";
       return WalkResult::interrupt();
     }
@@ -200,9 +199,8 @@ ParseResult WaveLoopOp::parse(OpAsmParser &parser, OperationState &result) {
     if (parser.parseKeyword(keyword))
       return failure();
     return parser.parseCommaSeparatedList(
-        OpAsmParser::Delimiter::Square, [&]() {
-          return parser.parseInteger(values.emplace_back());
-        });
+        OpAsmParser::Delimiter::Square,
+        [&]() { return parser.parseInteger(values.emplace_back()); });
   };
   SmallVector<int64_t, 2> nBlocks, raster;
   if (parser.parseArgumentList(args, OpAsmParser::Delimiter::Paren) ||
@@ -243,9 +241,9 @@ void WaveLoopOp::print(OpAsmPrinter &p) {
   pair(getRaster());
   p << " wave " << getWave() << " lag " << getLag() << " ";
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
-  p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(), {getNBlocksAttrName(), getRasterAttrName(),
-                            getWaveAttrName(), getLagAttrName()});
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {getNBlocksAttrName(), getRasterAttrName(),
+                                      getWaveAttrName(), getLagAttrName()});
 }
 
 LogicalResult WaveLoopOp::verify() {
@@ -265,12 +263,11 @@ LogicalResult WaveLoopOp::verify() {
   for (int64_t phase = 0; phase < 2; ++phase) {
     if (n[phase] <= 0 || raster[phase] <= 0)
       return emitOpError("phase ")
-             << phase << " needs positive n_blocks and raster, got "
-             << n[phase] << " and " << raster[phase];
+             << phase << " needs positive n_blocks and raster, got " << n[phase]
+             << " and " << raster[phase];
     if (raster[phase] > n[phase])
-      return emitOpError("phase ")
-             << phase << "'s raster " << raster[phase]
-             << " is more than its n_blocks " << n[phase];
+      return emitOpError("phase ") << phase << "'s raster " << raster[phase]
+                                   << " is more than its n_blocks " << n[phase];
   }
   return verifySameTileLoops(*this);
 }
