@@ -2874,3 +2874,27 @@ warpspec.kernel @k(%mb: i32) attributes {chip = "sm_90a", maxnreg = 168 : i32, t
   }
   warpspec.return
 }
+
+// -----
+
+// Two commits of one stage in one block, bytes derived: each would expect
+// every copy of the block (the stage never completes on the GPU).
+warpspec.kernel @k(%d: !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>) attributes {chip = "sm_90a", maxnreg = 128 : i32, threads = 128 : i32} {
+  %a = warpspec.smem.alloc "a" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %b = warpspec.smem.alloc "b" : !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
+  %pipe = warpspec.pipeline.create "p" producer_arrivals 1 consumer_arrivals 4 : !warpspec.pipeline<4>
+  %c0i = arith.constant 0 : i32
+  warpspec.roles {
+    warpspec.role "tma" warps [0, 1) regs 128 {
+      %s = warpspec.producer.acquire %pipe : !warpspec.pipeline<4>
+      warpspec.tma.load %d[%c0i, %c0i] -> %a[%s], %pipe : !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.pipeline<4>
+      // expected-error @+1 {{derives its transaction bytes from every copy of the stage in its block, and another commit of that stage is in the same block}}
+      warpspec.producer.commit %pipe[%s] : !warpspec.pipeline<4>
+      warpspec.tma.load %d[%c0i, %c0i] -> %b[%s], %pipe : !warpspec.tma_desc<128x128xf8E4M3FN, swizzle = 128>, !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>, !warpspec.pipeline<4>
+      warpspec.producer.commit %pipe[%s] : !warpspec.pipeline<4>
+    }
+    warpspec.role "rest" warps [1, 4) regs 128 {
+    }
+  }
+  warpspec.return
+}

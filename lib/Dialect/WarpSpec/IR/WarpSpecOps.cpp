@@ -571,6 +571,19 @@ LogicalResult ProducerCommitOp::verify() {
     return emitOpError("cannot derive the transaction bytes: a copy of this "
                        "stage in the commit's block has a dynamic size; state "
                        "them with tx_bytes");
+  // Derived bytes are every copy of the stage in the block: a second commit
+  // of the stage there would expect them again, and the stage would never
+  // complete (a hang, not an error, on the GPU).
+  if (!getTxBytes())
+    for (Operation &op : *(*this)->getBlock())
+      if (auto other = dyn_cast<ProducerCommitOp>(op))
+        if (other != *this && other.getStage() == getStage() &&
+            other.getPipeline() == getPipeline())
+          return emitOpError(
+              "derives its transaction bytes from every copy of the stage in "
+              "its block, and another commit of that stage is in the same "
+              "block (each would expect all of them): put each commit in its "
+              "own block with its copies, or state tx_bytes");
   int64_t tx = getExpectedTxBytes();
   if (tx > kMaxTxBytes)
     return emitOpError("tx_bytes ")
