@@ -128,3 +128,13 @@ std::string warpspec::manifestDType(Type t) {
     return "i32";
   return "";
 }
+
+Value warpspec::inlinePtx(OpBuilder &b, Location loc, Type result,
+                          ValueRange operands, StringRef text,
+                          StringRef constraints, bool sideEffects) {
+  return LLVM::InlineAsmOp::create(
+             b, loc, result, operands, text, constraints, sideEffects,
+             /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}

@@ -57,6 +57,11 @@ Value slotAddress(OpBuilder &b, Location loc, SmemType type, Value base,
 /// swizzle for every SMEM tile access of the lowering.
 Value swizzleBits(OpBuilder &b, Location loc, Value off, unsigned swizzle);
 
+/// One inline-PTX instruction with one result; `sideEffects` keeps it in
+/// place (never hoisted, merged or dropped).
+Value inlinePtx(OpBuilder &b, Location loc, Type result, ValueRange operands,
+                StringRef text, StringRef constraints, bool sideEffects);
+
 /// Manifest name of an element type (e4m3, e5m2, bf16, f16, f32, u8, i32), or
 /// an empty string.
 std::string manifestDType(Type elementType);

@@ -52,17 +52,6 @@ int64_t layoutBits(unsigned swizzle) {
   }
 }
 
-/// One inline-PTX instruction with one result; `sideEffects` keeps it in
-/// place (never hoisted, merged or dropped).
-Value inlinePtx(OpBuilder &b, Location loc, Type result, ValueRange operands,
-                StringRef text, StringRef constraints, bool sideEffects) {
-  return LLVM::InlineAsmOp::create(
-             b, loc, result, operands, text, constraints, sideEffects,
-             /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-             LLVM::AsmDialectAttr(), ArrayAttr())
-      .getResult(0);
-}
-
 /// The low word of the descriptor of a K-major swizzled tile starting at
 /// `addr`: start address >> 4 and the leading byte offset, in 32 bits (a
 /// shared-memory offset fits in 18), so that stepping K is one 32-bit add

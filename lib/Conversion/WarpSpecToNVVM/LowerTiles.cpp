@@ -329,12 +329,8 @@ LogicalResult warpspec::expandWaveLoops(gpu::GPUModuleOp module) {
       return arith::IndexCastOp::create(b, loc, idx, v).getResult();
     };
     auto opaque = [&](Value v) {
-      return LLVM::InlineAsmOp::create(
-                 b, loc, i32, ValueRange{v}, "mov.b32 $0, $1;", "=r,r",
-                 /*has_side_effects=*/true, /*is_align_stack=*/false,
-                 LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
-                 ArrayAttr())
-          .getResult(0);
+      return inlinePtx(b, loc, i32, ValueRange{v}, "mov.b32 $0, $1;", "=r,r",
+                       /*sideEffects=*/true);
     };
     ArrayRef<int64_t> nBlocks = op.getNBlocks(), raster = op.getRaster();
     megamoe::tileorder::WaveShape shape{{nBlocks[0], nBlocks[1]},
