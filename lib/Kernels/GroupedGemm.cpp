@@ -144,30 +144,10 @@ void forEachKernelTile(OpBuilder &b, Location loc, const GemmKernel &k,
     return;
   }
   assert(k.phases.size() == 2 && "a wave order interleaves two phases");
-  const TileScheduler &first = k.phases[0]->tiles, &second = k.phases[1]->tiles;
-  assert(first.cluster == 1 && second.cluster == 1 && first.kSplit == 1 &&
-         second.kSplit == 1 && "a wave loop has no cluster and no K split");
-  auto loop = ws::WaveLoopOp::create(
-      b, loc, first.numMBlocks,
-      b.getDenseI64ArrayAttr({first.nBlocks, second.nBlocks}),
-      b.getDenseI64ArrayAttr({first.raster, second.raster}),
-      b.getI64IntegerAttr(k.wave->mBlocks), b.getI64IntegerAttr(k.wave->lag));
-  Block &tile = loop.getBody().emplaceBlock();
-  for (int i = 0; i < 3; ++i)
-    tile.addArgument(b.getIndexType(), loc);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&tile);
-  Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        loop.getPhase(), indexConst(b, loc, 0));
-  moe::ifThen(
-      b, loc, isFirst,
-      [&](OpBuilder &tb) {
-        body(tb, *k.phases[0], loop.getMBlock(), loop.getNBlock(), nullptr,
-             Value());
-      },
-      [&](OpBuilder &tb) {
-        body(tb, *k.phases[1], loop.getMBlock(), loop.getNBlock(), nullptr,
-             Value());
+  forEachWaveTile(
+      b, loc, k.phases[0]->tiles, k.phases[1]->tiles, k.wave->mBlocks,
+      k.wave->lag, [&](OpBuilder &tb, int phase, Value mBlock, Value nBlock) {
+        body(tb, *k.phases[phase], mBlock, nBlock, nullptr, Value());
       });
 }
 
@@ -495,173 +475,165 @@ void buildMathTile(OpBuilder &tb, Location loc, const GemmKernel &k,
   bool splitN = g.splitN;
   int64_t rowBlocks = k.plan.rowBlocks;
   EpilogueTile epilogue{g.dTiles, k.epilogueBarriers[wg], wg, splitN ? 0 : wg};
-  {
-    BlockRows rows = loadBlockRows(tb, loc, g, mBlock);
-    KRange range = unitKRange(tb, loc, g, unit);
-    // With splitN this warpgroup computes column block wg of the pair.
-    SmallVector<Value, 2> nBlocks =
-        splitN ? SmallVector<Value, 2>{pairColumnBlock(tb, loc, tile, wg)}
-               : tileColumnBlocks(tb, loc, c, tile);
-    // A half block is warpgroup 0's 64 rows. In the L2 GEMM (the combine
-    // scatter) warpgroup 1 skips its stages (warpspec.consumer.skip: no
-    // barrier operation, no registers for a second ring walk) and warpgroup
-    // 0 releases each of them twice. Then both meet on the half barrier once
-    // warpgroup 0's mainloop is done, so that warpgroup 1 never waits on a
-    // stage more than one phase ahead of its barrier (a parity wait cannot
-    // tell phase n from phase n + 2): its next wait is for a stage whose
-    // previous fill, in this block or before, is complete. The L1 kernels
-    // compute a half block with both warpgroups (the other 64 rows are the
-    // next block's, or past the pool: zero-filled) and warpgroup 1 only
-    // skips the stores: there warpgroup 0 alone made V4-Pro's layer 1.14-
-    // 1.16x slower at 8192 tokens (bench/RESULTS.md 2026-12-02, "Half
-    // blocks", run 3).
-    bool skipsHalves = skipsHalfBlocks(c);
-    Value releaseCount;
-    if (skipsHalves && epilogue.rowBlock == 0)
-      releaseCount = arith::SelectOp::create(tb, loc, rows.half,
-                                             i32Const(tb, loc, 2),
-                                             i32Const(tb, loc, 1));
-    auto compute = [&](OpBuilder &cb) {
-      // With swiglu: the router weights are read before the mainloop, and
-      // each column block's SwiGLU runs as soon as it is done. With
-      // pullRows this kernel's dispatch warps write them: they are read
-      // after the first column block's mainloop, whose first stage the
-      // producer filled after its acquire of the rows' arrivals (the
-      // mbarrier wait orders this read after that acquire).
-      bool lateWeights = c.pullRows;
-      Value weights = c.swiglu && !lateWeights
-                          ? loadSwiGLURowWeights(cb, loc, epilogue, g.swiglu,
-                                                 rows.row0)
-                          : Value();
-      SmallVector<Value, 2> totals;
-      // The profile's mainloop: from the first wait to the last MMA (with
-      // swiglu at BLOCK_M 128 it holds the first block's SwiGLU).
-      int64_t role = 1 + wg;
-      Value tag = profileTag(cb, loc, k, g, mBlock, tile);
-      k.profile.stamp(cb, loc, role, g.mainloopPhase, /*end=*/false, tag);
-      // With k_split the SwiGLU waits for the tile's sum (below). The real
-      // rows are read here, so that their latency hides behind the
-      // mainloop (one register: after the mainloop the expert it needs
-      // would live through it instead; V4-Pro's split L1 spills 124 bytes
-      // either way, V4-Flash's kernels none).
-      bool splits = static_cast<bool>(unit);
-      Value realRows = splits ? splitTileRealRows(cb, loc, g, rows) : Value();
-      SmallVector<Value, 2> partials;
-      for (Value nBlock : nBlocks) {
-        Value sfbRow = groupedWeightScalesRow(cb, loc, k.mainloop.config(),
-                                              rows.expert, nBlock, c.n, c.k);
-        // One accumulator per column block of the tile (two with BLOCK_N
-        // 256, which has no SwiGLU), per row block (two with BLOCK_M 256).
-        Value firstRow =
-            indexConst(cb, loc, 64 * rowBlocks * epilogue.rowBlock);
-        SmallVector<Value, 2> t = k.mainloop.consumeTile(
-            cb, loc, firstRow, g.sfb, sfbRow, splitN ? wg : 0, g.phase,
-            releaseCount,
-            groupedStraddlingScales(cb, loc, k.mainloop.config(), nBlock, c.n,
-                                    c.k),
-            range, mmaTurn(k, wg));
-        if (c.swiglu && !weights)
-          weights = loadSwiGLURowWeights(cb, loc, epilogue, g.swiglu,
-                                         rows.row0);
-        if (splits)
-          partials.append(t);
-        else if (c.swiglu)
-          totals.push_back(swigluBlock(cb, loc, t.front(), weights, g.swiglu));
-        else
-          totals.append(t);
-      }
-      k.profile.stamp(cb, loc, role, g.mainloopPhase, /*end=*/true, tag);
-      // A split tile's units hand their partial sums to its last unit
-      // (SplitTile.h); only that one (or a whole tile) runs the epilogue.
-      Value runEpilogue;
-      if (splits) {
-        SmallVector<int64_t, 2> blocks;
-        for (size_t j = 0; j < partials.size(); ++j)
-          blocks.push_back(splitN ? wg : static_cast<int64_t>(j));
-        auto [run, sums] = finishSplitUnit(
-            cb, loc, g.split, unit, partials, blocks, splitN ? wg : 0,
-            k.epilogueBarriers[wg], isStorer, realRows);
-        runEpilogue = run;
-        partials = sums;
-      }
-      auto splitTotals = [&](OpBuilder &sb) {
-        if (!splits)
-          return;
-        totals.clear();
-        for (Value p : partials)
-          totals.push_back(c.swiglu
-                               ? swigluBlock(sb, loc, p, weights, g.swiglu)
-                               : p);
-      };
-      if (releaseCount)
-        moe::ifThen(cb, loc, rows.half, [&](OpBuilder &hb) {
-          ws::BarrierSyncOp::create(hb, loc, k.halfBarrier);
-        });
-      // Warpgroup 1 of an L1 half block stores nothing; the row and the
-      // flag are read again rather than kept through the mainloop (a loaded
-      // value cannot be rematerialized: ptxas spilled 12 bytes).
-      Value storeRows = Value();
-      if (rows.half && !skipsHalves) {
-        BlockRows again = loadBlockRows(cb, loc, g, mBlock,
-                                        /*withExpert=*/false);
-        rows.row0 = again.row0;
-        if (epilogue.rowBlock > 0)
-          storeRows = arith::XOrIOp::create(
-              cb, loc, again.half,
-              arith::ConstantIntOp::create(cb, loc, cb.getI1Type(), 1));
-      }
-      auto store = [&](OpBuilder &sb) {
-        k.profile.span(sb, loc, role, g.epiloguePhase, tag, [&] {
-          if (c.swiglu)
-            return requantStoreTile(sb, loc, epilogue, totals,
-                                    splitN ? wg : 0, g.swiglu, rows.row0,
-                                    mBlock, tile, isStorer);
-          TilePosition at{rows.row0, tile, c.blockN};
-          if (c.combineScatter) {
-            scatterTileToPeers(sb, loc, epilogue, totals, g.scatter, at);
-            return;
-          }
-          if (c.swapAB)
-            return storeTransposedTileWithTma(sb, loc, epilogue,
-                                              totals.front(), g.d, at,
-                                              isStorer);
-          // Row block by row block (one, or two at BLOCK_M 256) through
-          // the warpgroup's rows of the output tile.
-          size_t perRowBlock = totals.size() / rowBlocks;
-          for (int64_t r = 0; r < rowBlocks; ++r) {
-            if (rowBlocks > 1)
-              at.rowBlock = rowBlocks * wg + r;
-            storeTileWithTma(
-                sb, loc, epilogue,
-                ArrayRef<Value>(totals).slice(r * perRowBlock, perRowBlock),
-                g.d, at, isStorer, cluster ? cluster->owned : Value());
-          }
-        });
-      };
-      if (runEpilogue) {
-        assert(!storeRows && "a split tile is never a half block");
-        moe::ifThen(cb, loc, runEpilogue, [&](OpBuilder &sb) {
-          splitTotals(sb);
-          store(sb);
-        });
-      } else if (storeRows)
-        moe::ifThen(cb, loc, storeRows, store);
+  BlockRows rows = loadBlockRows(tb, loc, g, mBlock);
+  KRange range = unitKRange(tb, loc, g, unit);
+  // With splitN this warpgroup computes column block wg of the pair.
+  SmallVector<Value, 2> nBlocks =
+      splitN ? SmallVector<Value, 2>{pairColumnBlock(tb, loc, tile, wg)}
+             : tileColumnBlocks(tb, loc, c, tile);
+  // A half block is warpgroup 0's 64 rows. In the L2 GEMM (the combine
+  // scatter) warpgroup 1 skips its stages (warpspec.consumer.skip: no
+  // barrier operation, no registers for a second ring walk) and warpgroup
+  // 0 releases each of them twice. Then both meet on the half barrier once
+  // warpgroup 0's mainloop is done, so that warpgroup 1 never waits on a
+  // stage more than one phase ahead of its barrier (a parity wait cannot
+  // tell phase n from phase n + 2): its next wait is for a stage whose
+  // previous fill, in this block or before, is complete. The L1 kernels
+  // compute a half block with both warpgroups (the other 64 rows are the
+  // next block's, or past the pool: zero-filled) and warpgroup 1 only
+  // skips the stores: there warpgroup 0 alone made V4-Pro's layer 1.14-
+  // 1.16x slower at 8192 tokens (bench/RESULTS.md 2026-12-02, "Half
+  // blocks", run 3).
+  bool skipsHalves = skipsHalfBlocks(c);
+  Value releaseCount;
+  if (skipsHalves && epilogue.rowBlock == 0)
+    releaseCount = arith::SelectOp::create(
+        tb, loc, rows.half, i32Const(tb, loc, 2), i32Const(tb, loc, 1));
+  auto compute = [&](OpBuilder &cb) {
+    // With swiglu: the router weights are read before the mainloop, and
+    // each column block's SwiGLU runs as soon as it is done. With
+    // pullRows this kernel's dispatch warps write them: they are read
+    // after the first column block's mainloop, whose first stage the
+    // producer filled after its acquire of the rows' arrivals (the
+    // mbarrier wait orders this read after that acquire).
+    bool lateWeights = c.pullRows;
+    Value weights =
+        c.swiglu && !lateWeights
+            ? loadSwiGLURowWeights(cb, loc, epilogue, g.swiglu, rows.row0)
+            : Value();
+    SmallVector<Value, 2> totals;
+    // The profile's mainloop: from the first wait to the last MMA (with
+    // swiglu at BLOCK_M 128 it holds the first block's SwiGLU).
+    int64_t role = 1 + wg;
+    Value tag = profileTag(cb, loc, k, g, mBlock, tile);
+    k.profile.stamp(cb, loc, role, g.mainloopPhase, /*end=*/false, tag);
+    // With k_split the SwiGLU waits for the tile's sum (below). The real
+    // rows are read here, so that their latency hides behind the
+    // mainloop (one register: after the mainloop the expert it needs
+    // would live through it instead; V4-Pro's split L1 spills 124 bytes
+    // either way, V4-Flash's kernels none).
+    bool splits = static_cast<bool>(unit);
+    Value realRows = splits ? splitTileRealRows(cb, loc, g, rows) : Value();
+    SmallVector<Value, 2> partials;
+    for (Value nBlock : nBlocks) {
+      Value sfbRow = groupedWeightScalesRow(cb, loc, k.mainloop.config(),
+                                            rows.expert, nBlock, c.n, c.k);
+      // One accumulator per column block of the tile (two with BLOCK_N
+      // 256, which has no SwiGLU), per row block (two with BLOCK_M 256).
+      Value firstRow = indexConst(cb, loc, 64 * rowBlocks * epilogue.rowBlock);
+      SmallVector<Value, 2> t = k.mainloop.consumeTile(
+          cb, loc, firstRow, g.sfb, sfbRow, splitN ? wg : 0, g.phase,
+          releaseCount,
+          groupedStraddlingScales(cb, loc, k.mainloop.config(), nBlock, c.n,
+                                  c.k),
+          range, mmaTurn(k, wg));
+      if (c.swiglu && !weights)
+        weights = loadSwiGLURowWeights(cb, loc, epilogue, g.swiglu, rows.row0);
+      if (splits)
+        partials.append(t);
+      else if (c.swiglu)
+        totals.push_back(swigluBlock(cb, loc, t.front(), weights, g.swiglu));
       else
-        store(cb);
-    };
-    if (skipsHalves && epilogue.rowBlock > 0) {
-      moe::ifThen(
-          tb, loc, rows.half,
-          [&](OpBuilder &sb) {
-            k.mainloop.skipTileStages(sb, loc, g.phase,
-                                      static_cast<int64_t>(nBlocks.size()));
-            ws::BarrierSyncOp::create(sb, loc, k.halfBarrier);
-          },
-          compute);
-      return;
+        totals.append(t);
     }
-    compute(tb);
+    k.profile.stamp(cb, loc, role, g.mainloopPhase, /*end=*/true, tag);
+    // A split tile's units hand their partial sums to its last unit
+    // (SplitTile.h); only that one (or a whole tile) runs the epilogue.
+    Value runEpilogue;
+    if (splits) {
+      SmallVector<int64_t, 2> blocks;
+      for (size_t j = 0; j < partials.size(); ++j)
+        blocks.push_back(splitN ? wg : static_cast<int64_t>(j));
+      auto [run, sums] = finishSplitUnit(
+          cb, loc, g.split, unit, partials, blocks, splitN ? wg : 0,
+          k.epilogueBarriers[wg], isStorer, realRows);
+      runEpilogue = run;
+      partials = sums;
+    }
+    auto splitTotals = [&](OpBuilder &sb) {
+      if (!splits)
+        return;
+      totals.clear();
+      for (Value p : partials)
+        totals.push_back(c.swiglu ? swigluBlock(sb, loc, p, weights, g.swiglu)
+                                  : p);
+    };
+    if (releaseCount)
+      moe::ifThen(cb, loc, rows.half, [&](OpBuilder &hb) {
+        ws::BarrierSyncOp::create(hb, loc, k.halfBarrier);
+      });
+    // Warpgroup 1 of an L1 half block stores nothing; the row and the
+    // flag are read again rather than kept through the mainloop (a loaded
+    // value cannot be rematerialized: ptxas spilled 12 bytes).
+    Value storeRows = Value();
+    if (rows.half && !skipsHalves) {
+      BlockRows again = loadBlockRows(cb, loc, g, mBlock,
+                                      /*withExpert=*/false);
+      rows.row0 = again.row0;
+      if (epilogue.rowBlock > 0)
+        storeRows = arith::XOrIOp::create(
+            cb, loc, again.half,
+            arith::ConstantIntOp::create(cb, loc, cb.getI1Type(), 1));
+    }
+    auto store = [&](OpBuilder &sb) {
+      k.profile.span(sb, loc, role, g.epiloguePhase, tag, [&] {
+        if (c.swiglu)
+          return requantStoreTile(sb, loc, epilogue, totals, splitN ? wg : 0,
+                                  g.swiglu, rows.row0, mBlock, tile, isStorer);
+        TilePosition at{rows.row0, tile, c.blockN};
+        if (c.combineScatter) {
+          scatterTileToPeers(sb, loc, epilogue, totals, g.scatter, at);
+          return;
+        }
+        if (c.swapAB)
+          return storeTransposedTileWithTma(sb, loc, epilogue, totals.front(),
+                                            g.d, at, isStorer);
+        // Row block by row block (one, or two at BLOCK_M 256) through
+        // the warpgroup's rows of the output tile.
+        size_t perRowBlock = totals.size() / rowBlocks;
+        for (int64_t r = 0; r < rowBlocks; ++r) {
+          if (rowBlocks > 1)
+            at.rowBlock = rowBlocks * wg + r;
+          storeTileWithTma(
+              sb, loc, epilogue,
+              ArrayRef<Value>(totals).slice(r * perRowBlock, perRowBlock), g.d,
+              at, isStorer, cluster ? cluster->owned : Value());
+        }
+      });
+    };
+    if (runEpilogue) {
+      assert(!storeRows && "a split tile is never a half block");
+      moe::ifThen(cb, loc, runEpilogue, [&](OpBuilder &sb) {
+        splitTotals(sb);
+        store(sb);
+      });
+    } else if (storeRows)
+      moe::ifThen(cb, loc, storeRows, store);
+    else
+      store(cb);
+  };
+  if (skipsHalves && epilogue.rowBlock > 0) {
+    moe::ifThen(
+        tb, loc, rows.half,
+        [&](OpBuilder &sb) {
+          k.mainloop.skipTileStages(sb, loc, g.phase,
+                                    static_cast<int64_t>(nBlocks.size()));
+          ws::BarrierSyncOp::create(sb, loc, k.halfBarrier);
+        },
+        compute);
+    return;
   }
+  compute(tb);
 }
 
 /// Role "math<wg>": its tiles of every phase, then what must complete before

@@ -4,6 +4,7 @@
 #include "megamoe/Dialect/WarpSpec/IR/WarpSpec.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 namespace ws = mlir::warpspec;
@@ -44,4 +45,30 @@ void megamoe::collectives::TileScheduler::forEachTile(
       last);
   body(b, arith::MinUIOp::create(b, loc, m, last), loop.getNBlock(), &at,
        Value());
+}
+
+void megamoe::collectives::forEachWaveTile(
+    OpBuilder &b, Location loc, const TileScheduler &first,
+    const TileScheduler &second, int64_t waveMBlocks, int64_t lag,
+    function_ref<void(OpBuilder &, int, Value, Value)> body) {
+  assert(first.cluster == 1 && second.cluster == 1 && first.kSplit == 1 &&
+         second.kSplit == 1 && "a wave loop has no cluster and no K split");
+  auto loop = ws::WaveLoopOp::create(
+      b, loc, first.numMBlocks,
+      b.getDenseI64ArrayAttr({first.nBlocks, second.nBlocks}),
+      b.getDenseI64ArrayAttr({first.raster, second.raster}),
+      b.getI64IntegerAttr(waveMBlocks), b.getI64IntegerAttr(lag));
+  Block &tile = loop.getBody().emplaceBlock();
+  for (int i = 0; i < 3; ++i)
+    tile.addArgument(b.getIndexType(), loc);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&tile);
+  Value isFirst =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, loop.getPhase(),
+                            arith::ConstantIndexOp::create(b, loc, 0));
+  auto branch = scf::IfOp::create(b, loc, isFirst, /*withElseRegion=*/true);
+  OpBuilder then = branch.getThenBodyBuilder();
+  body(then, 0, loop.getMBlock(), loop.getNBlock());
+  OpBuilder otherwise = branch.getElseBodyBuilder();
+  body(otherwise, 1, loop.getMBlock(), loop.getNBlock());
 }

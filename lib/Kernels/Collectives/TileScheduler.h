@@ -52,6 +52,20 @@ struct TileScheduler {
           body) const;
 };
 
+/// The tiles of two GEMMs over the same m-blocks, where the second's tiles
+/// of an m-block read what the first's stored (the fused L1 + L2 kernel),
+/// interleaved in waves of `waveMBlocks` m-blocks, each wave's second-GEMM
+/// tiles after the first-GEMM tiles of the `lag` waves that follow it
+/// (warpspec.wave_loop). `body` builds one tile of `phase` 0 (`first`) or 1
+/// (`second`) at (mBlock, nBlock). Neither scheduler may have a cluster or
+/// a K split; both walk `first.numMBlocks`.
+void forEachWaveTile(
+    mlir::OpBuilder &b, mlir::Location loc, const TileScheduler &first,
+    const TileScheduler &second, int64_t waveMBlocks, int64_t lag,
+    llvm::function_ref<void(mlir::OpBuilder &, int phase, mlir::Value mBlock,
+                            mlir::Value nBlock)>
+        body);
+
 } // namespace megamoe::collectives
 
 #endif // MEGAMOE_LIB_KERNELS_COLLECTIVES_TILESCHEDULER_H

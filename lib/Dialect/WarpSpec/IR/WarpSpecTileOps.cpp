@@ -64,9 +64,7 @@ LogicalResult verifySameTileLoops(Operation *loop) {
   });
   return failure(walk.wasInterrupted());
 }
-} // namespace
 
-namespace {
 /// A tile loop's region (block arguments `args`, already typed) and
 /// attribute dictionary: the end of both loops' custom syntax.
 ParseResult parseLoopBody(OpAsmParser &parser, OperationState &result,
