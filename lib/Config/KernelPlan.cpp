@@ -14,12 +14,6 @@ namespace {
 
 int64_t alignUp(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
 
-/// A ring slot of `groups` f32 activation scales per row of a BLOCK_M tile,
-/// padded to 128 B so that every slot keeps the TMA's alignment.
-int64_t aScalesSlotBytes(int64_t blockM, int64_t groups) {
-  return alignUp(blockM * groups * 4, 128);
-}
-
 /// 128B-swizzled tiles sit on 1 KiB swizzle atoms.
 constexpr int64_t kTileAlignment = 1024;
 
@@ -225,7 +219,7 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
         kTileAlignment);
   if (plan.splitN) // the two warpgroups' per-row amaxes
     fixed("row_exchange", 2 * 64 * 4, 16);
-  stage("a_scales", aScalesSlotBytes(p.blockM, p.aScaleGroups), 128);
+  stage("a_scales", alignUp(p.blockM * p.aScaleGroups * 4, 128), 128);
   // The ring's full/empty mbarriers and, on a chip with tensor memory, the
   // TMEM state: the bytes warpspec-plan-smem lays out (no slack: the
   // dynamic SMEM symbol is declared 1024-byte aligned, and the layout check
@@ -252,14 +246,12 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
 }
 
 KernelPlan planFusedGemmKernel(const GemmProblem &l1, const GemmProblem &l2) {
-  KernelPlan plan = planGroupedGemmKernel(l1);
-  // One ring for both GEMMs: its A-scale slots hold the larger of their
-  // groups per row and K block (per-64 activations: L2 reads two, L1 one,
-  // which fills and reads the first row of each slot).
-  plan.aScaleGroups = std::max(l1.aScaleGroups, l2.aScaleGroups);
-  for (SmemRegionPlan &region : plan.smem)
-    if (region.name == "a_scales")
-      region.bytesPerSlot = aScalesSlotBytes(l1.blockM, plan.aScaleGroups);
+  // One ring for both GEMMs, planned as L1's with A-scale slots of the
+  // larger of their groups per row and K block (per-64 activations: L2
+  // reads two, L1 one, which fills and reads the first row of each slot).
+  GemmProblem ring = l1;
+  ring.aScaleGroups = std::max(l1.aScaleGroups, l2.aScaleGroups);
+  KernelPlan plan = planGroupedGemmKernel(ring);
   // L2's BLOCK_M x BLOCK_N BF16 output tile (its combine scatter reads it).
   plan.smem.push_back({"l2_d_tiles", l2.blockM * l2.blockN * l2.outBytes(),
                        1, kTileAlignment, /*perStage=*/false});
