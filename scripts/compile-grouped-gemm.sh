@@ -5,17 +5,17 @@
 #       --block-m 128 [--block-n 128] [--stages 0] [--release-lag 1] [--out DIR] [--opt PATH]
 #       [--out-type bf16|f32] [--b-scale-interleave 0|8] [--device-m-blocks] [--static-m M]
 #       [--cluster-m 1|2] [--scale-prefetch] [--no-unroll] [--rolled-wide] [--mma-turns]
-#       [--no-release-fence] [--out-tile-columns C] [--swap-ab]
+#       [--no-release-fence] [--out-tile-columns C] [--swap-ab] [--tma-warps 1|4]
 # The files land in DIR (default build/grouped_gemm/gg_e<E>_n<N>_k<K>_m<M>_bm<BM><SUFFIX>,
 # SUFFIX naming the non-default options: _bn<BN>, _f32, _il8, _dev, _s<M>, _c2, _pf, _nu, _rw, _mt,
 # _l0 (release lag 0), nf after it (no release fence), _st<S> (stages), _o<C> (out-tile-columns),
-# _sw (swap-AB: block-m 16 or 32), as
+# _sw (swap-AB: block-m 16 or 32), _tw1 (one TMA warp), as
 # python/tests/grouped_gemm_ref.py variant_suffix) as grouped_gemm.{cubin,ptx,json,h};
 # python/megamoe/grouped_gemm.py loads the JSON.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 experts=8 n=4096 k=7168 maxm=32768 bm=128 bn=128 stages=0 lag=1 out="" opt=build/release/bin/megamoe-opt
-otype=bf16 il=0 dev=false sm=0 cm=1 pf=0 ur=true uw=true mt=false rf=true otc=0 sw=false
+otype=bf16 il=0 dev=false sm=0 cm=1 pf=0 ur=true uw=true mt=false rf=true otc=0 sw=false tw=4
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --experts) experts=$2; shift 2 ;;
@@ -40,6 +40,7 @@ while [[ $# -gt 0 ]]; do
     --no-release-fence) rf=false; shift ;;
     --out-tile-columns) otc=$2; shift 2 ;;
     --swap-ab) sw=true; shift ;;
+    --tma-warps) tw=$2; shift 2 ;;
     *) echo "unknown argument '$1' (see the header of $0)" >&2; exit 2 ;;
   esac
 done
@@ -60,11 +61,17 @@ suffix=""
 [[ $stages != 0 ]] && suffix+="_st$stages"
 [[ $otc != 0 ]] && suffix+="_o$otc"
 [[ $sw == true ]] && suffix+="_sw"
+[[ $tw != 4 ]] && suffix+="_tw$tw"
 # Only when asked (a compiler from before the option does not know it).
 extra=""
 [[ $rf == false ]] && extra=" release-fence=false"
 [[ $otc != 0 ]] && extra+=" out-tile-columns=$otc"
 [[ $sw == true ]] && extra+=" swap-ab=true"
+# tma-warps: always stated where the compiler knows it (its default is the
+# plan's choice, which the folder name would not say).
+if [[ $tw != 4 ]] || "$opt" --help 2>/dev/null | grep -c -- "tma-warps" >/dev/null; then
+  extra+=" tma-warps=$tw"
+fi
 out=${out:-build/grouped_gemm/gg_e${experts}_n${n}_k${k}_m${maxm}_bm${bm}${suffix}}
 mkdir -p "$out"
 echo 'module {}' | "$opt" \

@@ -369,6 +369,22 @@ bool groupedGemmScalePrefetch(const GemmProblem &p) {
   return p.blockN == 256;
 }
 
+int64_t groupedGemmTmaWarps(const GemmProblem &p) {
+  // One TMA warp against four, same kernels otherwise, one H100, two passes
+  // in opposite column order (bench/RESULTS.md 2026-12-07, "One TMA warp"):
+  // 128 x 256 cluster 2 + prefetch at 8 x 4096 rows 1.01-1.12x (pass 1) and
+  // 1.01-1.04x (pass 2) on the four (N, K); at 8 x 512 0.95-1.03x. Four
+  // warps polling a full ring took issue slots from the math warps of their
+  // SM sub-partitions (Nsight, 22% of the stall samples). At 128 x 128
+  // cluster 2 one warp measured 0.86-1.02x, at 128 x 256 cluster 1
+  // 0.89-1.04x (0.97-0.98x in pass 2): there the loads of a stage issued
+  // by four warps at once are worth more than the polling costs. Not with
+  // pullRows (two dispatch warps share warpgroup 0).
+  if (p.clusterM == 2 && p.blockN == 256 && !p.pullRows)
+    return 1;
+  return 4;
+}
+
 bool swigluSplitColumns(int64_t blockM) {
   // The SwiGLU + requant epilogue is latency-bound (IEEE divisions branch to
   // a slow path, so ptxas cannot interleave the 64 elements of a thread):

@@ -56,12 +56,17 @@ const RolePlan &KernelPlan::producerRole() const {
   });
 }
 
-const RolePlan *KernelPlan::dispatchRole() const {
-  auto it = std::find_if(roles.begin(), roles.end(), [](const RolePlan &r) {
-    return r.name == kDispatchRole;
-  });
+const RolePlan *KernelPlan::findRole(const std::string &name) const {
+  auto it = std::find_if(roles.begin(), roles.end(),
+                         [&](const RolePlan &r) { return r.name == name; });
   return it == roles.end() ? nullptr : &*it;
 }
+
+const RolePlan *KernelPlan::dispatchRole() const {
+  return findRole(kDispatchRole);
+}
+
+const RolePlan *KernelPlan::idleRole() const { return findRole(kIdleRole); }
 
 int64_t KernelPlan::tmemColumns() const {
   if (chipLimits(chip).tmemColumns == 0)
@@ -135,22 +140,27 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   plan.threads = 128 * (1 + mathWarpgroups);
   plan.entryRegisters = entryRegisters(p.chip, plan.threads);
   // Warpgroup 0 feeds the ring: four TMA warps (A, A scales, B, the second
-  // B block or its arrival), or with pullRows two (A and its scales; B) and
-  // two dispatch warps. In `roles` the TMA role comes first, the math
-  // warpgroups next (roles[1 + wg]) and the dispatch role last.
+  // B block or its arrival), one (GemmProblem::tmaWarps) beside three idle
+  // warps, or with pullRows two (A and its scales; B) and two dispatch
+  // warps. In `roles` the TMA role comes first, the math warpgroups next
+  // (roles[1 + wg]), the dispatch or idle role last.
   // setmaxnreg is warpgroup-wide: with pullRows the dispatch and TMA warps
   // share the producer's target. Not more: the math warpgroups'
   // setmaxnreg.inc takes only what warpgroup 0 released (validateKernelPlan;
   // with 48 the layer hung on the GPU, bench/RESULTS.md 2026-12-02 "The pull
   // in the L1 kernel").
-  plan.roles.push_back(
-      {kTmaRole, p.pullRows ? 2 : 0, 4, limits.producerRegisters, false});
+  int64_t tmaWarps = p.pullRows ? 2 : p.tmaWarps;
+  plan.roles.push_back({kTmaRole, p.pullRows ? 2 : 0, p.pullRows ? 4 : tmaWarps,
+                        limits.producerRegisters, false});
   for (int64_t wg = 0; wg < mathWarpgroups; ++wg)
     plan.roles.push_back({"math" + std::to_string(wg), 4 + 4 * wg, 8 + 4 * wg,
                           limits.mathRegisters, true});
   if (p.pullRows)
     plan.roles.push_back(
         {kDispatchRole, 0, 2, limits.producerRegisters, false});
+  else if (tmaWarps < 4)
+    plan.roles.push_back(
+        {kIdleRole, tmaWarps, 4, limits.producerRegisters, false});
   plan.blockM = p.blockM;
   plan.blockN = p.blockN;
   plan.blockK = kGroupedGemmBlockK;

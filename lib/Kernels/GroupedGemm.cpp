@@ -280,12 +280,21 @@ void countedWait(OpBuilder &b, Location loc, Value arrivals, Value waits,
   });
 }
 
+/// The producer warps that load A rows or their scales, which are the ones
+/// that wait for an m-block's L2 arrivals: warps 0 and 1 (A, A scales; with
+/// two TMA warps, both), or the one warp of a 1-warp producer.
+int64_t arrivalWaitingWarps(const config::KernelPlan &plan) {
+  const config::RolePlan &tma = plan.producerRole();
+  return std::min<int64_t>(2, tma.warpEnd - tma.warpBegin);
+}
+
 /// The L2 arrival wait of the fused kernel's producer warps that load A
-/// rows (warp 0) and their scales (warp 1).
-void waitForArrivals(OpBuilder &b, Location loc, const GemmPhase &g,
-                     Value warp, Value mBlock) {
-  Value loadsRows = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          warp, indexConst(b, loc, 2));
+/// rows and their scales (arrivalWaitingWarps).
+void waitForArrivals(OpBuilder &b, Location loc, const GemmKernel &k,
+                     const GemmPhase &g, Value warp, Value mBlock) {
+  Value loadsRows =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, warp,
+                            indexConst(b, loc, arrivalWaitingWarps(k.plan)));
   moe::ifThen(b, loc, loadsRows, [&](OpBuilder &wb) {
     countedWait(wb, loc, g.arrivals, g.waits, indexToI32(wb, loc, mBlock),
                 g.arrivalsPerBlock, g.waitsPerBlock, "l2_arrival",
@@ -418,7 +427,7 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
         Value tag = profileTag(tb, loc, k, g, mBlock, tile);
         if (g.arrivals)
           k.profile.span(tb, loc, /*role=*/0, ProfilePhase::L2Wait, tag,
-                         [&] { waitForArrivals(tb, loc, g, warp, mBlock); });
+                         [&] { waitForArrivals(tb, loc, k, g, warp, mBlock); });
         if (g.pullArrivals)
           waitForPulledRows(tb, loc, g, warp, rows);
         SmallVector<Value, 2> nBlocks = tileColumnBlocks(tb, loc, c, tile);
@@ -806,6 +815,9 @@ void buildRoles(OpBuilder &b, Location loc, GemmKernel &k) {
   if (const config::RolePlan *d = k.plan.dispatchRole())
     for (int64_t w = 0; w < d->warpEnd - d->warpBegin; ++w)
       buildDispatchRole(b, loc, k, *k.phases.front(), w);
+  // No work: the role only gives its warps the warpgroup's setmaxnreg.
+  if (const config::RolePlan *idle = k.plan.idleRole())
+    createPlannedRole(b, loc, *idle);
 }
 
 } // namespace
@@ -955,7 +967,8 @@ void megamoe::buildFusedGemmKernel(OpBuilder &b, Location loc,
   second.phase = phaseOf(ctx, l2, plan, /*splitN=*/false);
   // Both walk the m-blocks the layout wrote (pool_info[0]); the L2 tiles of
   // an m-block wait for its L1 pairs' arrivals, one per computing
-  // warpgroup and pair; two producer warps wait per L2 tile.
+  // warpgroup and pair; arrivalWaitingWarps producer warps wait per L2
+  // tile.
   Value mBlocks =
       numMBlocksAtStart(b, loc, l1, kernel.find(kParamNumMBlocks));
   int64_t pairs = l1.n / l1.blockN / 2;
@@ -965,7 +978,7 @@ void megamoe::buildFusedGemmKernel(OpBuilder &b, Location loc,
   second.waits = kernel.find(kParamWaits);
   second.arrivalsPerBlock =
       pairs * first.computingWarpgroups + binds.missingArrivals;
-  second.waitsPerBlock = 2 * (l2.n / l2.blockN);
+  second.waitsPerBlock = arrivalWaitingWarps(plan) * (l2.n / l2.blockN);
   second.timeoutCycles = binds.arrivalTimeoutCycles;
   GemmKernel k{plan, BlockScaledMainloop::create(
                          b, loc, mainloopConfig(ctx, l1, plan, l2.k))};

@@ -20,6 +20,13 @@ std::optional<std::string>
 megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
   if (c.experts < 1)
     return "experts must be >= 1, got " + str(c.experts);
+  if (c.tmaWarps != 1 && c.tmaWarps != 4)
+    return "tma-warps must be 4 (one TMA load and commit per operand) or 1 "
+           "(every load of a stage under one commit), got " +
+           str(c.tmaWarps);
+  if (c.tmaWarps == 1 && c.pullRows)
+    return "tma-warps 1 is not built with pull-rows (warpgroup 0 holds two "
+           "TMA warps and two dispatch warps)";
   if (c.swapAB) {
     // The swapped MMA (warpspec.mma.block_scaled swap_ab): 64 weight rows
     // per math warpgroup as its M, the tile's rows as its n; the epilogue

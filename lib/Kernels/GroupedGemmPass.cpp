@@ -108,6 +108,8 @@ struct GroupedGemmPass
     config.scalePrefetch = scalePrefetch == -1
                                ? cfg::groupedGemmScalePrefetch(config)
                                : scalePrefetch == 1;
+    config.tmaWarps =
+        tmaWarps == -1 ? cfg::groupedGemmTmaWarps(config) : tmaWarps;
     if (std::optional<std::string> error =
             ::megamoe::verifyGroupedGemmConfig(config)) {
       getOperation().emitError("megamoe-grouped-gemm: ") << *error;

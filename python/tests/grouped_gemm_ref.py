@@ -19,13 +19,13 @@ FP8_MAX = 448.0
 def variant_suffix(block_n=128, out_type="bf16", interleave=0, device_m_blocks=False,
                    static_m=0, cluster_m=1, scale_prefetch=False, unroll=True,
                    unroll_wide=True, mma_turns=False, release_lag=1, release_fence=True,
-                   stages=0, out_tile_columns=0, swap_ab=False) -> str:
+                   stages=0, out_tile_columns=0, swap_ab=False, tma_warps=4) -> str:
     """The directory-name suffix scripts/compile-grouped-gemm.sh adds for the non-default
     options (BLOCK_N, the layer options, _c2 for a cluster of 2, _pf for scale-prefetch, _nu
     for the K loop not unrolled over the stages, _rw for the BLOCK_N 256 loop left rolled, unroll-wide=false,
     _mt for the math warpgroups issuing their MMAs in turns, _l0 for release lag 0 and nf after
     it for its release without the async-proxy fence, _st<S> for a given stage count, _o<C> for
-    the epilogue tile's columns, _sw for swap-AB)."""
+    the epilogue tile's columns, _sw for swap-AB, _tw<W> for W TMA warps)."""
     return ((f"_bn{block_n}" if block_n != 128 else "") + (f"_{out_type}" if out_type != "bf16" else "")
             + (f"_il{interleave}" if interleave else "")
             + ("_dev" if device_m_blocks else "") + (f"_s{static_m}" if static_m else "")
@@ -33,7 +33,8 @@ def variant_suffix(block_n=128, out_type="bf16", interleave=0, device_m_blocks=F
             + ("" if unroll else "_nu") + ("" if unroll_wide else "_rw")
             + ("_mt" if mma_turns else "") + (f"_l{release_lag}" if release_lag != 1 else "")
             + ("" if release_fence else "nf") + (f"_st{stages}" if stages else "")
-            + (f"_o{out_tile_columns}" if out_tile_columns else "") + ("_sw" if swap_ab else ""))
+            + (f"_o{out_tile_columns}" if out_tile_columns else "") + ("_sw" if swap_ab else "")
+            + (f"_tw{tma_warps}" if tma_warps != 4 else ""))
 
 
 def variant_dir(n: int, k: int, block_m: int, experts: int = 8, max_m: int = 32768, **options) -> str:

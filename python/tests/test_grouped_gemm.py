@@ -186,6 +186,30 @@ def test_mma_turns_bitwise(shape, groups, variant):
                       "mma-turns output differs from the kernel without")
 
 
+# One TMA warp (tma-warps=1, GemmProblem::tmaWarps): one warp issues every load of a stage and
+# one commit that states all their bytes, with or without the cluster's multicast; the other
+# three warps of warpgroup 0 only release registers. The same stages reach the same MMAs, so the
+# output is bitwise equal to the four-warp producer's. A commit expecting the wrong bytes would
+# hang (too many) or let the MMAs read a stage early (too few): the group layouts of the cluster
+# tests (CTAs without tiles, expert boundaries inside a cluster pair, one m-block) show both.
+TMA_WARP_VARIANTS = {
+    "bn128": {},
+    "bn128_c2": {"cluster_m": 2},
+    "bn256_c2_pf": {"block_n": 256, "cluster_m": 2, "scale_prefetch": True},
+}
+
+
+@pytest.mark.parametrize("variant", list(TMA_WARP_VARIANTS))
+@pytest.mark.parametrize("groups", list(CLUSTER_GROUPS))
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_one_tma_warp_bitwise(shape, groups, variant):
+    n, k = SHAPES[shape]
+    options = TMA_WARP_VARIANTS[variant]
+    assert_case_equal(CLUSTER_GROUPS[groups], n, k, hash((shape, groups, "tw1")) & 0xFFFF,
+                      dict(options, tma_warps=1), options,
+                      "one TMA warp's output differs from four TMA warps'")
+
+
 # BLOCK_N 192 (one m64n192 MMA per warpgroup, tiles straddling two weight-scale blocks): each
 # element is computed as at BLOCK_N 128 (same K order, same per-128-column scales), so the
 # outputs are bitwise equal. N 4096 and 7168 end in a partial tile (22 and 38 tiles of 192), and

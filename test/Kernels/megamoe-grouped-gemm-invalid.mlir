@@ -53,7 +53,9 @@
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-m=32 block-n=256 swap-ab=true" 2>&1 | FileCheck %s --check-prefix=SWBN
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-m=16 swap-ab=true chip=sm_100a" 2>&1 | FileCheck %s --check-prefix=SWCHIP
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-m=32 swap-ab=true cluster-m=2" 2>&1 | FileCheck %s --check-prefix=SWOPT
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="tma-warps=2" 2>&1 | FileCheck %s --check-prefix=TW
 // PF: error: megamoe-grouped-gemm: scale-prefetch must be 0, 1 or -1 (the plan's choice), got 2
+// TW: error: megamoe-grouped-gemm: tma-warps must be 4 (one TMA load and commit per operand) or 1 (every load of a stage under one commit), got 2
 // CLUSTER: error: megamoe-grouped-gemm: cluster-m must be 1 or 2 (CTAs per cluster), got 3
 // CLUSTERLAYER: error: megamoe-grouped-gemm: cluster-m 2 is built for the standalone grouped GEMM (TMA-store epilogue, static-m 0): not with static-m, combine-scatter or swiglu
 // CLUSTERCHIP: error: megamoe-grouped-gemm: cluster-m 2 is built for sm_90a, got 'sm_100a'

@@ -571,3 +571,44 @@ TEST(Heuristics, GroupedGemmClusterAndPrefetch) {
   sm100.chip = Chip::SM100a;
   EXPECT_EQ(groupedGemmClusterM(sm100), 1);
 }
+
+// tmaWarps 1: the TMA role is warp 0 and warps 1-3 an idle role at the
+// producer's registers (setmaxnreg is warpgroup-wide), so the register
+// budget and the setmaxnreg balance are those of the four-warp plan.
+TEST(KernelPlan, OneTmaWarpLeavesThreeIdleWarps) {
+  GemmProblem g = gemm(4096, 7168, 128);
+  g.blockN = 256;
+  g.clusterM = 2;
+  g.tmaWarps = 1;
+  KernelPlan p = planGroupedGemmKernel(g);
+  EXPECT_TRUE(validateKernelPlan(p).empty());
+  EXPECT_EQ(p.producerRole().warpBegin, 0);
+  EXPECT_EQ(p.producerRole().warpEnd, 1);
+  ASSERT_TRUE(p.idleRole());
+  EXPECT_EQ(p.idleRole()->warpBegin, 1);
+  EXPECT_EQ(p.idleRole()->warpEnd, 4);
+  EXPECT_EQ(p.idleRole()->registers, p.producerRole().registers);
+  EXPECT_FALSE(p.idleRole()->mma);
+  EXPECT_EQ(p.threads, 384);
+  EXPECT_EQ(p.roles[1].name, "math0");
+  // Without the idle role the math warpgroups' increase would not be
+  // covered by warpgroup 0's decrease (validateKernelPlan counts role warps).
+  KernelPlan missing = p;
+  missing.roles.pop_back();
+  EXPECT_FALSE(validateKernelPlan(missing).empty());
+  g.tmaWarps = 4;
+  EXPECT_FALSE(planGroupedGemmKernel(g).idleRole());
+}
+
+TEST(Heuristics, GroupedGemmTmaWarps) {
+  GemmProblem g;
+  g.blockN = 256;
+  g.clusterM = 2;
+  EXPECT_EQ(groupedGemmTmaWarps(g), 1);
+  GemmProblem single = g;
+  single.clusterM = 1;
+  EXPECT_EQ(groupedGemmTmaWarps(single), 4);
+  GemmProblem narrow = g;
+  narrow.blockN = 128;
+  EXPECT_EQ(groupedGemmTmaWarps(narrow), 4);
+}

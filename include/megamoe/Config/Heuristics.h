@@ -158,6 +158,10 @@ int64_t groupedGemmClusterM(const GemmProblem &problem);
 /// Whether the math warps read the weight scales one K block ahead when not
 /// given (scale-prefetch=-1): for the BLOCK_N 256 tile, not for 128.
 bool groupedGemmScalePrefetch(const GemmProblem &problem);
+/// The TMA warps when not given (tma-warps=-1; GemmProblem::tmaWarps): one
+/// for the BLOCK_N 256 cluster-2 tile, else four (measured reason in
+/// Heuristics.cpp).
+int64_t groupedGemmTmaWarps(const GemmProblem &problem);
 
 /// Whether a SwiGLU grouped GEMM (the split schedule's L1) of BLOCK_M rows
 /// gives its two math warpgroups one column block each (KernelPlan::splitN)

@@ -121,6 +121,14 @@ struct GemmProblem {
   /// tile does 16 rows of MMA work instead of 64 (warpspec.mma.block_scaled
   /// swap_ab); the epilogue stores the transposed accumulator.
   bool swapAB = false;
+  /// Warps of warpgroup 0 that feed the ring: 4 (A, A scales, each B
+  /// column block: one TMA load and one commit each) or 1 (one warp issues
+  /// every load of a stage under one commit, as DeepGEMM's producer does).
+  /// The other three warps of a 1-warp producer only give their registers
+  /// back. Four pollers of a full ring take issue slots from the math warps
+  /// of their SM sub-partitions (Nsight, bench/RESULTS.md 2026-12-07).
+  /// Not with pullRows (its warpgroup holds two TMA and two dispatch warps).
+  int64_t tmaWarps = 4;
   DType out = DType::BF16; // BF16 or F32
   int64_t bScaleInterleave = 0;
   bool deviceMBlocks = false;
@@ -215,6 +223,10 @@ inline constexpr char kTmaRole[] = "tma";
 /// 16 bytes).
 inline constexpr int64_t kPullRowAlignment = 128;
 inline constexpr char kDispatchRole[] = "dispatch";
+/// The warps of warpgroup 0 beside a 1-warp TMA role (GemmProblem::
+/// tmaWarps): a role of their own, with no work, only so that they run the
+/// warpgroup's setmaxnreg with it.
+inline constexpr char kIdleRole[] = "idle";
 
 /// A warp role: warps [warpBegin, warpEnd) with a setmaxnreg target.
 struct RolePlan {
@@ -270,10 +282,14 @@ struct KernelPlan {
   int64_t fixedBytes() const;
   /// Math warpgroups (roles with mma).
   int64_t mathWarpgroups() const;
-  /// The role that feeds the mainloop's ring ("tma"), and the dispatch role
-  /// of a kernel that pulls its rows (null without).
+  /// The role that feeds the mainloop's ring ("tma"), the dispatch role
+  /// of a kernel that pulls its rows and the idle warps beside a 1-warp TMA
+  /// role (null without).
   const RolePlan &producerRole() const;
   const RolePlan *dispatchRole() const;
+  const RolePlan *idleRole() const;
+  /// The role named `name`, or null.
+  const RolePlan *findRole(const std::string &name) const;
   /// TMEM columns the MMA warpgroups' per-K-block partials take on a chip
   /// with tensor memory (sm_100a: one 64 x BLOCK_N f32 partial per MMA
   /// warpgroup, docs/SM100.md); 0 on a chip without TMEM.

@@ -88,6 +88,11 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
            "Swap-AB for few rows per expert (sm_90a, block-m 16 or 32, "
            "block-n 128): the weights are the MMA's M side "
            "(GemmProblem::swapAB)">,
+    Option<"tmaWarps", "tma-warps", "int64_t", "-1",
+           "Warps that feed the ring: 4 (one TMA load and commit per "
+           "operand) or 1 (every load of a stage under one commit; "
+           "GemmProblem::tmaWarps); -1: the plan's choice "
+           "(config::groupedGemmTmaWarps)">,
     Option<"chip", "chip", "std::string", [{"sm_90a"}], "Target chip (sm_90a, sm_100a)">,
     Option<"outType", "out-type", "std::string", [{"bf16"}],
            "Element type of D: bf16 or f32">,

@@ -245,26 +245,35 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
         // In a cluster each B column block comes in clusterM boxes: shared
         // by the cluster, this CTA's box multicast to all (warpspec.tma.load
         // multicast picks the box by cluster rank); else all of them here.
-        auto loadClusterB = [&](OpBuilder &ob, Value buffer, Value bRow) {
+        // Either way the stage receives the whole column block: the bytes
+        // returned. `commit`: each branch commits its own copies.
+        auto loadClusterB = [&](OpBuilder &ob, Value buffer, Value bRow,
+                                bool commit = true) -> int64_t {
           auto shared = scf::IfOp::create(ob, l, t.shareB, true);
           OpBuilder mb = shared.getThenBodyBuilder();
           ws::TmaLoadOp::create(
               mb, l, t.bDesc, cfg.bCoords(mb, l, k0, bRow), buffer, stage, ring,
               IntegerAttr(),
               mb.getI32IntegerAttr(static_cast<int32_t>(cfg.clusterM)));
-          ws::ProducerCommitOp::create(mb, l, ring, stage, IntegerAttr());
+          if (commit)
+            ws::ProducerCommitOp::create(mb, l, ring, stage, IntegerAttr());
           OpBuilder ob2 = shared.getElseBodyBuilder();
           int64_t rows = cfg.bBlockRows() / cfg.clusterM;
+          int64_t bytes = 0;
           for (int64_t i = 0; i < cfg.clusterM; ++i) {
             Value row = arith::AddIOp::create(ob2, l, bRow,
                                               i32Const(ob2, l, i * rows));
-            ws::TmaLoadOp::create(
-                ob2, l, t.bDesc, cfg.bCoords(ob2, l, k0, row), buffer, stage, ring,
-                i ? ob2.getI64IntegerAttr(i * rows * cfg.blockK)
-                  : IntegerAttr(),
-                IntegerAttr());
+            bytes += ws::TmaLoadOp::create(
+                         ob2, l, t.bDesc, cfg.bCoords(ob2, l, k0, row), buffer,
+                         stage, ring,
+                         i ? ob2.getI64IntegerAttr(i * rows * cfg.blockK)
+                           : IntegerAttr(),
+                         IntegerAttr())
+                         .getDeliveredBytes();
           }
-          ws::ProducerCommitOp::create(ob2, l, ring, stage, IntegerAttr());
+          if (commit)
+            ws::ProducerCommitOp::create(ob2, l, ring, stage, IntegerAttr());
+          return bytes;
         };
         auto loadB = [&](OpBuilder &ob, Value buffer, Value bRow) {
           if (cfg.clusterM > 1)
@@ -272,6 +281,35 @@ void BlockScaledMainloop::produceTile(OpBuilder &b, Location loc, Value warp,
           else
             loadAndCommit(ob, t.bDesc, cfg.bCoords(ob, l, k0, bRow), buffer);
         };
+        if (cfg.producerWarps == 1) {
+          // One warp issues every copy of the stage and one commit for all
+          // their bytes, stated: a cluster's B copies sit in the branches
+          // of shareB, where the commit cannot see them.
+          int64_t bytes =
+              ws::TmaLoadOp::create(kb, l, t.aDesc, ValueRange{k0, t.aRow},
+                                    aTiles, stage, ring, IntegerAttr(),
+                                    IntegerAttr())
+                  .getDeliveredBytes() +
+              ws::TmaLoadOp::create(kb, l, t.aScalesDesc,
+                                    ValueRange{t.aRow, scalesRow}, aScales,
+                                    stage, ring, IntegerAttr(), IntegerAttr())
+                  .getDeliveredBytes();
+          for (int64_t j = 0; j < phase.bBlocks; ++j) {
+            Value bRow = j ? t.bRow1 : t.bRow;
+            if (cfg.clusterM > 1)
+              bytes += loadClusterB(kb, bTiles[j], bRow, /*commit=*/false);
+            else
+              bytes += ws::TmaLoadOp::create(
+                           kb, l, t.bDesc, cfg.bCoords(kb, l, k0, bRow),
+                           bTiles[j], stage, ring, IntegerAttr(), IntegerAttr())
+                           .getDeliveredBytes();
+          }
+          ws::ProducerCommitOp::create(
+              kb, l, ring, stage,
+              kb.getI32IntegerAttr(static_cast<int32_t>(bytes)));
+          scf::YieldOp::create(kb, l);
+          return;
+        }
         if (cfg.producerWarps == 2) {
           // Two warps (the other two of the warpgroup dispatch): A and its
           // scales, then the B block(s); one commit each for all its bytes.

@@ -76,6 +76,8 @@ struct MainloopConfig {
   /// With release lag 0: the release fences the async proxy first
   /// (KernelPlan::releaseFence).
   bool releaseFence = true;
+  /// The TMA role's warps, each one ring arrival per stage: 4, 2 or 1
+  /// (produceTile).
   int64_t producerWarps = 4;
   int64_t consumerWarps = 8; // 4 per math warpgroup
   /// Weight scales per (tile, K block), contiguous in global memory: 1, or 2
@@ -219,7 +221,8 @@ public:
   /// role's warp index). With four producer warps each loads one operand
   /// (A, A scales, B, the second B block or only its arrival); with two
   /// (MainloopConfig::producerWarps, a kernel whose other two warps
-  /// dispatch) warp 0 loads A and its scales and warp 1 the B block(s).
+  /// dispatch) warp 0 loads A and its scales and warp 1 the B block(s);
+  /// with one (GemmProblem::tmaWarps) it loads all of them under one commit.
   void produceTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value warp,
                    const TileOperands &tile) const {
     produceTile(b, loc, warp, tile, cfg.phase());
