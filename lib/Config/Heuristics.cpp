@@ -96,7 +96,8 @@ int64_t defaultL2BlockN(const LayerConfig &c, MathMode mode) {
   return 128;
 }
 
-Schedule fastestBuiltSchedule(const LayerConfig &c) {
+Schedule fastestBuiltSchedule(const LayerConfig &c,
+                              std::optional<int64_t> blockM) {
   // Measured on one H200 at EP1, V4-Flash and V4-Pro (bench/RESULTS.md
   // 2026-12-01): split against unfused, interleaved call by call, 0.942 /
   // 0.949 / 0.934 / 0.922 / 0.918 / 0.929 of the time at 1 / 8 / 128 / 512 /
@@ -109,7 +110,23 @@ Schedule fastestBuiltSchedule(const LayerConfig &c) {
   // tokens (V4-Flash; V4-Pro 1.00-1.30x split's). So split at every token
   // count, for both BLOCK_M variants. No other chip has been measured: there
   // the unfused schedule, the bitwise reference.
-  return c.chip == Chip::SM90a ? Schedule::Split : Schedule::Unfused;
+  //
+  // Since the fused-gemm kernel's wave order (W 4, lag 1 at BLOCK_M 64,
+  // fusedGemmWaveOrder), fused-gemm against split, interleaved call by
+  // call, GPU-timed, y bitwise equal (bench/RESULTS.md 2026-12-07,
+  // "fused-gemm with the wave order against split"; one H100): plans whose
+  // only variant is BLOCK_M 64 (V4-Flash max 2048 tokens, V4-Pro max 4096,
+  // fast math) 1.005 / 0.977 / 1.003 / 1.001 / 1.013 of split's time at 1 /
+  // 8 / 128 / 512 / 2048 tokens (V4-Flash) and 0.950 / 0.997 / 0.969 /
+  // 0.967 / 0.975 / 0.928 at 1 / 8 / 128 / 512 / 2048 / 4096 (V4-Pro); with
+  // a BLOCK_M 128 variant (max 8192), 1.145 (V4-Flash) and 1.184 (V4-Pro)
+  // at 8192, where the BLOCK_M 128 kernel keeps the phase order. So
+  // fused-gemm where every variant is BLOCK_M 64, split otherwise (the
+  // schedule is the plan's, not the variant's).
+  if (c.chip != Chip::SM90a)
+    return Schedule::Unfused;
+  return blockM.value_or(unfusedBlockM(c)) == 64 ? Schedule::FusedGemm
+                                                 : Schedule::Split;
 }
 
 int64_t stageL1BlockN(const LayerConfig &c, Schedule schedule) {

@@ -219,6 +219,7 @@ BN192_SHAPES = {"flash_l1": (4096, 4096), "pro_l2": (7168, 3072), "bench_n4096_k
 BN192_VARIANTS = {
     "bn192": {"block_n": 192},
     "bn192_c2_pf": {"block_n": 192, "cluster_m": 2, "scale_prefetch": True},
+    "bn192_c2_pf_tw1": {"block_n": 192, "cluster_m": 2, "scale_prefetch": True, "tma_warps": 1},
 }
 
 

@@ -570,15 +570,30 @@ TEST(UnfusedPlan, OneGemmVariantAndTheWorstCasePool) {
 }
 
 TEST(UnfusedPlan, FastestBuiltSchedule) {
-  // megamoe-plan schedule=auto: split where it was measured fastest (sm_90a),
-  // the unfused reference elsewhere; both plan and build.
+  // megamoe-plan schedule=auto on sm_90a: split where the plan has a BLOCK_M
+  // 128 variant, fused-gemm (wave order) where every variant is BLOCK_M 64;
+  // the unfused reference on a chip without measurements. Both plan and
+  // build.
   LayerConfig c = v4Flash(1, 8192);
   EXPECT_EQ(fastestBuiltSchedule(c), Schedule::Split);
+  EXPECT_EQ(fastestBuiltSchedule(c, 64), Schedule::FusedGemm);
+  LayerConfig small = v4Flash(1, unfusedSmallBlockMaxTokens(c));
+  EXPECT_EQ(fastestBuiltSchedule(small), Schedule::FusedGemm);
+  EXPECT_EQ(fastestBuiltSchedule(small, 128), Schedule::Split);
+  LayerConfig past = v4Flash(1, unfusedSmallBlockMaxTokens(c) + 1);
+  EXPECT_EQ(fastestBuiltSchedule(past), Schedule::Split);
   c.chip = Chip::SM100a;
   EXPECT_EQ(fastestBuiltSchedule(c), Schedule::Unfused);
+  EXPECT_EQ(fastestBuiltSchedule(c, 64), Schedule::Unfused);
   PlanOverrides o;
   o.schedule = fastestBuiltSchedule(v4Flash(1, 8192));
   EXPECT_EQ(planOk(v4Flash(1, 8192), o).schedule, Schedule::Split);
+  o.schedule = fastestBuiltSchedule(small);
+  Plan p = planOk(small, o);
+  EXPECT_EQ(p.schedule, Schedule::FusedGemm);
+  ASSERT_EQ(p.variants.size(), 1u);
+  EXPECT_EQ(p.variants[0].blockM, 64);
+  EXPECT_GT(p.variants[0].waveMBlocks, 0);
 }
 
 TEST(UnfusedPlan, BlockNBySchedule) {

@@ -43,9 +43,13 @@ int64_t defaultL1BlockN(int64_t requantBlock);
 /// L2 BLOCK_N: output channels per tile.
 int64_t defaultL2BlockN(const LayerConfig &config, MathMode mode);
 /// The schedule megamoe-plan's schedule=auto takes: of the schedules that
-/// megamoe-expand builds, the one measured fastest for the layer's chip at
-/// every token count (Heuristics.cpp has the numbers).
-Schedule fastestBuiltSchedule(const LayerConfig &config);
+/// megamoe-expand builds, the one measured fastest for the layer's chip and
+/// the plan's BLOCK_M (`blockM`, the plan's block-m override; else the
+/// planner's, unfusedBlockM): fused-gemm where every variant is BLOCK_M 64,
+/// split with a BLOCK_M 128 variant, on sm_90a (Heuristics.cpp has the
+/// numbers).
+Schedule fastestBuiltSchedule(const LayerConfig &config,
+                              std::optional<int64_t> blockM = std::nullopt);
 
 /// The stage-kernel schedules' (unfused, split, fused-gemm) GEMM BLOCK_N:
 /// 256 where the schedule's epilogue and the chip build it (the unfused L1

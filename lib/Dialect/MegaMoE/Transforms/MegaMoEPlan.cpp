@@ -50,8 +50,8 @@ struct MegaMoEPlanPass
       o.poolTokens = poolTokens;
     if (schedule == "auto") {
       // The fastest schedule built for this layer's chip (measured).
-      o.schedule =
-          cfg::fastestBuiltSchedule(op.getConfig().getLayerConfig());
+      o.schedule = cfg::fastestBuiltSchedule(
+          op.getConfig().getLayerConfig(), o.blockM);
     } else if (!schedule.empty()) {
       o.schedule = cfg::parseSchedule(schedule);
       if (!o.schedule)
