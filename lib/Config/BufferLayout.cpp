@@ -57,13 +57,12 @@ namespace {
 /// variant of the unfused schedule, those of the split schedule whose
 /// epilogue does not requantize (splitFusesActivation).
 bool storesH(const LayerConfig &c, const Plan &p) {
-  if (p.schedule == Schedule::Unfused)
-    return true;
-  if (p.schedule != Schedule::Split)
-    return false;
-  for (const Variant &v : p.variants)
-    if (!splitFusesActivation(c, v))
+  for (const Variant &v : p.variants) {
+    Schedule s = scheduleOf(p, v);
+    if (s == Schedule::Unfused ||
+        (s == Schedule::Split && !splitFusesActivation(c, v)))
       return true;
+  }
   return false;
 }
 
@@ -92,11 +91,11 @@ BufferLayout stageKernelsBufferLayout(const LayerConfig &c, const Plan &p) {
     if (v.kSplit > 1) {
       splitTiles = std::max(splitTiles, kSplitTiles(p.numSMs, v.kSplit));
       splitParts = std::max(splitParts, v.kSplit);
-      int64_t columns = std::max(
-          splitFusesActivation(c, v) && p.schedule == Schedule::Split
-              ? 2 * v.l1BlockN
-              : v.l1BlockN,
-          v.l2BlockN);
+      int64_t columns = std::max(splitFusesActivation(c, v) &&
+                                         scheduleOf(p, v) == Schedule::Split
+                                     ? 2 * v.l1BlockN
+                                     : v.l1BlockN,
+                                 v.l2BlockN);
       splitTileFloats = std::max(splitTileFloats, v.blockM * columns);
     }
   }
@@ -110,7 +109,7 @@ BufferLayout stageKernelsBufferLayout(const LayerConfig &c, const Plan &p) {
   place.add("barriers", "u32", {32}, "kernel+peers");
   place.add("send_count", "u32", {E}, "kernel");
   place.add("errors", "u32", {4}, "kernel");
-  if (p.schedule == Schedule::FusedGemm) {
+  if (anyVariantRuns(p, Schedule::FusedGemm)) {
     // The fused GEMM kernel's L2 arrivals (L1 tiles done with the m-block's
     // activation) and the L2 tiles that have waited on them, per m-block
     // (sized for the smallest BLOCK_M); the last waiter zeroes both

@@ -96,8 +96,7 @@ int64_t defaultL2BlockN(const LayerConfig &c, MathMode mode) {
   return 128;
 }
 
-Schedule fastestBuiltSchedule(const LayerConfig &c,
-                              std::optional<int64_t> blockM) {
+Schedule fastestBuiltSchedule(const LayerConfig &c, int64_t blockM) {
   // Measured on one H200 at EP1, V4-Flash and V4-Pro (bench/RESULTS.md
   // 2026-12-01): split against unfused, interleaved call by call, 0.942 /
   // 0.949 / 0.934 / 0.922 / 0.918 / 0.929 of the time at 1 / 8 / 128 / 512 /
@@ -121,12 +120,11 @@ Schedule fastestBuiltSchedule(const LayerConfig &c,
   // 0.967 / 0.975 / 0.928 at 1 / 8 / 128 / 512 / 2048 / 4096 (V4-Pro); with
   // a BLOCK_M 128 variant (max 8192), 1.145 (V4-Flash) and 1.184 (V4-Pro)
   // at 8192, where the BLOCK_M 128 kernel keeps the phase order. So
-  // fused-gemm where every variant is BLOCK_M 64, split otherwise (the
-  // schedule is the plan's, not the variant's).
+  // fused-gemm for a BLOCK_M 64 variant, split for a BLOCK_M 128 one (a
+  // plan for 8192 tokens runs both: Variant::schedule).
   if (c.chip != Chip::SM90a)
     return Schedule::Unfused;
-  return blockM.value_or(unfusedBlockM(c)) == 64 ? Schedule::FusedGemm
-                                                 : Schedule::Split;
+  return blockM == 64 ? Schedule::FusedGemm : Schedule::Split;
 }
 
 int64_t stageL1BlockN(const LayerConfig &c, Schedule schedule) {

@@ -30,11 +30,12 @@ GemmProblem layerGemmProblem(const LayerConfig &c, const Plan &plan,
   g.out = l1 ? DType::F32 : DType::BF16;
   g.bScaleInterleave = l1 ? kGateUpInterleave : 0;
   // The split schedule's L1 requantizes SwiGLU's output in its epilogue.
-  g.swiglu = l1 && (plan.schedule == Schedule::FusedGemm ||
-                    (plan.schedule == Schedule::Split &&
-                     splitFusesActivation(c, v)));
+  Schedule schedule = scheduleOf(plan, v);
+  g.swiglu =
+      l1 && (schedule == Schedule::FusedGemm ||
+             (schedule == Schedule::Split && splitFusesActivation(c, v)));
   // The fused GEMM kernel's L2 waits on the L1 tiles of its m-block.
-  g.swigluArrivals = l1 && plan.schedule == Schedule::FusedGemm;
+  g.swigluArrivals = l1 && schedule == Schedule::FusedGemm;
   // The activation's requantization block: L1's SwiGLU epilogue writes one
   // scale per requantBlock columns, which L2 reads as 128 / requantBlock A
   // scales per K block (l2_pool_sf [I / requantBlock, pool rows]).

@@ -56,13 +56,18 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
     v.minTokens = next;
     v.maxTokens = maxTokens;
     v.blockM = blockM;
-    v.expertAlign = std::min(
-        v.blockM,
-        o.expertAlign.value_or(stageExpertAlign(c, plan.schedule, blockM)));
+    // schedule=auto: the schedule measured fastest at this BLOCK_M.
+    Schedule schedule =
+        o.schedulePerVariant ? fastestBuiltSchedule(c, blockM) : plan.schedule;
+    if (schedule != plan.schedule)
+      v.schedule = schedule;
+    v.expertAlign =
+        std::min(v.blockM,
+                 o.expertAlign.value_or(stageExpertAlign(c, schedule, blockM)));
     v.mathMode = o.mathMode.value_or(v.blockM == 64 ? MathMode::Single
                                                     : MathMode::CooperativeM);
-    v.l1BlockN = o.l1BlockN.value_or(stageL1BlockN(c, plan.schedule));
-    v.l2BlockN = o.l2BlockN.value_or(stageL2BlockN(c, plan.schedule));
+    v.l1BlockN = o.l1BlockN.value_or(stageL1BlockN(c, schedule));
+    v.l2BlockN = o.l2BlockN.value_or(stageL2BlockN(c, schedule));
     v.blockK = o.blockK.value_or(128);
     v.stages = o.stages.value_or(0);
     v.expertsPerWave = c.localExperts();
@@ -70,14 +75,14 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
     ChipLimits limits = chipLimits(c.chip);
     v.registers = {limits.producerRegisters, limits.mathRegisters, 0};
     // Asked of the variant as chosen so far (BLOCK_M, expert alignment).
-    v.l1Pull = o.l1Pull.value_or(stageL1Pull(c, plan.schedule, v));
+    v.l1Pull = o.l1Pull.value_or(stageL1Pull(c, schedule, v));
     // The override asks it of the BLOCK_M 64 variant (the only one with a
     // K-split tail, PlanRules.cpp "k-split").
-    v.kSplit = o.kSplit && v.blockM == 64 ? *o.kSplit
-                                          : stageKSplit(c, plan.schedule, v);
+    v.kSplit =
+        o.kSplit && v.blockM == 64 ? *o.kSplit : stageKSplit(c, schedule, v);
     // The fused-gemm kernel's tile order (Heuristics.cpp says what was
     // measured; PlanRules.cpp "wave-order" where it applies).
-    auto [waveMBlocks, waveLag] = fusedGemmWaveOrder(plan.schedule, v);
+    auto [waveMBlocks, waveLag] = fusedGemmWaveOrder(schedule, v);
     v.waveMBlocks = o.waveMBlocks.value_or(waveMBlocks);
     v.waveLag = o.waveLag.value_or(waveLag);
     plan.variants.push_back(v);
@@ -209,6 +214,13 @@ const Variant *selectVariant(const Plan &plan, int64_t numTokens) {
     if (numTokens >= v.minTokens && numTokens <= v.maxTokens)
       return &v;
   return nullptr;
+}
+
+bool anyVariantRuns(const Plan &plan, Schedule s) {
+  for (const Variant &v : plan.variants)
+    if (scheduleOf(plan, v) == s)
+      return true;
+  return false;
 }
 
 const char *toString(Schedule schedule) {

@@ -117,6 +117,22 @@ const PlanRule kPlanRules[] = {
                     ": the persistent grid needs every CTA resident"));
        return true;
      }},
+    {"variant-schedules", kAnySchedule,
+     [](const LayerConfig &, const Plan &p, Report &r) {
+       // One manifest launches each variant's own kernel list, so the
+       // stage-kernel schedules (unfused, split, fused-gemm) may differ per
+       // variant; the fused schedule is one kernel for every token count.
+       for (const Variant &v : p.variants)
+         if (v.schedule && (!buildsStageKernels(*v.schedule) ||
+                            !buildsStageKernels(p.schedule)))
+           r.fail(cat(describe(v), ": a schedule of its own (",
+                      toString(*v.schedule),
+                      ") needs the plan's and its own to be stage-kernel "
+                      "schedules (unfused, split or fused-gemm); the plan's "
+                      "is ",
+                      toString(p.schedule)));
+       return true;
+     }},
     {"role-layout", kLayerKernel,
      [](const LayerConfig &, const Plan &p, Report &r) {
        RoleLayout roles;
@@ -387,13 +403,13 @@ const VariantRule kVariantRules[] = {
        bool ok = (v.blockM == 128 && v.mathMode == MathMode::CooperativeM) ||
                  (v.blockM == 64 && v.mathMode == MathMode::Single);
        if (!ok)
-         r.fail(cat("the ", toString(p.schedule),
+         r.fail(cat("the ", toString(scheduleOf(p, v)),
                     " schedule's grouped GEMMs use BLOCK_M 128 on "
                     "two warpgroups (cooperative-m) or BLOCK_M 64 on one "
                     "(single); got BLOCK_M ",
                     v.blockM, " ", toString(v.mathMode)));
        if (v.blockK != 128)
-         r.fail(cat("the ", toString(p.schedule),
+         r.fail(cat("the ", toString(scheduleOf(p, v)),
                     " schedule's grouped GEMMs use BLOCK_K 128 (one "
                     "128x128 weight-scale block per K step); got ",
                     v.blockK));
@@ -401,13 +417,13 @@ const VariantRule kVariantRules[] = {
        // TMA-store and combine-scatter epilogues); the SwiGLU epilogue
        // (split, fused-gemm L1) and the fused GEMM kernel's shared ring
        // take 128.
-       bool l1Wide = p.schedule == Schedule::Unfused && c.chip == Chip::SM90a &&
-                     (2 * c.intermediate) % 256 == 0;
-       bool l2Wide = p.schedule != Schedule::FusedGemm &&
+       bool l1Wide = scheduleOf(p, v) == Schedule::Unfused &&
+                     c.chip == Chip::SM90a && (2 * c.intermediate) % 256 == 0;
+       bool l2Wide = scheduleOf(p, v) != Schedule::FusedGemm &&
                      c.chip == Chip::SM90a && c.hidden % 256 == 0;
        if (!(v.l1BlockN == 128 || (v.l1BlockN == 256 && l1Wide)) ||
            !(v.l2BlockN == 128 || (v.l2BlockN == 256 && l2Wide)))
-         r.fail(cat("the ", toString(p.schedule),
+         r.fail(cat("the ", toString(scheduleOf(p, v)),
                     " schedule's grouped GEMMs use BLOCK_N 128, or 256 on "
                     "sm_90a for the unfused L1 GEMM and the unfused / split "
                     "L2 GEMM (N a multiple of 256); got L1 BLOCK_N ",
@@ -422,8 +438,8 @@ const VariantRule kVariantRules[] = {
        // grouped GEMMs on sm_90a. The unfused schedule is the reference
        // they are checked against, and the fused GEMM kernel's L2 arrivals
        // count both warpgroups of every L1 tile.
-       bool halves = p.schedule == Schedule::Split && c.chip == Chip::SM90a &&
-                     v.blockM == 128;
+       bool halves = scheduleOf(p, v) == Schedule::Split &&
+                     c.chip == Chip::SM90a && v.blockM == 128;
        if (v.expertAlign != v.blockM &&
            !(halves && v.expertAlign == kHalfBlockRows))
          r.fail(cat(describe(v), ": expert-align (", v.expertAlign,
@@ -442,8 +458,9 @@ const VariantRule kVariantRules[] = {
        // pull in the L1 kernel"); the other L1 kernels load a pool that
        // moe_pull has filled.
        std::string why;
-       if (p.schedule != Schedule::Split)
-         why = cat("the ", toString(p.schedule), " schedule has no such L1 "
+       if (scheduleOf(p, v) != Schedule::Split)
+         why = cat("the ", toString(scheduleOf(p, v)),
+                   " schedule has no such L1 "
                    "kernel (split only)");
        else if (c.chip != Chip::SM90a)
          why = cat("it is not built for ", toString(c.chip), " (sm_90a only)");
@@ -486,8 +503,9 @@ const VariantRule kVariantRules[] = {
        std::string why;
        if (v.kSplit < 1 || v.kSplit > 4 || (v.kSplit & (v.kSplit - 1)))
          why = cat("it must be 1, 2 or 4, got ", v.kSplit);
-       else if (p.schedule != Schedule::Unfused && p.schedule != Schedule::Split)
-         why = cat("the ", toString(p.schedule),
+       else if (scheduleOf(p, v) != Schedule::Unfused &&
+                scheduleOf(p, v) != Schedule::Split)
+         why = cat("the ", toString(scheduleOf(p, v)),
                    " schedule has no K-split tail (unfused and split only)");
        else if (c.chip != Chip::SM90a)
          why = cat("it is not built for ", toString(c.chip), " (sm_90a only)");
@@ -514,8 +532,8 @@ const VariantRule kVariantRules[] = {
        else if (v.waveMBlocks < 0 || v.waveLag < 0)
          why = cat("wave-m-blocks ", v.waveMBlocks, " and wave-lag ", v.waveLag,
                    " must not be negative");
-       else if (p.schedule != Schedule::FusedGemm)
-         why = cat("the ", toString(p.schedule),
+       else if (scheduleOf(p, v) != Schedule::FusedGemm)
+         why = cat("the ", toString(scheduleOf(p, v)),
                    " schedule runs L1 and L2 in separate kernels (fused-gemm "
                    "only)");
        else if (v.kSplit != 1 || v.l1Pull)
@@ -600,9 +618,11 @@ std::vector<std::string> validatePlan(const LayerConfig &c, const Plan &p) {
   };
   if (!runPlanRules(kPlanRules))
     return report.errors;
+  // Each variant by the rules of the schedule it runs (Variant::schedule).
   for (size_t i = 0; i < p.variants.size(); ++i)
     for (const VariantRule &rule : kVariantRules)
-      if ((rule.schedules & schedule) && !rule.check(c, p, i, report))
+      if ((rule.schedules & bitOf(scheduleOf(p, p.variants[i]))) &&
+          !rule.check(c, p, i, report))
         break;
   runPlanRules(kCoverageRules);
   return report.errors;

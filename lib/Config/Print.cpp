@@ -32,31 +32,34 @@ Json toJson(const LayerConfig &c) {
 }
 
 Json toJson(const Variant &v) {
-  return Json{{"min_tokens", v.minTokens},
-              {"max_tokens", v.maxTokens},
-              {"block_m", v.blockM},
-              {"expert_align", v.expertAlign},
-              {"l1_pull", v.l1Pull},
-              {"k_split", v.kSplit},
-              {"wave_m_blocks", v.waveMBlocks},
-              {"wave_lag", v.waveLag},
-              {"l1_block_n", v.l1BlockN},
-              {"l2_block_n", v.l2BlockN},
-              {"block_k", v.blockK},
-              {"stages", v.stages},
-              {"experts_per_wave", v.expertsPerWave},
-              {"math_mode", toString(v.mathMode)},
-              {"math_warpgroups", v.activeMathWarpgroups()},
-              {"wgmma",
-               {{"m", 64},
-                {"l1_n", v.l1WarpgroupN()},
-                {"l2_n", v.l2WarpgroupN()},
-                {"k", 32}}},
-              {"registers",
-               {{"producer", v.registers.producer},
-                {"math", v.registers.math},
-                {"idle", v.registers.idle}}},
-              {"smem_bytes", v.smemBytes}};
+  return Json{
+      {"min_tokens", v.minTokens},
+      {"max_tokens", v.maxTokens},
+      {"block_m", v.blockM},
+      {"expert_align", v.expertAlign},
+      {"l1_pull", v.l1Pull},
+      {"k_split", v.kSplit},
+      {"wave_m_blocks", v.waveMBlocks},
+      {"wave_lag", v.waveLag},
+      // The variant's own schedule, or null: the plan's.
+      {"schedule", v.schedule ? Json(toString(*v.schedule)) : Json(nullptr)},
+      {"l1_block_n", v.l1BlockN},
+      {"l2_block_n", v.l2BlockN},
+      {"block_k", v.blockK},
+      {"stages", v.stages},
+      {"experts_per_wave", v.expertsPerWave},
+      {"math_mode", toString(v.mathMode)},
+      {"math_warpgroups", v.activeMathWarpgroups()},
+      {"wgmma",
+       {{"m", 64},
+        {"l1_n", v.l1WarpgroupN()},
+        {"l2_n", v.l2WarpgroupN()},
+        {"k", 32}}},
+      {"registers",
+       {{"producer", v.registers.producer},
+        {"math", v.registers.math},
+        {"idle", v.registers.idle}}},
+      {"smem_bytes", v.smemBytes}};
 }
 
 Json toJson(const Plan &p) {
@@ -163,6 +166,9 @@ std::string planToText(const LayerConfig &c, const Plan &p) {
     os << "pool: " << p.poolTokens << " rows (worst case, never wraps)\n";
     for (const Variant &v : p.variants)
       os << "variant tokens " << v.minTokens << ".." << v.maxTokens
+         << (v.schedule ? std::string(" schedule=") + toString(*v.schedule) +
+                              " (its own)"
+                        : std::string())
          << ": grouped GEMMs BLOCK_M=" << v.blockM
          << (v.halfBlocks() ? " (experts padded to 64: half blocks)" : "")
          << " L1 BLOCK_N=" << v.l1BlockN << " L2 BLOCK_N=" << v.l2BlockN
@@ -171,10 +177,11 @@ std::string planToText(const LayerConfig &c, const Plan &p) {
                       : std::string("as many as fit"))
          << " math=" << toString(v.mathMode)
          << " registers=" << v.registers.producer << "/" << v.registers.math
-         << (split ? (splitFusesActivation(c, v)
-                          ? " L1+SwiGLU epilogue"
-                          : " L1 then activation (splitFusesActivation)")
-                   : "")
+         << (scheduleOf(p, v) == Schedule::Split
+                 ? (splitFusesActivation(c, v)
+                        ? " L1+SwiGLU epilogue"
+                        : " L1 then activation (splitFusesActivation)")
+                 : "")
          << (v.l1Pull ? " l1-pull (the L1 kernel pulls its pool rows)" : "")
          << (v.kSplit > 1 ? " k-split=" + std::to_string(v.kSplit) +
                                 " (the last wave's tiles split along K)"

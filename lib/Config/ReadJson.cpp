@@ -145,6 +145,10 @@ void readVariant(Reader &r, const Json &j, const std::string &w, Variant &v) {
     r.integer(j, "wave_m_blocks", w, v.waveMBlocks);
   if (j.is_object() && j.contains("wave_lag"))
     r.integer(j, "wave_lag", w, v.waveLag);
+  // Older plans and variants without one of their own: the plan's schedule.
+  v.schedule.reset();
+  if (j.is_object() && j.contains("schedule") && !j["schedule"].is_null())
+    r.name(j, "schedule", w, v.schedule, parseSchedule);
   r.integer(j, "l1_block_n", w, v.l1BlockN);
   r.integer(j, "l2_block_n", w, v.l2BlockN);
   r.integer(j, "block_k", w, v.blockK);

@@ -74,7 +74,7 @@
 // PTXAS: Compiling entry function 'moe_fused_bm64'
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
 
-// SPLIT: one-kernel is built for the fused-gemm schedule (megamoe-plan="schedule=fused-gemm"); the plan's is split
+// SPLIT: one-kernel is built for the fused-gemm schedule (megamoe-plan="schedule=fused-gemm"); the BLOCK_M 64 variant's is split
 // MERGE: one-kernel already holds the dispatch and the combine; merge-stages does not apply
 
 module {

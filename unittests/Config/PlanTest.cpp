@@ -570,30 +570,75 @@ TEST(UnfusedPlan, OneGemmVariantAndTheWorstCasePool) {
 }
 
 TEST(UnfusedPlan, FastestBuiltSchedule) {
-  // megamoe-plan schedule=auto on sm_90a: split where the plan has a BLOCK_M
-  // 128 variant, fused-gemm (wave order) where every variant is BLOCK_M 64;
-  // the unfused reference on a chip without measurements. Both plan and
-  // build.
+  // megamoe-plan schedule=auto on sm_90a: fused-gemm (wave order) for a
+  // BLOCK_M 64 variant, split for a BLOCK_M 128 one; the unfused reference
+  // on a chip without measurements.
   LayerConfig c = v4Flash(1, 8192);
-  EXPECT_EQ(fastestBuiltSchedule(c), Schedule::Split);
   EXPECT_EQ(fastestBuiltSchedule(c, 64), Schedule::FusedGemm);
-  LayerConfig small = v4Flash(1, unfusedSmallBlockMaxTokens(c));
-  EXPECT_EQ(fastestBuiltSchedule(small), Schedule::FusedGemm);
-  EXPECT_EQ(fastestBuiltSchedule(small, 128), Schedule::Split);
-  LayerConfig past = v4Flash(1, unfusedSmallBlockMaxTokens(c) + 1);
-  EXPECT_EQ(fastestBuiltSchedule(past), Schedule::Split);
+  EXPECT_EQ(fastestBuiltSchedule(c, 128), Schedule::Split);
   c.chip = Chip::SM100a;
-  EXPECT_EQ(fastestBuiltSchedule(c), Schedule::Unfused);
   EXPECT_EQ(fastestBuiltSchedule(c, 64), Schedule::Unfused);
+  EXPECT_EQ(fastestBuiltSchedule(c, 128), Schedule::Unfused);
+}
+
+// schedule=auto plans each variant with its own schedule: for 8192 tokens
+// the BLOCK_M 64 variant runs fused-gemm with the wave order and the BLOCK_M
+// 128 one split (the plan's); its tiles are each schedule's (the fused GEMM
+// kernel's shared ring: L2 BLOCK_N 128; split's L2: 256), and the buffer
+// layout holds both schedules' regions. A plan for fewer tokens has only
+// the fused-gemm variant, which is then the plan's schedule.
+TEST(UnfusedPlan, SchedulePerVariant) {
+  LayerConfig c = v4Flash(1, 8192);
   PlanOverrides o;
-  o.schedule = fastestBuiltSchedule(v4Flash(1, 8192));
-  EXPECT_EQ(planOk(v4Flash(1, 8192), o).schedule, Schedule::Split);
-  o.schedule = fastestBuiltSchedule(small);
-  Plan p = planOk(small, o);
-  EXPECT_EQ(p.schedule, Schedule::FusedGemm);
-  ASSERT_EQ(p.variants.size(), 1u);
-  EXPECT_EQ(p.variants[0].blockM, 64);
+  o.schedule = Schedule::Split;
+  o.schedulePerVariant = true;
+  Plan p = planOk(c, o);
+  ASSERT_EQ(p.variants.size(), 2u);
+  EXPECT_EQ(p.schedule, Schedule::Split);
+  ASSERT_TRUE(p.variants[0].schedule.has_value());
+  EXPECT_EQ(*p.variants[0].schedule, Schedule::FusedGemm);
+  EXPECT_EQ(scheduleOf(p, p.variants[0]), Schedule::FusedGemm);
   EXPECT_GT(p.variants[0].waveMBlocks, 0);
+  EXPECT_EQ(p.variants[0].l2BlockN, 128);
+  EXPECT_FALSE(p.variants[1].schedule.has_value());
+  EXPECT_EQ(scheduleOf(p, p.variants[1]), Schedule::Split);
+  EXPECT_EQ(p.variants[1].waveMBlocks, 0);
+  EXPECT_EQ(p.variants[1].l2BlockN, 256);
+  EXPECT_TRUE(anyVariantRuns(p, Schedule::FusedGemm));
+  EXPECT_TRUE(anyVariantRuns(p, Schedule::Split));
+  BufferLayout layout = computeBufferLayout(c, p);
+  EXPECT_TRUE(layout.find("l2_arrivals"));
+  EXPECT_TRUE(layout.find("l2_waits"));
+  // The plan round-trips through JSON with the variant's schedule.
+  Plan back;
+  LayerConfig backConfig;
+  std::vector<std::string> errors =
+      planFromJson(planToJson(c, p, 0), backConfig, back);
+  ASSERT_TRUE(errors.empty()) << errors[0];
+  ASSERT_TRUE(back.variants[0].schedule.has_value());
+  EXPECT_EQ(*back.variants[0].schedule, Schedule::FusedGemm);
+  EXPECT_FALSE(back.variants[1].schedule.has_value());
+  // Without schedulePerVariant every variant runs the plan's schedule.
+  o.schedulePerVariant = false;
+  Plan plain = planOk(c, o);
+  for (const Variant &v : plain.variants)
+    EXPECT_FALSE(v.schedule.has_value());
+  EXPECT_FALSE(computeBufferLayout(c, plain).find("l2_arrivals"));
+  // A variant schedule of its own needs stage-kernel schedules.
+  Plan bad = p;
+  bad.variants[0].schedule = Schedule::Fused;
+  std::vector<std::string> e = validatePlan(c, bad);
+  ASSERT_FALSE(e.empty());
+  EXPECT_NE(e[0].find("a schedule of its own (fused)"), std::string::npos)
+      << e[0];
+  // The variant rules are the variant's schedule's: a wave order on the
+  // split variant is refused, on the fused-gemm one allowed.
+  Plan wave = p;
+  wave.variants[1].waveMBlocks = 4;
+  e = validatePlan(c, wave);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("runs L1 and L2 in separate kernels"), std::string::npos)
+      << e[0];
 }
 
 TEST(UnfusedPlan, BlockNBySchedule) {

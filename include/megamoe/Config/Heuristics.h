@@ -42,14 +42,12 @@ MathMode defaultMathMode(int64_t blockM, int64_t requantBlock);
 int64_t defaultL1BlockN(int64_t requantBlock);
 /// L2 BLOCK_N: output channels per tile.
 int64_t defaultL2BlockN(const LayerConfig &config, MathMode mode);
-/// The schedule megamoe-plan's schedule=auto takes: of the schedules that
-/// megamoe-expand builds, the one measured fastest for the layer's chip and
-/// the plan's BLOCK_M (`blockM`, the plan's block-m override; else the
-/// planner's, unfusedBlockM): fused-gemm where every variant is BLOCK_M 64,
-/// split with a BLOCK_M 128 variant, on sm_90a (Heuristics.cpp has the
-/// numbers).
-Schedule fastestBuiltSchedule(const LayerConfig &config,
-                              std::optional<int64_t> blockM = std::nullopt);
+/// The schedule megamoe-plan's schedule=auto takes for a variant of
+/// `blockM` rows: of the schedules that megamoe-expand builds, the one
+/// measured fastest on the layer's chip: on sm_90a fused-gemm at BLOCK_M 64,
+/// split at 128 (Heuristics.cpp has the numbers); elsewhere the unfused
+/// reference.
+Schedule fastestBuiltSchedule(const LayerConfig &config, int64_t blockM);
 
 /// The stage-kernel schedules' (unfused, split, fused-gemm) GEMM BLOCK_N:
 /// 256 where the schedule's epilogue and the chip build it (the unfused L1

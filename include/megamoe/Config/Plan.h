@@ -82,6 +82,11 @@ struct Variant {
   /// waves that follow it (docs/FusedSchedule.md, "Wave order").
   int64_t waveMBlocks = 0;
   int64_t waveLag = 1;
+  /// The variant's own schedule where it differs from the plan's (a plan
+  /// of stage-kernel schedules may mix split and fused-gemm variants:
+  /// megamoe-plan schedule=auto picks per BLOCK_M, config::
+  /// fastestBuiltSchedule); unset: the plan's (scheduleOf).
+  std::optional<Schedule> schedule;
   int64_t l1BlockN = 0; // L1 weight rows (gate/up interleaved) per tile
   int64_t l2BlockN = 0; // L2 output channels per tile
   int64_t blockK = 0;   // K per pipeline stage
@@ -117,6 +122,13 @@ struct Plan {
   std::vector<Variant> variants; // ascending BLOCK_M buckets, contiguous
 };
 
+/// The schedule variant `v` of `plan` runs: its own, or the plan's.
+inline Schedule scheduleOf(const Plan &plan, const Variant &v) {
+  return v.schedule.value_or(plan.schedule);
+}
+/// Whether some variant of `plan` runs schedule `s`.
+bool anyVariantRuns(const Plan &plan, Schedule s);
+
 /// Typed overrides of every chosen value (the megamoe-plan pass options).
 /// An unset field keeps the heuristic; a set one applies to every variant.
 struct PlanOverrides {
@@ -129,6 +141,10 @@ struct PlanOverrides {
   std::optional<int64_t> waveMBlocks, waveLag;
   std::optional<int64_t> numSMs;
   std::optional<Schedule> schedule;
+  /// schedule=auto: each BLOCK_M variant takes the schedule measured
+  /// fastest for it (config::fastestBuiltSchedule), `schedule` being the
+  /// plan's (that of its largest BLOCK_M).
+  bool schedulePerVariant = false;
   std::optional<MathMode> mathMode;
   std::optional<int64_t> producerRegisters, mathRegisters;
   /// Pool rows; 0 = the full worst-case pool (no ring).

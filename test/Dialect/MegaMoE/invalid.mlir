@@ -97,7 +97,7 @@ megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, to
 
 // -----
 
-// expected-error @+2 {{unknown schedule "pipelined"; expected "fused", "split" or "unfused"}}
+// expected-error @+2 {{unknown schedule "pipelined"; expected "fused", "split", "unfused" or "fused-gemm"}}
 megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, topk = 6, ranks = 8, max_tokens = 8>
   plan = <chip = "sm_90a", num_sms = 132, schedule = "pipelined", threads = 384, dispatch_warps = 2, tma_a_warp = 2, tma_b_warp = 3, math_warpgroups = 2, entry_registers = 168, requant_block = 128, pool_tokens = 1408, variants = []>
 

@@ -157,7 +157,11 @@ LogicalResult VariantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   int64_t, int64_t, int64_t, StringRef mathMode,
                                   int64_t, int64_t, int64_t, int64_t, bool,
                                   int64_t kSplit, int64_t waveMBlocks,
-                                  int64_t waveLag) {
+                                  int64_t waveLag, StringRef schedule) {
+  if (!schedule.empty() && !cfg::parseSchedule(schedule.str()))
+    return emitError() << "unknown variant schedule \"" << schedule
+                       << "\"; expected \"unfused\", \"split\" or "
+                          "\"fused-gemm\" (or none: the plan's)";
   if (kSplit < 1)
     return emitError() << "k_split " << kSplit
                        << " must be at least 1 (1: no tile is split)";
@@ -186,7 +190,8 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << "\"; expected \"sm_90a\" or \"sm_100a\"";
   if (!cfg::parseSchedule(schedule.str()))
     return emitError() << "unknown schedule \"" << schedule
-                       << "\"; expected \"fused\", \"split\" or \"unfused\"";
+                       << "\"; expected \"fused\", \"split\", \"unfused\" or "
+                          "\"fused-gemm\"";
   if (variants.empty())
     return emitError() << "a plan needs at least one #megamoe.variant";
   for (Attribute v : variants)
@@ -233,6 +238,8 @@ cfg::Plan PlanAttr::getPlan() const {
     v.kSplit = va.getKSplit();
     v.waveMBlocks = va.getWaveMBlocks();
     v.waveLag = va.getWaveLag();
+    if (!va.getSchedule().empty())
+      v.schedule = cfg::parseSchedule(va.getSchedule().str());
     p.variants.push_back(v);
   }
   return p;
@@ -246,7 +253,7 @@ PlanAttr PlanAttr::get(MLIRContext *context, const cfg::Plan &p) {
         v.l2BlockN, v.blockK, v.stages, v.expertsPerWave,
         cfg::toString(v.mathMode), v.registers.producer, v.registers.math,
         v.registers.idle, v.smemBytes, v.l1Pull, v.kSplit, v.waveMBlocks,
-        v.waveLag));
+        v.waveLag, v.schedule ? cfg::toString(*v.schedule) : ""));
   return Base::get(
       context, cfg::toString(p.chip), p.numSMs, cfg::toString(p.schedule),
       p.roles.threads, p.roles.dispatchWarpEnd - p.roles.dispatchWarpBegin,

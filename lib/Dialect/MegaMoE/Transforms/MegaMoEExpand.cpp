@@ -344,26 +344,32 @@ struct MegaMoEExpandPass
                 "\"schedule=split\" or \"schedule=fused-gemm\")";
     // The plan is valid: the layer op's verifier checks it (validatePlan).
 
-    if (oneKernel && plan.schedule != cfg::Schedule::FusedGemm)
-      return layer.emitError("megamoe-expand: one-kernel is built for the "
-                             "fused-gemm schedule (megamoe-plan=\"schedule="
-                             "fused-gemm\"); the plan's is ")
-             << cfg::toString(plan.schedule);
+    if (oneKernel)
+      for (const cfg::Variant &v : plan.variants)
+        if (cfg::scheduleOf(plan, v) != cfg::Schedule::FusedGemm)
+          return layer.emitError("megamoe-expand: one-kernel is built for "
+                                 "the fused-gemm schedule (megamoe-plan=\""
+                                 "schedule=fused-gemm\"); the BLOCK_M ")
+                 << v.blockM << " variant's is "
+                 << cfg::toString(cfg::scheduleOf(plan, v));
     if (oneKernel && mergeStages)
       return layer.emitError("megamoe-expand: one-kernel already holds the "
                              "dispatch and the combine; merge-stages does "
                              "not apply");
-    bool split = plan.schedule == cfg::Schedule::Split;
-    // A split variant whose epilogue does not requantize runs the unfused
-    // schedule's L1 GEMM and moe_activation (cfg::splitFusesActivation).
+    // Each variant runs its schedule (cfg::scheduleOf: a plan may mix split
+    // and fused-gemm variants). A split variant whose epilogue does not
+    // requantize runs the unfused schedule's L1 GEMM and moe_activation
+    // (cfg::splitFusesActivation).
     auto stagesOf = [&](const cfg::Variant &v) {
       if (oneKernel)
         return oneKernelStages();
-      SmallVector<Stage> stages =
-          plan.schedule == cfg::Schedule::FusedGemm ? fusedGemmStages()
-          : split && cfg::splitFusesActivation(config, v)
-              ? splitStages(v.l1Pull)
-              : unfusedStages();
+      cfg::Schedule schedule = cfg::scheduleOf(plan, v);
+      SmallVector<Stage> stages = schedule == cfg::Schedule::FusedGemm
+                                      ? fusedGemmStages()
+                                  : schedule == cfg::Schedule::Split &&
+                                          cfg::splitFusesActivation(config, v)
+                                      ? splitStages(v.l1Pull)
+                                      : unfusedStages();
       return mergeStages ? mergedStages(std::move(stages)) : stages;
     };
     if (mergeStages)

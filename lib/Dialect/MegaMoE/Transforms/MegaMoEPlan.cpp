@@ -49,9 +49,12 @@ struct MegaMoEPlanPass
     if (poolTokens >= 0)
       o.poolTokens = poolTokens;
     if (schedule == "auto") {
-      // The fastest schedule built for this layer's chip (measured).
+      // The fastest schedule built for this layer's chip (measured),
+      // per variant; the plan's is that of its largest BLOCK_M.
+      cfg::LayerConfig layer = op.getConfig().getLayerConfig();
       o.schedule = cfg::fastestBuiltSchedule(
-          op.getConfig().getLayerConfig(), o.blockM);
+          layer, o.blockM.value_or(cfg::unfusedBlockM(layer)));
+      o.schedulePerVariant = true;
     } else if (!schedule.empty()) {
       o.schedule = cfg::parseSchedule(schedule);
       if (!o.schedule)

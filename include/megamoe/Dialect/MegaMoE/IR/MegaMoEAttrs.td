@@ -86,7 +86,9 @@ def MegaMoE_VariantAttr : MegaMoE_Attr<"Variant", "variant"> {
     that many units (warpspec.tile_loop k_split); `wave_m_blocks` (omitted
     when 0) and `wave_lag` (omitted when 1): the fused-gemm kernel
     interleaves its L1 and L2 tiles in waves of that many m-blocks
-    (warpspec.wave_loop).
+    (warpspec.wave_loop); `schedule` (omitted when the plan's): the
+    variant's own stage-kernel schedule (unfused, split or fused-gemm;
+    megamoe-plan schedule=auto picks per BLOCK_M).
   }];
   let parameters = (ins
     "int64_t":$min_tokens,
@@ -106,7 +108,9 @@ def MegaMoE_VariantAttr : MegaMoE_Attr<"Variant", "variant"> {
     MegaMoE_BoolParameter:$l1_pull,
     DefaultValuedParameter<"int64_t", "1">:$k_split,
     DefaultValuedParameter<"int64_t", "0">:$wave_m_blocks,
-    DefaultValuedParameter<"int64_t", "1">:$wave_lag
+    DefaultValuedParameter<"int64_t", "1">:$wave_lag,
+    StringRefParameter<"the variant's own schedule (empty: the plan's)",
+                       "\"\"">:$schedule
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
