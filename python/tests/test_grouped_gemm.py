@@ -145,6 +145,14 @@ def test_grouped_gemm_cluster(shape, groups, block_n):
                       {"cluster_m": 2, "block_n": block_n}, {}, "cluster-2 output differs from cluster 1")
 
 
+def assert_option_equal(shape, groups, options, extra, tag, what):
+    """The BLOCK_M 128 kernel with `options` and `extra` bitwise equal to the one with `options`
+    alone, on test shape `shape` and cluster group layout `groups` (seeded by them and `tag`)."""
+    n, k = SHAPES[shape]
+    assert_case_equal(CLUSTER_GROUPS[groups], n, k, hash((shape, groups, tag)) & 0xFFFF,
+                      dict(options, **extra), options, what)
+
+
 def assert_case_equal(group_sizes, n, k, seed, options, reference, what):
     """run_case of the BLOCK_M 128 kernel with `options` (its checks against FP64 and torch), and
     its valid rows bitwise equal to those of the kernel with `reference` options on the same
@@ -179,11 +187,8 @@ TURN_VARIANTS = {
 @pytest.mark.parametrize("groups", list(CLUSTER_GROUPS))
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_mma_turns_bitwise(shape, groups, variant):
-    n, k = SHAPES[shape]
-    options = TURN_VARIANTS[variant]
-    assert_case_equal(CLUSTER_GROUPS[groups], n, k, hash((shape, groups, "mt")) & 0xFFFF,
-                      dict(options, mma_turns=True), options,
-                      "mma-turns output differs from the kernel without")
+    assert_option_equal(shape, groups, TURN_VARIANTS[variant], {"mma_turns": True}, "mt",
+                        "mma-turns output differs from the kernel without")
 
 
 # One TMA warp (tma-warps=1, GemmProblem::tmaWarps): one warp issues every load of a stage and
@@ -203,11 +208,8 @@ TMA_WARP_VARIANTS = {
 @pytest.mark.parametrize("groups", list(CLUSTER_GROUPS))
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_one_tma_warp_bitwise(shape, groups, variant):
-    n, k = SHAPES[shape]
-    options = TMA_WARP_VARIANTS[variant]
-    assert_case_equal(CLUSTER_GROUPS[groups], n, k, hash((shape, groups, "tw1")) & 0xFFFF,
-                      dict(options, tma_warps=1), options,
-                      "one TMA warp's output differs from four TMA warps'")
+    assert_option_equal(shape, groups, TMA_WARP_VARIANTS[variant], {"tma_warps": 1}, "tw1",
+                        "one TMA warp's output differs from four TMA warps'")
 
 
 # BLOCK_N 192 (one m64n192 MMA per warpgroup, tiles straddling two weight-scale blocks): each
@@ -280,11 +282,9 @@ NOFENCE_VARIANTS = {
 @pytest.mark.parametrize("groups", list(CLUSTER_GROUPS))
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_release_without_fence_bitwise(shape, groups, variant):
-    n, k = SHAPES[shape]
-    options = NOFENCE_VARIANTS[variant]
-    assert_case_equal(CLUSTER_GROUPS[groups], n, k, hash((shape, groups, "nf")) & 0xFFFF,
-                      dict(options, release_lag=0, release_fence=False), options,
-                      "release without the fence differs from the default")
+    assert_option_equal(shape, groups, NOFENCE_VARIANTS[variant],
+                        {"release_lag": 0, "release_fence": False}, "nf",
+                        "release without the fence differs from the default")
 
 
 @pytest.mark.parametrize("variant", list(NOFENCE_VARIANTS))
