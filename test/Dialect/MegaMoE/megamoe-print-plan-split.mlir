@@ -4,6 +4,10 @@
 // buffer without h (l1_out) when every variant does. The BLOCK_M 128 variant
 // pads each expert to 64 rows (half blocks: pool_block_row).
 // RUN: megamoe-opt %s --megamoe-plan="schedule=split" --megamoe-print-plan -o /dev/null | FileCheck %s
+// schedule=auto plans the BLOCK_M 64 variant with fused-gemm (its own
+// schedule) and the 128 one with split (the plan's); the buffer then also
+// holds the fused GEMM kernel's l2_arrivals and l2_waits.
+// RUN: megamoe-opt %s --megamoe-plan="schedule=auto" --megamoe-print-plan -o /dev/null | FileCheck %s --check-prefix=AUTO
 // RUN: megamoe-opt %s --megamoe-plan="schedule=split" --megamoe-print-plan=format=json -o /dev/null | %python -c "import json,sys; docs=sys.stdin.read().split('\n}\n'); [print(d['plan']['schedule'], d['plan']['pool_tokens'], [r['name'] for r in d['buffer_layout']['regions']]) for d in (json.loads(t + '\n}') for t in docs[:2])]" | FileCheck %s --check-prefix=JSON
 
 megamoe.layer @v4_flash_ep1 config = #megamoe.config<hidden = 4096, intermediate = 2048, experts = 256, topk = 6, ranks = 1, max_tokens = 8192>
@@ -28,3 +32,10 @@ megamoe.layer @v4_flash_ep1_fm config = #megamoe.config<hidden = 4096, intermedi
 
 // JSON: split 81664 ['barriers', 'send_count', 'errors', 'x', 'x_sf', 'topk_idx', 'topk_weights', 'recv_count', 'src_token_index', 'pool_row_start', 'pool_block_expert', 'pool_block_row', 'pool_info', 'l1_pool', 'l1_pool_sf', 'l1_pool_weight', 'pool_source', 'l1_out', 'l2_pool', 'l2_pool_sf', 'combine']
 // JSON: split 81664 ['barriers', 'send_count', 'errors', 'x', 'x_sf', 'topk_idx', 'topk_weights', 'recv_count', 'src_token_index', 'pool_row_start', 'pool_block_expert', 'pool_block_row', 'pool_info', 'l1_pool', 'l1_pool_sf', 'l1_pool_weight', 'pool_source', 'l2_pool', 'l2_pool_sf', 'combine']
+
+// AUTO: // layer @v4_flash_ep1_fm
+// AUTO: plan: schedule=split sms=132
+// AUTO-NEXT: pool: 81664 rows (worst case, never wraps)
+// AUTO-NEXT: variant tokens 0..2730 schedule=fused-gemm (its own): grouped GEMMs BLOCK_M=64 {{.*}} wave=4 lag=1
+// AUTO-NEXT: variant tokens 2731..8192: grouped GEMMs BLOCK_M=128 {{.*}} L1+SwiGLU epilogue
+// AUTO-NEXT: symmetric buffer: 1,006,942,592 B (960.30 MiB)
