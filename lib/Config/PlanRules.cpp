@@ -122,16 +122,21 @@ const PlanRule kPlanRules[] = {
        // One manifest launches each variant's own kernel list, so the
        // stage-kernel schedules (unfused, split, fused-gemm) may differ per
        // variant; the fused schedule is one kernel for every token count.
+       // The variant rules are those of each variant's schedule: none run
+       // after a mix that cannot be built.
+       bool ok = true;
        for (const Variant &v : p.variants)
          if (v.schedule && (!buildsStageKernels(*v.schedule) ||
-                            !buildsStageKernels(p.schedule)))
+                            !buildsStageKernels(p.schedule))) {
            r.fail(cat(describe(v), ": a schedule of its own (",
                       toString(*v.schedule),
                       ") needs the plan's and its own to be stage-kernel "
                       "schedules (unfused, split or fused-gemm); the plan's "
                       "is ",
                       toString(p.schedule)));
-       return true;
+           ok = false;
+         }
+       return ok;
      }},
     {"role-layout", kLayerKernel,
      [](const LayerConfig &, const Plan &p, Report &r) {

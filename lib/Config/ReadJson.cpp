@@ -146,9 +146,14 @@ void readVariant(Reader &r, const Json &j, const std::string &w, Variant &v) {
   if (j.is_object() && j.contains("wave_lag"))
     r.integer(j, "wave_lag", w, v.waveLag);
   // Older plans and variants without one of their own: the plan's schedule.
+  // (Read into a Schedule: Reader::name into the optional itself would wrap
+  // an unknown name's nullopt as a value and report nothing.)
   v.schedule.reset();
-  if (j.is_object() && j.contains("schedule") && !j["schedule"].is_null())
-    r.name(j, "schedule", w, v.schedule, parseSchedule);
+  if (j.is_object() && j.contains("schedule") && !j["schedule"].is_null()) {
+    Schedule own = Schedule::Unfused;
+    r.name(j, "schedule", w, own, parseSchedule);
+    v.schedule = own;
+  }
   r.integer(j, "l1_block_n", w, v.l1BlockN);
   r.integer(j, "l2_block_n", w, v.l2BlockN);
   r.integer(j, "block_k", w, v.blockK);

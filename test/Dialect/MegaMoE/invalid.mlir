@@ -103,6 +103,23 @@ megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, to
 
 // -----
 
+// A variant's own schedule must be a schedule's name.
+// expected-error @+4 {{unknown variant schedule "pipelined"; expected "unfused", "split" or "fused-gemm" (or none: the plan's)}}
+// expected-error @+3 {{failed to parse MegaMoE_PlanAttr parameter 'variants'}}
+megamoe.layer @l config = <hidden = 512, intermediate = 256, experts = 8, topk = 2, ranks = 1, max_tokens = 1024, clamp = 7.000000e+00 : f64>
+  plan = <chip = "sm_90a", num_sms = 132, schedule = "split", threads = 384, dispatch_warps = 2, tma_a_warp = 2, tma_b_warp = 3, math_warpgroups = 2, entry_registers = 168, requant_block = 128, pool_tokens = 3072,
+    variants = [#megamoe.variant<min_tokens = 0, max_tokens = 256, block_m = 64, expert_align = 64, l1_block_n = 128, l2_block_n = 128, block_k = 128, stages = 0, experts_per_wave = 8, math_mode = "single", producer_registers = 40, math_registers = 232, idle_registers = 0, smem_bytes = 0, wave_m_blocks = 4, schedule = "pipelined">, #megamoe.variant<min_tokens = 257, max_tokens = 1024, block_m = 128, expert_align = 64, l1_block_n = 128, l2_block_n = 256, block_k = 128, stages = 0, experts_per_wave = 8, math_mode = "cooperative-m", producer_registers = 40, math_registers = 232, idle_registers = 0, smem_bytes = 0>]>
+
+// -----
+
+// A variant may run its own schedule only among the stage-kernel schedules.
+// expected-error @+1 {{'megamoe.layer' op variant BLOCK_M 64 (tokens/rank 0..256): a schedule of its own (fused) needs the plan's and its own to be stage-kernel schedules (unfused, split or fused-gemm); the plan's is split}}
+megamoe.layer @l config = <hidden = 512, intermediate = 256, experts = 8, topk = 2, ranks = 1, max_tokens = 1024, clamp = 7.000000e+00 : f64>
+  plan = <chip = "sm_90a", num_sms = 132, schedule = "split", threads = 384, dispatch_warps = 2, tma_a_warp = 2, tma_b_warp = 3, math_warpgroups = 2, entry_registers = 168, requant_block = 128, pool_tokens = 3072,
+    variants = [#megamoe.variant<min_tokens = 0, max_tokens = 256, block_m = 64, expert_align = 64, l1_block_n = 128, l2_block_n = 128, block_k = 128, stages = 0, experts_per_wave = 8, math_mode = "single", producer_registers = 40, math_registers = 232, idle_registers = 0, smem_bytes = 0, wave_m_blocks = 4, schedule = "fused">, #megamoe.variant<min_tokens = 257, max_tokens = 1024, block_m = 128, expert_align = 64, l1_block_n = 128, l2_block_n = 256, block_k = 128, stages = 0, experts_per_wave = 8, math_mode = "cooperative-m", producer_registers = 40, math_registers = 232, idle_registers = 0, smem_bytes = 0>]>
+
+// -----
+
 // expected-error @+2 {{a plan needs at least one #megamoe.variant}}
 megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, topk = 6, ranks = 8, max_tokens = 8>
   plan = <chip = "sm_90a", num_sms = 132, schedule = "fused", threads = 384, dispatch_warps = 2, tma_a_warp = 2, tma_b_warp = 3, math_warpgroups = 2, entry_registers = 168, requant_block = 128, pool_tokens = 1408, variants = []>
