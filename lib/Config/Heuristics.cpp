@@ -106,9 +106,9 @@ Schedule fastestBuiltSchedule(const LayerConfig &c, int64_t blockM) {
   // 4971 us against fused-gemm 5617 us. The whole layer as one kernel
   // (megamoe-expand one-kernel on a fused-gemm plan, 2026-12-03 "One
   // kernel"): 1.01-1.04x fused-gemm's time and 1.00-1.30x split's at 1-8192
-  // tokens (V4-Flash; V4-Pro 1.00-1.30x split's). So split at every token
-  // count, for both BLOCK_M variants. No other chip has been measured: there
-  // the unfused schedule, the bitwise reference.
+  // tokens (V4-Flash; V4-Pro 1.00-1.30x split's). So split then, at every
+  // token count and both BLOCK_M variants. No other chip has been measured:
+  // there the unfused schedule, the bitwise reference.
   //
   // Since the fused-gemm kernel's wave order (W 4, lag 1 at BLOCK_M 64,
   // fusedGemmWaveOrder), fused-gemm against split, interleaved call by

@@ -51,9 +51,7 @@ int64_t KernelPlan::mathWarpgroups() const {
 }
 
 const RolePlan &KernelPlan::producerRole() const {
-  return *std::find_if(roles.begin(), roles.end(), [](const RolePlan &r) {
-    return r.name == kTmaRole;
-  });
+  return *findRole(kTmaRole);
 }
 
 const RolePlan *KernelPlan::findRole(const std::string &name) const {
@@ -149,18 +147,20 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   // setmaxnreg.inc takes only what warpgroup 0 released (validateKernelPlan;
   // with 48 the layer hung on the GPU, bench/RESULTS.md 2026-12-02 "The pull
   // in the L1 kernel").
-  int64_t tmaWarps = p.pullRows ? 2 : p.tmaWarps;
-  plan.roles.push_back({kTmaRole, p.pullRows ? 2 : 0, p.pullRows ? 4 : tmaWarps,
-                        limits.producerRegisters, false});
+  if (p.pullRows)
+    plan.roles.push_back({kTmaRole, 2, 4, limits.producerRegisters, false});
+  else
+    plan.roles.push_back(
+        {kTmaRole, 0, p.tmaWarps, limits.producerRegisters, false});
   for (int64_t wg = 0; wg < mathWarpgroups; ++wg)
     plan.roles.push_back({"math" + std::to_string(wg), 4 + 4 * wg, 8 + 4 * wg,
                           limits.mathRegisters, true});
   if (p.pullRows)
     plan.roles.push_back(
         {kDispatchRole, 0, 2, limits.producerRegisters, false});
-  else if (tmaWarps < 4)
+  else if (p.tmaWarps < 4)
     plan.roles.push_back(
-        {kIdleRole, tmaWarps, 4, limits.producerRegisters, false});
+        {kIdleRole, p.tmaWarps, 4, limits.producerRegisters, false});
   plan.blockM = p.blockM;
   plan.blockN = p.blockN;
   plan.blockK = kGroupedGemmBlockK;

@@ -68,12 +68,11 @@ bool stageL1Pull(const LayerConfig &config, Schedule schedule,
 /// Whether the plan's L1 weights are in the tiled kernel layout
 /// (Plan::l1WeightTiles). PlanRules.cpp checks where it is allowed.
 bool stageL1WeightTiles(const LayerConfig &config);
-/// The K-split of variant `v`'s grouped GEMMs (Variant::kSplit): 1 = none.
 /// The fused-gemm kernel's wave order for variant `v` (Variant::waveMBlocks
 /// and waveLag): {0, 1} for the phase order.
 std::pair<int64_t, int64_t> fusedGemmWaveOrder(Schedule schedule,
                                                const Variant &v);
-
+/// The K-split of variant `v`'s grouped GEMMs (Variant::kSplit): 1 = none.
 int64_t stageKSplit(const LayerConfig &config, Schedule schedule,
                     const Variant &v);
 /// The most tiles a K-split tail of `kSplit` units per tile splits on a grid
