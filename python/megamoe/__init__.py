@@ -25,6 +25,15 @@ def version():
     return lib().megamoe_version().decode()
 
 
+def timeout_report():
+    """The report of the first wait of a megamoe kernel of this process that timed out and
+    trapped ("megamoe: timeout waiting for counter 'l2_arrival' (block 3, thread 0): value 6,
+    expected >= 8 after ... cycles"), or "" if none has. Readable after the trap has ended the
+    CUDA context, e.g. in the handler of torch's "unspecified launch failure"."""
+    from ._capi import lib
+    return lib().megamoe_timeout_report().decode("utf-8", "replace")
+
+
 __all__ = ["Layer", "compile", "MegaMoEBuffer", "MegaMoEError", "Module", "NotAvailableError",
            "SymmetricBuffer", "fp8_mega_moe", "get_symm_buffer", "layer_info",
-           "transform_weights", "unique_id", "version"]
+           "timeout_report", "transform_weights", "unique_id", "version"]

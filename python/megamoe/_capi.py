@@ -96,6 +96,7 @@ def lib():
     sigs = {
         "megamoe_last_error": ([], ctypes.c_char_p),
         "megamoe_version": ([], ctypes.c_char_p),
+        "megamoe_timeout_report": ([], ctypes.c_char_p),
         "megamoe_module_load": ([ctypes.c_char_p, I, PP], I),
         "megamoe_module_load_memory": ([ctypes.c_char_p, P, SZ, I, PP], I),
         "megamoe_module_destroy": ([P], I),

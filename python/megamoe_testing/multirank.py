@@ -404,7 +404,8 @@ def run_overflow(m):
 
 def _forward_until_trap(m, launching, waited):
     """Launches forward on the ranks `launching` and synchronizes the streams of the ranks
-    `waited`; returns (the first CUDA error's text or None, seconds from launch)."""
+    `waited`; returns (the first CUDA error's text or None, seconds from launch, the timed-out
+    wait's report: megamoe.timeout_report(), read after the trap; the runtime also prints it)."""
     inputs = [m.tokens(r, m.max_tokens, seed=r) for r in range(m.ranks)]
     start = time.time()
     m.forward(inputs, ranks=launching)
@@ -414,29 +415,31 @@ def _forward_until_trap(m, launching, waited):
             m.streams[r].synchronize()
     except RuntimeError as e:
         err = str(e)
-    return err, time.time() - start
+    return err, time.time() - start, megamoe.timeout_report()
 
 
 def run_never_arrives(m, timeout_s):
     # Rank R-1 never calls forward: every other rank's moe_layout waits at
     # the cross-rank barrier until its timeout, prints the counter it waited
     # for and traps (the CUDA context is lost: run this scenario alone).
-    err, elapsed = _forward_until_trap(m, range(m.ranks - 1), [0])
-    ok = err is not None and elapsed <= timeout_s
-    # The device printf (the timeout line) is on stdout, before this line.
+    err, elapsed, report = _forward_until_trap(m, range(m.ranks - 1), [0])
+    ok = err is not None and elapsed <= timeout_s and "cross-rank barrier" in report
+    # The runtime printed the report (the timeout line) on stdout, before this line.
     return _result(ok, "never_arrives", "rank %d never arrives: the others' stream ended after "
-                   "%.1f s (limit %.0f s) with: %s" % (m.ranks - 1, elapsed, timeout_s,
-                                                       (err or "NO ERROR").splitlines()[0]))
+                   "%.1f s (limit %.0f s) with: %s; report: %s"
+                   % (m.ranks - 1, elapsed, timeout_s, (err or "NO ERROR").splitlines()[0],
+                      report or "NONE"))
 
 
 def run_missing_arrival(m, timeout_s):
     # A layer compiled with megamoe-expand test-missing-arrivals=N (the
     # fused-gemm schedule): its L2 tiles wait for arrivals that never come,
     # so the wait must end in its timeout message and a trap, not a hang.
-    err, elapsed = _forward_until_trap(m, range(m.ranks), range(m.ranks))
-    ok = err is not None and elapsed <= timeout_s
+    err, elapsed, report = _forward_until_trap(m, range(m.ranks), range(m.ranks))
+    ok = err is not None and elapsed <= timeout_s and "'l2_arrival'" in report
     return _result(ok, "missing_arrival", "the L2 arrival wait ended after %.1f s (limit %.0f s) "
-                   "with: %s" % (elapsed, timeout_s, (err or "NO ERROR").splitlines()[0]))
+                   "with: %s; report: %s" % (elapsed, timeout_s, (err or "NO ERROR").splitlines()[0],
+                                             report or "NONE"))
 
 
 def main(argv=None):

@@ -11,6 +11,7 @@
 #include "megamoe/runtime/Layer.h"
 #include "megamoe/runtime/Module.h"
 #include "megamoe/runtime/Symmetric.h"
+#include "megamoe/runtime/TimeoutReport.h"
 
 #include <nccl.h>
 
@@ -101,6 +102,12 @@ extern "C" {
 
 const char *megamoe_last_error(void) { return lastError.c_str(); }
 const char *megamoe_version(void) { return "0.1.0"; }
+
+const char *megamoe_timeout_report(void) {
+  thread_local std::string report;
+  report = timeoutReport();
+  return report.c_str();
+}
 
 megamoe_status megamoe_module_load(const char *manifest_path, int device,
                                    megamoe_module_t *out) {

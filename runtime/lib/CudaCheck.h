@@ -3,6 +3,7 @@
 #define MEGAMOE_RUNTIME_LIB_CUDACHECK_H
 
 #include "megamoe/runtime/Error.h"
+#include "megamoe/runtime/TimeoutReport.h"
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -13,22 +14,31 @@
 
 namespace megamoe::rt {
 
+/// A CUDA failure's message, with the report of a timed-out wait where one
+/// trapped (the trap is what the CUDA error reports).
+[[noreturn]] inline void failCuda(std::string message) {
+  std::string timeout = timeoutReport();
+  if (!timeout.empty())
+    message += "; " + timeout;
+  fail(ErrorKind::Cuda, message);
+}
+
 inline void checkCu(CUresult r, const char *what) {
   if (r == CUDA_SUCCESS)
     return;
   const char *name = nullptr, *text = nullptr;
   cuGetErrorName(r, &name);
   cuGetErrorString(r, &text);
-  fail(ErrorKind::Cuda, std::string(what) + " failed: " +
-                            (name ? name : "CUDA error " + std::to_string(r)) +
-                            (text ? std::string(" (") + text + ")" : ""));
+  failCuda(std::string(what) +
+           " failed: " + (name ? name : "CUDA error " + std::to_string(r)) +
+           (text ? std::string(" (") + text + ")" : ""));
 }
 
 inline void checkCudart(cudaError_t r, const char *what) {
   if (r == cudaSuccess)
     return;
-  fail(ErrorKind::Cuda, std::string(what) + " failed: " + cudaGetErrorName(r) +
-                            " (" + cudaGetErrorString(r) + ")");
+  failCuda(std::string(what) + " failed: " + cudaGetErrorName(r) + " (" +
+           cudaGetErrorString(r) + ")");
 }
 
 inline void checkNccl(ncclResult_t r, const char *what) {

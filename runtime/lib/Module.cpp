@@ -1,8 +1,10 @@
 //===- Module.cpp - loaded cubins and kernel launch -----------------------===//
 #include "megamoe/runtime/Module.h"
-#include "megamoe/runtime/ChipCheck.h"
 #include "CudaCheck.h"
 #include "TmaEncode.h"
+#include "megamoe/Conversion/WarpSpecToNVVM/TimeoutRecord.h"
+#include "megamoe/runtime/ChipCheck.h"
+#include "megamoe/runtime/TimeoutReport.h"
 
 #include <cuda.h>
 
@@ -118,6 +120,7 @@ void Module::load(const void *cubin, size_t size) {
   image.resize(size + 16, 0);
   checkCu(cuModuleLoadData(&impl_->module, image.data()),
           ("cuModuleLoadData(" + manifest_.cubin + ")").c_str());
+  pointTimeoutRecord();
   for (const KernelSpec &k : manifest_.kernels) {
     CUfunction f = nullptr;
     CUresult r = cuModuleGetFunction(&f, impl_->module, k.name.c_str());
@@ -155,6 +158,26 @@ void Module::load(const void *cubin, size_t size) {
     }
     impl_->functions.push_back(f);
   }
+}
+
+void Module::pointTimeoutRecord() {
+  // A cubin with a timed wait has the record global (TimeoutRecord.h); its
+  // waits write their report where it points, so point it at the process's
+  // record before any launch.
+  CUdeviceptr slot = 0;
+  size_t bytes = 0;
+  CUresult r = cuModuleGetGlobal(&slot, &bytes, impl_->module,
+                                 megamoe::timeout::kRecordSymbol);
+  if (r == CUDA_ERROR_NOT_FOUND)
+    return;
+  checkCu(r, "cuModuleGetGlobal(megamoe_timeout_record)");
+  if (bytes != sizeof(uint64_t))
+    fail(ErrorKind::Manifest, "the cubin " + manifest_.cubin + "'s " +
+                                  megamoe::timeout::kRecordSymbol + " is " +
+                                  std::to_string(bytes) + " bytes, not 8");
+  uint64_t address = timeoutRecordAddress();
+  checkCu(cuMemcpyHtoD(slot, &address, sizeof(address)),
+          "cuMemcpyHtoD(megamoe_timeout_record)");
 }
 
 void Module::launch(const std::string &kernel, const ArgMap &args,

@@ -86,8 +86,13 @@ int main(int argc, char **argv) {
                      nullptr) != MEGAMOE_OK)
     return die(megamoe_last_error());
   cudaError_t e = cudaDeviceSynchronize();
-  if (e != cudaSuccess)
-    return die(std::string("kernel failed: ") + cudaGetErrorString(e));
+  if (e != cudaSuccess) {
+    // A timed wait that trapped left its report (the runtime also printed
+    // it to stdout when this read it).
+    std::string report = megamoe_timeout_report();
+    return die(std::string("kernel failed: ") + cudaGetErrorString(e) +
+               (report.empty() ? "" : "; " + report));
+  }
   for (const Out &o : outs) {
     std::vector<int> host(o.count);
     cudaMemcpy(host.data(), args[o.arg].pointer, o.count * 4,

@@ -1,8 +1,9 @@
 // A counter that never arrives: the timed wait must end the kernel with a
-// trap after printing which counter it waited for, never hang. Compiled by
+// trap after reporting which counter it waited for, never hang. Compiled by
 // megamoe-opt to a cubin + manifest, launched through the runtime by
-// megamoe-run-cubin, which must fail; the device printf output is flushed to
-// stdout by the synchronisation that reports the trap.
+// megamoe-run-cubin, which must fail; the kernel wrote its report into the
+// runtime's host-mapped record before the trap, and the runtime prints it
+// to stdout when megamoe-run-cubin reads it (and adds it to the error).
 // scripts/bundle-gpu.sh ships the same cubin; scripts/run-gpu-tests.sh runs
 // the same check on the GPU machine.
 // REQUIRES: cuda-sm90
@@ -10,11 +11,11 @@
 // RUN: not %megamoe_obj_root/bin/megamoe-run-cubin %t/timeout_kernels.json never_arrives --out ctr=1 --i32 target=8 > %t/stdout 2> %t/stderr
 // RUN: FileCheck %s < %t/stdout
 // RUN: FileCheck %s --check-prefix=ERR < %t/stderr
-// Thread 0 of each of the 2 blocks times out; the first trap ends the grid,
-// so the other block's line may be lost: at least one is printed.
+// Thread 0 of each of the 2 blocks times out; the first to claim the record
+// reports (one line), the trap ends the grid.
 // CHECK: megamoe: timeout waiting for counter 'l1_arrival' (block {{[01]}}, thread 0): value 0, expected >= 8 after 1000000 cycles
 // CHECK-NOT: out:
-// ERR: megamoe-run-cubin: kernel failed:
+// ERR: megamoe-run-cubin: kernel failed: {{.*}}; megamoe: timeout waiting for counter 'l1_arrival' (block {{[01]}}, thread 0): value 0, expected >= 8 after 1000000 cycles
 
 module attributes {gpu.container_module} {
 gpu.module @timeout_kernels [#nvvm.target<chip = "sm_90a", features = "+ptx86", O = 3>] {

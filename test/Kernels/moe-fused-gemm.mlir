@@ -10,10 +10,10 @@
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=fused-gemm block-m=128" --megamoe-expand="only=moe_fused_gemm test-missing-arrivals=1 barrier-timeout-cycles=1000" | FileCheck %s --check-prefix=MISSING
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=fused-gemm block-m=128" --megamoe-expand --megamoe-to-cubin="chip=sm_90a emit-dir=%t/bm128" -o /dev/null
-// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/bm128/layer.ptx
-// RUN: %ptxas -arch=sm_90a -v %t/bm128/layer.ptx -o %t/bm128/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/bm128/layer.ptx --implicit-check-not=vprintf
+// RUN: %ptxas -arch=sm_90a -v %t/bm128/layer.ptx -o %t/bm128/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7510
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=fused-gemm" --megamoe-expand --megamoe-to-cubin="chip=sm_90a emit-dir=%t/bm64" -o /dev/null
-// RUN: %ptxas -arch=sm_90a -v %t/bm64/layer.ptx -o %t/bm64/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: %ptxas -arch=sm_90a -v %t/bm64/layer.ptx -o %t/bm64/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7510
 // RUN: %python -c "import json; m = json.load(open('%t/bm64/layer.json')); print(m['schedule']); print([r['name'] for r in m['buffer_layout']['regions']][:5])" | FileCheck %s --check-prefix=MANIFEST
 
 // Parameters: moe_l1_swiglu's with the arrivals, then the L2 GEMM's under
@@ -78,17 +78,25 @@
 // The fault-injection option waits for one arrival more than comes.
 // MISSING: warpspec.counter.wait %{{.*}}, %c5_i32 scope gpu name "l2_arrival" timeout_cycles 1000
 
+// The runtime's timeout record is found through one global of the module.
+// PTX: .visible .global .align 8 .u64 megamoe_timeout_record;
 // PTX-LABEL: .entry moe_fused_gemm
 // PTX-DAG: ld.acquire.gpu
 // PTX-DAG: fence.proxy.async.global
 // PTX-DAG: red.release.gpu.global.add
-// PTX-DAG: vprintf
+// The timeout report: the runtime's record (its global, claimed by one
+// compare-and-swap, fenced to the system), then a trap; no vprintf, whose
+// call would make ptxas serialize the kernel's wgmma (C7510, checked absent
+// below).
+// PTX-DAG: ld.global.b64 {{%rd[0-9]+}}, [megamoe_timeout_record];
+// PTX-DAG: atom.relaxed.sys.global.cas.b32
+// PTX-DAG: fence.sc.sys;
 // PTX-DAG: trap
 
-// The 16-byte frame is the timeout message's printf arguments.
+// No stack frame: nothing is passed to a call.
 // PTXAS: Compiling entry function 'moe_fused_gemm' for 'sm_90a'
 // PTXAS-NEXT: Function properties for moe_fused_gemm
-// PTXAS-NEXT: 16 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 // MANIFEST: ['moe_route', 'moe_layout', 'moe_pull', 'moe_fused_gemm', 'moe_combine_barrier', 'moe_combine_reduce']
 // MANIFEST: ['barriers', 'send_count', 'errors', 'l2_arrivals', 'l2_waits']

@@ -4,23 +4,23 @@
 // NVPTX lowers llvm.atomicrmw without its ordering and scope. Acquires are
 // atomic loads (ld.acquire.gpu with syncscope "device", ld.acquire.sys
 // without). A wait with a timeout reads %clock64 while it polls; past the
-// limit, each waiting thread prints one line naming the counter (device
-// printf: gpu.printf, lowered to vprintf by upstream GPUToNVVM) and traps, so
-// a lost arrival is reported instead of hanging the grid. The report sits in
-// the cold branch; a wait without a timeout is a bare poll loop.
+// limit, the first thread to time out writes what it waited for into the
+// runtime's host-mapped record (TimeoutRecord.h: no device printf, whose
+// call would serialize the kernel's wgmma) and every waiting thread traps,
+// so a lost arrival is reported instead of hanging the grid. The report sits
+// in the cold branch; a wait without a timeout is a bare poll loop.
 //
 //===----------------------------------------------------------------------===//
 #include "Common.h"
+#include "megamoe/Conversion/WarpSpecToNVVM/TimeoutRecord.h"
 #include "megamoe/Conversion/WarpSpecToNVVM/WarpSpecToNVVM.h"
 
-#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
-#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::warpspec;
+namespace timeout = ::megamoe::timeout;
 
 namespace {
 
@@ -68,58 +68,86 @@ struct WaitReport {
   std::optional<Barrier> barrier;
 };
 
-/// `name` with '%' escaped for a printf format.
-std::string escapePercent(StringRef name) {
-  std::string out;
-  for (char c : name) {
-    out += c;
-    if (c == '%')
-      out += '%';
-  }
-  return out;
+/// The record's name field: `name` (cut to kNameBytes - 1 bytes) and its
+/// NUL, packed little-endian into u32 words.
+SmallVector<int32_t> nameWords(StringRef name) {
+  name = name.take_front(timeout::kNameBytes - 1);
+  SmallVector<uint32_t> words((name.size() + 4) / 4, 0);
+  for (size_t i = 0; i < name.size(); ++i)
+    words[i / 4] |= uint32_t(uint8_t(name[i])) << (8 * (i % 4));
+  return SmallVector<int32_t>(words.begin(), words.end());
 }
 
-/// `megamoe: timeout waiting for counter '<name>' (block B, thread T): value
-/// V, expected >= E after C cycles`, as a printf format ('%' in the name
-/// escaped).
-std::string timeoutFormat(StringRef counter, int64_t cycles) {
-  std::string name = escapePercent(counter);
-  return ("megamoe: timeout waiting for counter '" + name +
-          "' (block %u, thread %u): value %u, expected >= %u after " +
-          Twine(cycles) + " cycles\n")
-      .str();
+/// Word `word` of the record at `record` (a global pointer) := `v` (i32).
+void storeRecordWord(OpBuilder &b, Location loc, Value record, int word,
+                     Value v) {
+  Value at = LLVM::GEPOp::create(b, loc, record.getType(), b.getI32Type(),
+                                 record, ArrayRef<LLVM::GEPArg>{word});
+  LLVM::StoreOp::create(b, loc, v, at, /*alignment=*/4);
 }
 
-/// `megamoe: timeout in cross-rank barrier '<name>' on rank R (block B,
-/// thread T): phase P, A of N ranks arrived after C cycles`.
-std::string barrierTimeoutFormat(StringRef barrier, int64_t cycles) {
-  return ("megamoe: timeout in cross-rank barrier '" + escapePercent(barrier) +
-          "' on rank %u (block %u, thread %u): phase %u, %u of %u ranks "
-          "arrived after " +
-          Twine(cycles) + " cycles\n")
-      .str();
-}
-
-/// The cold path of a timed-out wait: print the report, then trap.
+/// The cold path of a timed-out wait: the first thread of the process to
+/// time out fills the host-mapped record (TimeoutRecord.h) the runtime
+/// reads after the trap; every thread then traps. No call (a vprintf would
+/// serialize the kernel's wgmma, ptxas C7510).
 void reportTimeoutAndTrap(OpBuilder &b, Location loc, const WaitReport &report,
                           int64_t cycles, Value value) {
-  Type i32 = b.getI32Type();
-  Value block = NVVM::BlockIdXOp::create(b, loc, i32);
-  Value thread = NVVM::ThreadIdXOp::create(b, loc, i32);
-  if (const std::optional<WaitReport::Barrier> &x = report.barrier) {
-    // Ranks arrived in this phase: the counter minus the previous phases'
-    // (phase - 1) * N adds.
-    Value one = i32Const(b, loc, 1);
-    Value before = arith::MulIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, x->phase, one), x->ranks);
-    Value arrived = arith::SubIOp::create(b, loc, value, before);
-    gpu::PrintfOp::create(
-        b, loc, barrierTimeoutFormat(report.counter, cycles),
-        ValueRange{x->rank, block, thread, x->phase, arrived, x->ranks});
-  } else {
-    gpu::PrintfOp::create(b, loc, timeoutFormat(report.counter, cycles),
-                          ValueRange{block, thread, value, report.target});
-  }
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  auto global = LLVM::LLVMPointerType::get(b.getContext(), 1);
+  Value slot =
+      LLVM::AddressOfOp::create(b, loc, global, timeout::kRecordSymbol);
+  Value address = LLVM::LoadOp::create(b, loc, i64, slot, /*alignment=*/8);
+  Value present = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                        address, i64Const(b, loc, 0));
+  buildIf(b, loc, present, [&](OpBuilder &pb, Location pl) {
+    Value record = LLVM::IntToPtrOp::create(pb, pl, global, address);
+    Value old = inlinePtx(
+        pb, pl, i32,
+        ValueRange{record, i32Const(pb, pl, 0), i32Const(pb, pl, 1)},
+        "atom.relaxed.sys.global.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r",
+        /*sideEffects=*/true);
+    Value first = arith::CmpIOp::create(pb, pl, arith::CmpIPredicate::eq, old,
+                                        i32Const(pb, pl, 0));
+    buildIf(pb, pl, first, [&](OpBuilder &fb, Location fl) {
+      auto put = [&](int word, Value v) {
+        storeRecordWord(fb, fl, record, word, v);
+      };
+      bool isBarrier = report.barrier.has_value();
+      put(timeout::kKind,
+          i32Const(fb, fl,
+                   static_cast<int64_t>(
+                       isBarrier ? timeout::RecordKind::CrossRankBarrier
+                                 : timeout::RecordKind::Counter)));
+      put(timeout::kBlock, NVVM::BlockIdXOp::create(fb, fl, i32));
+      put(timeout::kThread, NVVM::ThreadIdXOp::create(fb, fl, i32));
+      if (const std::optional<WaitReport::Barrier> &x = report.barrier) {
+        // Ranks arrived in this phase: the counter minus the previous
+        // phases' (phase - 1) * N adds.
+        Value before = arith::MulIOp::create(
+            fb, fl,
+            arith::SubIOp::create(fb, fl, x->phase, i32Const(fb, fl, 1)),
+            x->ranks);
+        put(timeout::kValue, arith::SubIOp::create(fb, fl, value, before));
+        put(timeout::kExpected, x->ranks);
+        put(timeout::kRank, x->rank);
+        put(timeout::kPhase, x->phase);
+      } else {
+        put(timeout::kValue, value);
+        put(timeout::kExpected, report.target);
+      }
+      put(timeout::kCyclesLo, i32Const(fb, fl, static_cast<int32_t>(cycles)));
+      put(timeout::kCyclesHi,
+          i32Const(fb, fl, static_cast<int32_t>(uint64_t(cycles) >> 32)));
+      SmallVector<int32_t> name = nameWords(report.counter);
+      for (size_t i = 0; i < name.size(); ++i)
+        put(timeout::kName + static_cast<int>(i), i32Const(fb, fl, name[i]));
+      // Fields, then `complete`, each fenced to the system (no syncscope:
+      // fence.sc.sys), so the host never sees complete before them.
+      LLVM::FenceOp::create(fb, fl, LLVM::AtomicOrdering::seq_cst, StringRef());
+      put(timeout::kComplete, i32Const(fb, fl, 1));
+      LLVM::FenceOp::create(fb, fl, LLVM::AtomicOrdering::seq_cst, StringRef());
+    });
+  });
   LLVM::Trap::create(b, loc);
 }
 
@@ -318,22 +346,4 @@ void warpspec::populateWarpSpecCounterPatterns(const TypeConverter &converter,
   patterns.add<CounterUpdateLowering<CounterOrOp>>(converter, ctx, "or.b32");
   patterns.add<CounterWaitLowering, WarpSyncLowering, GridSyncLowering,
                PeerPtrLowering, CrossRankBarrierLowering>(converter, ctx);
-}
-
-LogicalResult warpspec::lowerDevicePrintfs(gpu::GPUModuleOp module) {
-  bool any = false;
-  module.walk([&](gpu::PrintfOp) { any = true; });
-  if (!any)
-    return success();
-  // Upstream's gpu.printf -> vprintf pattern (format string as a constant
-  // global, arguments packed in an alloca'd struct), applied to gpu.printf
-  // only: every other op of the module is left as it is.
-  MLIRContext *ctx = module.getContext();
-  LLVMTypeConverter converter(ctx);
-  RewritePatternSet patterns(ctx);
-  populateGpuToNVVMConversionPatterns(converter, patterns);
-  ConversionTarget target(*ctx);
-  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-  target.addIllegalOp<gpu::PrintfOp>();
-  return applyPartialConversion(module, target, std::move(patterns));
 }

@@ -2,6 +2,7 @@
 #include "megamoe/Conversion/WarpSpecToNVVM/WarpSpecToNVVM.h"
 #include "Common.h"
 #include "megamoe/Conversion/Passes.h"
+#include "megamoe/Conversion/WarpSpecToNVVM/TimeoutRecord.h"
 
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 
@@ -62,6 +63,31 @@ void declareDynamicSmem(gpu::GPUModuleOp module) {
                          /*alignment=*/1024, /*addrSpace=*/3);
 }
 
+/// The 8-byte global through which a timed wait finds the runtime's timeout
+/// record (TimeoutRecord.h), in a module with any timed wait: visible (the
+/// runtime sets it by name at module load), 0 until then.
+void declareTimeoutRecord(gpu::GPUModuleOp module) {
+  if (module.lookupSymbol(::megamoe::timeout::kRecordSymbol))
+    return;
+  bool timed = false;
+  module.walk([&](Operation *op) {
+    if (auto wait = dyn_cast<CounterWaitOp>(op))
+      timed |= wait.getTimeoutCycles().has_value();
+    else if (auto sync = dyn_cast<GridSyncOp>(op))
+      timed |= sync.getTimeoutCycles().has_value();
+    else if (auto barrier = dyn_cast<CrossRankBarrierOp>(op))
+      timed |= barrier.getTimeoutCycles().has_value();
+  });
+  if (!timed)
+    return;
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  LLVM::GlobalOp::create(b, module.getLoc(), b.getI64Type(),
+                         /*isConstant=*/false, LLVM::Linkage::External,
+                         ::megamoe::timeout::kRecordSymbol,
+                         b.getI64IntegerAttr(0),
+                         /*alignment=*/8, /*addrSpace=*/1);
+}
+
 /// Writes each producer.commit's derived transaction bytes into its
 /// `tx_bytes` while the copies it derives them from are still in the IR
 /// (the conversion below replaces them in an order it chooses).
@@ -83,6 +109,7 @@ struct ConvertWarpSpecToNVVMPass
       return;
     MLIRContext *ctx = &getContext();
     declareDynamicSmem(module);
+    declareTimeoutRecord(module);
     materializeCommitBytes(module);
     // Phase 0: the tile loops and the chip's form of the block-scaled MMA.
     if (failed(expandTileLoops(module)) || failed(expandWaveLoops(module)) ||
@@ -113,7 +140,6 @@ struct ConvertWarpSpecToNVVMPass
                              arith::ArithDialect>();
       target.addIllegalDialect<WarpSpecDialect>();
       target.addLegalOp<KernelOp, ReturnOp, RolesOp, RoleOp>();
-      target.addLegalOp<gpu::PrintfOp>(); // lowered in phase 3
       // Ops of other dialects stay for later passes, also where a pattern
       // creates them (the element math an acc.map body clones: math.exp).
       target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
@@ -134,8 +160,6 @@ struct ConvertWarpSpecToNVVMPass
       if (failed(applyPartialConversion(module, target, std::move(patterns))))
         return signalPassFailure();
     }
-    if (failed(lowerDevicePrintfs(module)))
-      return signalPassFailure();
   }
 };
 

@@ -45,6 +45,13 @@ typedef enum megamoe_dtype {
 const char *megamoe_last_error(void);
 /* The library version, "major.minor.patch". */
 const char *megamoe_version(void);
+/* The report of the first wait of any kernel of this process that timed out
+ * and trapped (a lost arrival, a rank that never reached a barrier), e.g.
+ * "megamoe: timeout waiting for counter 'l2_arrival' (block 3, thread 0):
+ * value 6, expected >= 8 after 20000000000 cycles"; "" if none has. Valid
+ * after the trap has ended the CUDA context (the kernel writes it to mapped
+ * host memory); the runtime also prints it to stdout once. */
+const char *megamoe_timeout_report(void);
 
 /*--- modules: manifest + cubin ------------------------------------------*/
 typedef struct megamoe_module *megamoe_module_t;

@@ -8,59 +8,11 @@
 
 // The kernel becomes an llvm.func with the launch attributes; TMA
 // descriptors are byval grid_constant params with their manifest spec.
-// Timeout reports: one format string per timed wait, naming its counter
-// ('%' escaped), and upstream's vprintf declaration.
-// CHECK-DAG: llvm.mlir.global internal constant @[[L2FMT:printfFormat_[0-9]+]]("megamoe: timeout waiting for counter 'l2_arrival' (block %u, thread %u): value %u, expected >= %u after 2000000000 cycles\0A\00") {addr_space = 0 : i32}
-// CHECK-DAG: llvm.mlir.global internal constant @[[PCTFMT:printfFormat_[0-9]+]]("megamoe: timeout waiting for counter '50%%_tokens' (block %u, thread %u): value %u, expected >= %u after 7 cycles\0A\00")
-// CHECK-DAG: llvm.mlir.global internal constant @[[GSFMT:printfFormat_[0-9]+]]("megamoe: timeout waiting for counter 'grid.sync' (block %u, thread %u): value %u, expected >= %u after 1000 cycles\0A\00")
-// CHECK-DAG: llvm.mlir.global internal constant @[[GSNFMT:printfFormat_[0-9]+]]("megamoe: timeout waiting for counter 'moe_dispatch: barriers[2]' (block %u, thread %u): value %u, expected >= %u after 1001 cycles\0A\00")
-// CHECK-DAG: llvm.mlir.global internal constant @[[XRFMT:printfFormat_[0-9]+]]("megamoe: timeout in cross-rank barrier 'cross_rank.barrier' on rank %u (block %u, thread %u): phase %u, %u of %u ranks arrived after 5000 cycles\0A\00")
-// CHECK-DAG: llvm.mlir.global internal constant @[[XRNFMT:printfFormat_[0-9]+]]("megamoe: timeout in cross-rank barrier 'moe_layout: 100%% of counts' on rank %u (block %u, thread %u): phase %u, %u of %u ranks arrived after 6000 cycles\0A\00")
-// CHECK-DAG: llvm.func @vprintf(!llvm.ptr, !llvm.ptr) -> i32
-// CHECK: llvm.mlir.global external @__dynamic_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
-// CHECK: llvm.func @all_sm90(%{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, megamoe.tma = {box = [128, 128], dtype = "e4m3", {{.*}}swizzle = "128B"}, nvvm.grid_constant}
-// CHECK-SAME: megamoe.dynamic_smem_bytes = 200000 : i64, nvvm.kernel, nvvm.maxnreg = 168 : i32, nvvm.reqntid = array<i32: 384, 1, 1>
-// Pipeline iterators: one i32 alloca per (pipeline, side, role).
-// CHECK-COUNT-2: llvm.alloca
-// Pipeline init: thread 0, 4 x (full, empty), fence, block barrier.
-// CHECK-COUNT-8: nvvm.mbarrier.init
-// CHECK: nvvm.fence.mbarrier.init
-// CHECK-NEXT: nvvm.barrier0
-// Roles: uniform warp id, one branch per warpgroup range with setmaxnreg.
-// CHECK: nvvm.shfl.sync idx
-// CHECK: scf.if
-// CHECK-NEXT: nvvm.setmaxregister decrease 40
-// CHECK: scf.if
-// CHECK: nvvm.prefetch tensormap
-// Producer acquire: stage = n % 4, parity = ((n / 4) & 1) ^ 1 on empty[stage].
-// CHECK: llvm.load
-// CHECK: arith.remui
-// CHECK: arith.divui
-// CHECK: arith.andi
-// CHECK: arith.xori
-// CHECK: llvm.store
-// CHECK: nvvm.mbarrier.try_wait.parity
-// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} {isCTAOnly = true
-// CHECK: nvvm.cp.async.bulk.shared.cluster.global
-// CHECK: nvvm.mbarrier.arrive.expect_tx
-// CHECK: } else {
-// CHECK: nvvm.setmaxregister increase 232
-// CHECK: nvvm.mbarrier.try_wait.parity
-// SMEM descriptors: low word (addr & 0x3FFFF) >> 4 | LBO 1 << 16 in 32 bits
-// (each K step of 32 bytes adds 2 to it), joined with the constant high word
-// SBO (1024 >> 4) | 128B swizzle (1) << 30 by mov.b64 {lo, hi}.
-// CHECK: llvm.ptrtoint {{.*}} : !llvm.ptr<3> to i32
-// CHECK-NEXT: arith.constant 262143 : i32
-// CHECK: arith.constant 65536 : i32
-// CHECK: nvvm.wgmma.fence.aligned
-// CHECK: llvm.inline_asm "mov.b64 $0, {$1, $2};", "=l,r,n" {{.*}} : (i32, i32) -> i64
-// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <zero>]
-// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
-// CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK-COUNT-64: llvm.intr.fma
-// Consumer release: the async proxy (TMA refilling the slot) is fenced after
-// the warp's generic-proxy reads of it, then lane 0 arrives on empty[stage].
+// Timeout reports go to the runtime's record (TimeoutRecord.h), found
+// through one global of the module that the runtime sets at load; no
+// device printf (its call would serialize the kernel's wgmma).
+// CHECK: llvm.mlir.global external @megamoe_timeout_record(0 : i64) {addr_space = 1 : i32, alignment = 8 : i64} : i64
+// CHECK-NOT: vprintf
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: arith.constant -1 : i32
 // CHECK-NEXT: nvvm.bar.warp.sync
@@ -75,8 +27,11 @@
 // CHECK: nvvm.inline_ptx "red.release.gpu.global.add.u32 [$0], $1;"
 // CHECK: nvvm.inline_ptx "red.release.sys.global.or.b32 [$0], $1;"
 // A timed wait: the poll loop carries the last value read; past the limit
-// (clock64), the cold branch prints block, thread, that value and the
-// target through vprintf, then traps.
+// (clock64), the cold branch reads the record's address; the thread that
+// claims the record (compare-and-swap 0 -> 1) writes kind 1 (counter),
+// block, thread, that value, the target, the cycles (low, high word) and
+// the name 'l2_arrival' as little-endian words ("l2_a" "rriv" "al\0"),
+// fences, sets `complete` (word 1), fences; every thread traps.
 // CHECK: %[[START:.*]] = nvvm.read.ptx.sreg.clock64 : i64
 // CHECK-NEXT: scf.while : () -> i32 {
 // CHECK-NEXT: %[[V:.*]] = llvm.load %[[CTR:.*]] atomic acquire
@@ -89,39 +44,94 @@
 // CHECK-NEXT: %[[LIMIT:.*]] = arith.constant 2000000000 : i64
 // CHECK-NEXT: %[[LATE:.*]] = arith.cmpi ugt, %[[ELAPSED]], %[[LIMIT]] : i64
 // CHECK-NEXT: scf.if %[[LATE]] {
+// CHECK-NEXT: %[[SLOT:.*]] = llvm.mlir.addressof @megamoe_timeout_record : !llvm.ptr<1>
+// CHECK-NEXT: %[[ADDR:.*]] = llvm.load %[[SLOT]] {alignment = 8 : i64} : !llvm.ptr<1> -> i64
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK-NEXT: %[[SET:.*]] = arith.cmpi ne, %[[ADDR]], %[[ZERO]] : i64
+// CHECK-NEXT: scf.if %[[SET]] {
+// CHECK-NEXT: %[[REC:.*]] = llvm.inttoptr %[[ADDR]] : i64 to !llvm.ptr<1>
+// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects "atom.relaxed.sys.global.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r" %[[REC]]
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[OLD]], %{{.*}} : i32
+// CHECK-NEXT: scf.if %[[FIRST]] {
+// CHECK-NEXT: %[[KIND:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: %[[W2:.*]] = llvm.getelementptr %[[REC]][2] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32
+// CHECK-NEXT: llvm.store %[[KIND]], %[[W2]]
 // CHECK-NEXT: %[[BLOCK:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
+// CHECK-NEXT: %[[W3:.*]] = llvm.getelementptr %[[REC]][3]
+// CHECK-NEXT: llvm.store %[[BLOCK]], %[[W3]]
 // CHECK-NEXT: %[[THREAD:.*]] = nvvm.read.ptx.sreg.tid.x : i32
-// CHECK-NEXT: %[[FMT:.*]] = llvm.mlir.addressof @[[L2FMT]] : !llvm.ptr
-// CHECK-NEXT: %[[FMT0:.*]] = llvm.getelementptr %[[FMT]][0, 0]
-// CHECK: %[[ARGS:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(i32, i32, i32, i32)>
-// CHECK: llvm.store %[[BLOCK]]
-// CHECK: llvm.store %[[THREAD]]
-// CHECK: llvm.store %[[LAST]]
-// CHECK: llvm.store %[[TARGET]]
-// CHECK-NEXT: llvm.call @vprintf(%[[FMT0]], %[[ARGS]]) : (!llvm.ptr, !llvm.ptr) -> i32
+// CHECK-NEXT: %[[W4:.*]] = llvm.getelementptr %[[REC]][4]
+// CHECK-NEXT: llvm.store %[[THREAD]], %[[W4]]
+// CHECK-NEXT: %[[W5:.*]] = llvm.getelementptr %[[REC]][5]
+// CHECK-NEXT: llvm.store %[[LAST]], %[[W5]]
+// CHECK-NEXT: %[[W6:.*]] = llvm.getelementptr %[[REC]][6]
+// CHECK-NEXT: llvm.store %[[TARGET]], %[[W6]]
+// CHECK-NEXT: %[[CLO:.*]] = arith.constant 2000000000 : i32
+// CHECK-NEXT: %[[W9:.*]] = llvm.getelementptr %[[REC]][9]
+// CHECK-NEXT: llvm.store %[[CLO]], %[[W9]]
+// CHECK-NEXT: %[[CHI:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[W10:.*]] = llvm.getelementptr %[[REC]][10]
+// CHECK-NEXT: llvm.store %[[CHI]], %[[W10]]
+// CHECK-NEXT: %[[N0:.*]] = arith.constant 1633628780 : i32
+// CHECK-NEXT: %[[W16:.*]] = llvm.getelementptr %[[REC]][16]
+// CHECK-NEXT: llvm.store %[[N0]], %[[W16]]
+// CHECK-NEXT: %[[N1:.*]] = arith.constant 1986622066 : i32
+// CHECK-NEXT: %[[W17:.*]] = llvm.getelementptr %[[REC]][17]
+// CHECK-NEXT: llvm.store %[[N1]], %[[W17]]
+// CHECK-NEXT: %[[N2:.*]] = arith.constant 27745 : i32
+// CHECK-NEXT: %[[W18:.*]] = llvm.getelementptr %[[REC]][18]
+// CHECK-NEXT: llvm.store %[[N2]], %[[W18]]
+// CHECK-NEXT: llvm.fence seq_cst
+// CHECK-NEXT: %[[DONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: %[[W1:.*]] = llvm.getelementptr %[[REC]][1]
+// CHECK-NEXT: llvm.store %[[DONE]], %[[W1]]
+// CHECK-NEXT: llvm.fence seq_cst
+// CHECK-NEXT: }
+// CHECK-NEXT: }
 // CHECK-NEXT: llvm.intr.trap
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.yield
-// CHECK: llvm.mlir.addressof @[[PCTFMT]]
-// CHECK: llvm.call @vprintf
-// CHECK-NEXT: llvm.intr.trap
+// The name is stored as written ('%' needs no escape): "50%_" "toke" "ns\0".
+// CHECK: arith.constant 1596272693 : i32
+// CHECK: arith.constant 1701539700 : i32
+// CHECK: arith.constant 29550 : i32
+// CHECK: llvm.intr.trap
 // CHECK: nvvm.inline_ptx "atom.add.release.gpu.global.u32 $0, [$1], $2;"
 // CHECK: llvm.load {{.*}} atomic syncscope("device") acquire
-// CHECK: llvm.mlir.addressof @[[GSFMT]]
-// CHECK: llvm.call @vprintf
-// CHECK-NEXT: llvm.intr.trap
+// A grid sync without a name reports 'grid.sync'.
+// CHECK: arith.constant 1684632167 : i32
+// CHECK: llvm.intr.trap
 // Without timeout_cycles a wait is the bare poll loop: no clock, no report.
 // CHECK: nvvm.inline_ptx "atom.add.release.sys.global.u32 $0, [$1], $2;"
 // CHECK: nvvm.inline_ptx "red.release.sys.global.add.u32 [$0], $1;"
 // CHECK: scf.while : () -> () {
 // CHECK-NOT: clock64
-// CHECK-NOT: vprintf
+// CHECK-NOT: megamoe_timeout_record
 // CHECK: nvvm.inline_ptx "atom.add.release.sys.global.u32 $0, [$1], $2;"
 // CHECK: nvvm.read.ptx.sreg.clock64
 // CHECK: scf.while : () -> i32 {
-// CHECK: llvm.mlir.addressof @[[XRFMT]]
-// CHECK: llvm.call @vprintf
-// CHECK-NEXT: llvm.intr.trap
+// A cross-rank barrier's report: kind 2, the ranks arrived in its phase
+// (value - (phase - 1) x ranks) in word 5, the rank count in 6, the rank in
+// 7, the phase in 8, the name 'cross_rank.barrier'.
+// CHECK: %[[BREC:.*]] = llvm.inttoptr
+// CHECK: scf.if
+// CHECK-NEXT: %[[BKIND:.*]] = arith.constant 2 : i32
+// CHECK-NEXT: llvm.getelementptr %[[BREC]][2]
+// CHECK-NEXT: llvm.store %[[BKIND]]
+// CHECK: %[[BEFORE:.*]] = arith.muli
+// CHECK-NEXT: %[[ARRIVED:.*]] = arith.subi %{{.*}}, %[[BEFORE]] : i32
+// CHECK-NEXT: %[[B5:.*]] = llvm.getelementptr %[[BREC]][5]
+// CHECK-NEXT: llvm.store %[[ARRIVED]], %[[B5]]
+// CHECK-NEXT: llvm.getelementptr %[[BREC]][6]
+// CHECK-NEXT: llvm.store
+// CHECK-NEXT: llvm.getelementptr %[[BREC]][7]
+// CHECK-NEXT: llvm.store
+// CHECK-NEXT: llvm.getelementptr %[[BREC]][8]
+// CHECK-NEXT: llvm.store
+// CHECK: arith.constant 1936683619 : i32
+// CHECK: llvm.intr.trap
+// CHECK: arith.constant 1600483181 : i32
+// CHECK: llvm.intr.trap
 // CHECK-NOT: warpspec.
 
 // PTX: .maxnreg 168
@@ -138,23 +148,28 @@
 // PTX-DAG: bar.sync 1, 256;
 // PTX-DAG: fence.proxy.async.shared::cta;
 // PTX-DAG: stmatrix.sync.aligned.m8n8.x4.shared.b16
-// The pipeline iterators are registers, not local memory: local memory
-// holds only the 6 timeout reports' printf arguments (2 counter waits and 2
-// grid syncs x 16 bytes, 2 cross-rank barriers x 24), stored, never loaded.
-// PTXLOCAL: .local .align 8 .b8 __local_depot0[112];
+// The pipeline iterators are registers, not local memory; the timeout
+// reports are stores to the record, so nothing is local at all.
+// PTXLOCAL-NOT: __local_depot
 // PTXLOCAL-NOT: ld.local
+// PTXLOCAL-NOT: st.local
 
-// The first timed wait in the assembly: the poll, then the cold path that calls
-// vprintf with the 'l2_arrival' format and traps.
-// PTXMSG: .extern .func {{ *}}(.param .b32 func_retval0) vprintf
-// PTXMSG: .global .align 1 .b8 [[L2FMT:printfFormat_[0-9]+]][123] = {109, 101, 103, 97, 109, 111, 101, 58,
+// The first timed wait in the assembly: the poll, then the cold path that
+// fills the record and traps; no call anywhere.
+// PTXMSG: .visible .global .align 8 .u64 megamoe_timeout_record;
+// PTXMSG-NOT: vprintf
 // PTXMSG: ld.acquire.sys.global.b32 [[V:%r[0-9]+]], [[[CTR:%rd[0-9]+]]];
 // PTXMSG: %clock64;
-// PTXMSG: st.local.v2.b32 [{{%rd[0-9]+}}+8], {[[V]], {{%r[0-9]+}}};
-// PTXMSG: mov.b64 {{%rd[0-9]+}}, [[L2FMT]];
-// PTXMSG: call.uni (retval0), vprintf, (param0, param1);
-// PTXMSG-NEXT: } // callseq
+// PTXMSG: ld.global.b64 [[REC:%rd[0-9]+]], [megamoe_timeout_record];
+// PTXMSG: atom.relaxed.sys.global.cas.b32 {{%r[0-9]+}}, [[[REC]]]
+// PTXMSG: st.global.b32 [[[REC]]+20], [[V]];
+// PTXMSG: st.global.b32 [[[REC]]+64], 1633628780;
+// PTXMSG: fence.sc.sys;
+// PTXMSG-NEXT: st.global.b32 [[[REC]]+4], 1;
+// PTXMSG-NEXT: fence.sc.sys;
+// PTXMSG-NEXT: $L__BB
 // PTXMSG-NEXT: trap;
+// PTXMSG-NOT: call
 
 !tile = !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>
 !sfa = !warpspec.smem<128xf32, slots = 4, align = 128>

@@ -5,8 +5,9 @@
 //     arith and scf while the role structure is still there, so that a
 //     pipeline iterator can be keyed on its role and role.warp_id can read
 //     its warp range;
-//  2. roles become a warp-index dispatch and the kernel an llvm.func;
-//  3. the gpu.printf of timeout reports become vprintf calls.
+//  2. roles become a warp-index dispatch and the kernel an llvm.func.
+// A timed wait's timeout report is stores into the runtime's record
+// (TimeoutRecord.h), never a device printf.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MEGAMOE_CONVERSION_WARPSPECTONVVM_WARPSPECTONVVM_H
@@ -92,10 +93,6 @@ void populateWarpSpecProfilePatterns(const TypeConverter &converter,
 /// warpspec.roles -> warp-index dispatch with setmaxnreg per warpgroup.
 void populateWarpSpecKernelPatterns(const TypeConverter &converter,
                                     RewritePatternSet &patterns);
-
-/// Phase 3: gpu.printf (the counter waits' timeout reports) -> vprintf with
-/// upstream's GPUToNVVM pattern; no other op is touched.
-LogicalResult lowerDevicePrintfs(gpu::GPUModuleOp module);
 
 } // namespace mlir::warpspec
 

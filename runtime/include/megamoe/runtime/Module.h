@@ -51,6 +51,9 @@ public:
 private:
   Module(Manifest manifest, int device);
   void load(const void *cubin, size_t size);
+  /// Points the cubin's timeout-record global, if it has one, at the
+  /// process's record (TimeoutReport.h).
+  void pointTimeoutRecord();
 
   Manifest manifest_;
   int device_ = 0;

@@ -757,9 +757,14 @@ def WarpSpec_CounterWaitOp : WarpSpec_Op<"counter.wait"> {
     Executed by every thread that reaches it: polls the u32 at `ptr` with
     `ld.acquire.<scope>.global` until it is `>= value` (unsigned). The
     releases observed happen before the thread's later accesses. With
-    `timeout_cycles T`, a wait longer than T clock cycles prints one line
-    (device printf) naming the counter (`name`), the block, the thread, the
-    value last read and the target, then traps, instead of hanging.
+    `timeout_cycles T`, a wait longer than T clock cycles reports the
+    counter (`name`), the block, the thread, the value last read and the
+    target, then traps, instead of hanging. The report is stores into the
+    runtime's host-mapped record (found through the module's global
+    `megamoe_timeout_record`; TimeoutRecord.h), which the runtime prints as
+    `megamoe: timeout waiting for counter 'NAME' (block B, thread T): value
+    V, expected >= E after C cycles`; not a device printf, whose call would
+    make ptxas serialize the kernel's wgmma.
 
     ```mlir
     warpspec.counter.wait %ptr, %target scope sys name "l1_arrival" timeout_cycles 2000000000
@@ -840,9 +845,9 @@ def WarpSpec_CrossRankBarrierOp : WarpSpec_Op<"cross_rank.barrier"> {
     counter reaches `phase * num_ranks`, where `phase` is derived from the
     counter's value so that it never needs a reset. Scope must be `sys`.
     Optional `timeout_cycles` traps like `warpspec.counter.wait`, after
-    printing one line that names the barrier (`name`, default
-    "cross_rank.barrier"), this rank, the phase, and how many of the ranks
-    had arrived:
+    reporting the barrier (`name`, default "cross_rank.barrier"), this
+    rank, the phase, and how many of the ranks had arrived, which the
+    runtime prints as:
     `megamoe: timeout in cross-rank barrier 'NAME' on rank R (block B,
     thread T): phase P, A of N ranks arrived after C cycles`.
 
