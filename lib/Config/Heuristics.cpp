@@ -188,6 +188,23 @@ bool stageL1Pull(const LayerConfig &, Schedule, const Variant &) {
   return false;
 }
 
+bool l1PairStagesApply(const LayerConfig &c, Schedule schedule,
+                       const Variant &v) {
+  return schedule == Schedule::Split && c.chip == Chip::SM90a &&
+         v.blockM == 128 && v.l1BlockN == 128 && v.kSplit == 1 &&
+         splitFusesActivation(c, v);
+}
+
+bool stageL1PairStages(const LayerConfig &, Schedule, const Variant &) {
+  // Off until measured in the layer (megamoe-plan l1-pair-stages=true asks
+  // for it): the BLOCK_N 256 pass is what made the standalone GEMM's 128 x
+  // 256 tile 1.02-1.10x faster than 128 x 128 (bench/RESULTS.md
+  // 2026-12-01), and the unfused L1 GEMM at BLOCK_N 256 0.93-0.97 of its
+  // time at 128-8192 tokens on V4-Pro; the split L1 kernel's SwiGLU pairs
+  // ran as two passes.
+  return false;
+}
+
 bool stageL1WeightTiles(const LayerConfig &) {
   // Off until measured in the layer (megamoe-plan l1-weight-tiles=true asks
   // for it): a plain read kernel streamed the tiled layout 7% faster than

@@ -133,8 +133,11 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   plan.splitN = p.swiglu && swigluSplitColumns(p.blockM);
   plan.rowBlocks = warpgroupRowBlocks(p.blockM);
   plan.swapAB = p.swapAB;
-  int64_t mathWarpgroups = tileMathWarpgroups(
-      p.swapAB, plan.splitN, p.blockM, p.blockN, plan.rowBlocks);
+  // The mainloop's BLOCK_N: with swigluPairStages a SwiGLU tile's pair is
+  // one BLOCK_N 256 pass (two column blocks per stage and warpgroup).
+  int64_t blockN = mainloopBlockN(p);
+  int64_t mathWarpgroups = tileMathWarpgroups(p.swapAB, plan.splitN, p.blockM,
+                                              blockN, plan.rowBlocks);
   plan.threads = 128 * (1 + mathWarpgroups);
   plan.entryRegisters = entryRegisters(p.chip, plan.threads);
   // Warpgroup 0 feeds the ring: four TMA warps (A, A scales, B, the second
@@ -162,7 +165,7 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
     plan.roles.push_back(
         {kIdleRole, p.tmaWarps, 4, limits.producerRegisters, false});
   plan.blockM = p.blockM;
-  plan.blockN = p.blockN;
+  plan.blockN = blockN;
   plan.blockK = kGroupedGemmBlockK;
   plan.releaseLag = p.releaseLag;
   plan.releaseFence = p.releaseFence;
@@ -190,10 +193,10 @@ KernelPlan planGroupedGemmKernel(const GemmProblem &p) {
   // B comes in column blocks (one MMA n each, columnBlockRows): the pair's
   // second block for the second warpgroup (splitN), or the second half of a
   // BLOCK_N 256 tile.
-  int64_t bBlockRows = columnBlockRows(p.blockN);
+  int64_t bBlockRows = columnBlockRows(blockN);
   stage("a_tiles", p.blockM * plan.blockK, kTileAlignment);
   stage("b_tiles", bBlockRows * plan.blockK, kTileAlignment);
-  if (plan.splitN || p.blockN > bBlockRows)
+  if (plan.splitN || blockN > bBlockRows)
     stage("b_tiles1", bBlockRows * plan.blockK, kTileAlignment);
   // The output tile: 64 x one column block per math warpgroup (a BLOCK_N
   // 256 tile goes through it in turn; with the exact barrier bytes below its

@@ -56,6 +56,8 @@ GemmProblem layerGemmProblem(const LayerConfig &c, const Plan &plan,
   // An expert's last m-block may be 64 rows (Variant::expertAlign).
   g.halfBlocks = v.halfBlocks();
   g.bWeightTiles = l1 && plan.l1WeightTiles;
+  // The L1 kernel may run each pair as one BLOCK_N 256 pass.
+  g.swigluPairStages = l1 && g.swiglu && v.l1PairStages;
   // The L1 kernel may fill its own pool rows (Variant::l1Pull).
   g.pullRows = l1 && g.swiglu && v.l1Pull;
   if (g.pullRows) {

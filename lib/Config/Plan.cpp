@@ -76,6 +76,11 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
     v.registers = {limits.producerRegisters, limits.mathRegisters, 0};
     // Asked of the variant as chosen so far (BLOCK_M, expert alignment).
     v.l1Pull = o.l1Pull.value_or(stageL1Pull(c, schedule, v));
+    // The override asks it of the variants it applies to (the split
+    // schedule's BLOCK_M 128 L1 kernel, PlanRules.cpp "l1-pair-stages").
+    v.l1PairStages = o.l1PairStages && l1PairStagesApply(c, schedule, v)
+                         ? *o.l1PairStages
+                         : stageL1PairStages(c, schedule, v);
     // The override asks it of the BLOCK_M 64 variant (the only one with a
     // K-split tail, PlanRules.cpp "k-split").
     v.kSplit =
@@ -93,6 +98,13 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
   plan.poolTokens = o.poolTokens.value_or(worst);
   if (plan.poolTokens == 0)
     plan.poolTokens = worst;
+  // An override that applies to no variant is a mistake, not a no-op.
+  if (o.l1PairStages.value_or(false) &&
+      std::none_of(plan.variants.begin(), plan.variants.end(),
+                   [](const Variant &v) { return v.l1PairStages; }))
+    return {"l1-pair-stages=true applies to no variant of this plan: it is "
+            "built for the split schedule's L1 + SwiGLU kernel at BLOCK_M "
+            "128 on sm_90a (SwiGLU is fused there with fast-math only)"};
   return validatePlan(c, plan);
 }
 

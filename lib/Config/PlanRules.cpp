@@ -452,6 +452,22 @@ const VariantRule kVariantRules[] = {
                     "schedule on sm_90a (64-row half blocks)"));
        return true;
      }},
+    {"l1-pair-stages", kAnySchedule,
+     [](const LayerConfig &c, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       if (v.l1PairStages && !l1PairStagesApply(c, scheduleOf(p, v), v))
+         r.fail(
+             cat(describe(v),
+                 ": l1-pair-stages is built for the split "
+                 "schedule's L1 + SwiGLU kernel at BLOCK_M 128 and L1 "
+                 "BLOCK_N 128 on sm_90a, without k-split (where SwiGLU "
+                 "is fused: BLOCK_M 128 needs fast-math); this variant is ",
+                 toString(scheduleOf(p, v)), ", BLOCK_M ", v.blockM,
+                 ", L1 BLOCK_N ", v.l1BlockN, ", k-split ", v.kSplit, ", ",
+                 toString(c.chip),
+                 splitFusesActivation(c, v) ? "" : ", activation not fused"));
+       return true;
+     }},
     {"l1-pull", kAnySchedule,
      [](const LayerConfig &c, const Plan &p, size_t i, Report &r) {
        const Variant &v = p.variants[i];

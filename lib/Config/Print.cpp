@@ -38,6 +38,7 @@ Json toJson(const Variant &v) {
       {"block_m", v.blockM},
       {"expert_align", v.expertAlign},
       {"l1_pull", v.l1Pull},
+      {"l1_pair_stages", v.l1PairStages},
       {"k_split", v.kSplit},
       {"wave_m_blocks", v.waveMBlocks},
       {"wave_lag", v.waveLag},
@@ -183,6 +184,9 @@ std::string planToText(const LayerConfig &c, const Plan &p) {
                         : " L1 then activation (splitFusesActivation)")
                  : "")
          << (v.l1Pull ? " l1-pull (the L1 kernel pulls its pool rows)" : "")
+         << (v.l1PairStages ? " l1-pair-stages (an L1 pair is one BLOCK_N "
+                              "256 mainloop pass)"
+                            : "")
          << (v.kSplit > 1 ? " k-split=" + std::to_string(v.kSplit) +
                                 " (the last wave's tiles split along K)"
                           : std::string())

@@ -134,6 +134,10 @@ void readVariant(Reader &r, const Json &j, const std::string &w, Variant &v) {
   v.l1Pull = false;
   if (j.is_object() && j.contains("l1_pull"))
     r.boolean(j, "l1_pull", w, v.l1Pull);
+  // Older plans have no l1_pair_stages: two passes per L1 pair.
+  v.l1PairStages = false;
+  if (j.is_object() && j.contains("l1_pair_stages"))
+    r.boolean(j, "l1_pair_stages", w, v.l1PairStages);
   // Older plans have no k_split: no tile is split.
   v.kSplit = 1;
   if (j.is_object() && j.contains("k_split"))

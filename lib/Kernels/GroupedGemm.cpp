@@ -239,10 +239,12 @@ Value pairColumnBlock(OpBuilder &b, Location loc, Value tile, int64_t i) {
            : first;
 }
 
-/// The column blocks of a tile: one, or with swiglu the pair 2t, 2t + 1.
+/// The column blocks of a tile, one mainloop pass each: one, or with
+/// swiglu the pair 2t, 2t + 1 (with swigluPairStages one pass over both:
+/// tile t of the mainloop's BLOCK_N 256).
 SmallVector<Value, 2> tileColumnBlocks(OpBuilder &b, Location loc,
                                        const GroupedGemmConfig &c, Value tile) {
-  if (!c.swiglu)
+  if (!c.swiglu || c.swigluPairStages)
     return {tile};
   Value first = pairColumnBlock(b, loc, tile, 0);
   return {first,
@@ -551,7 +553,9 @@ void buildMathTile(OpBuilder &tb, Location loc, const GemmKernel &k,
       if (splits)
         partials.append(t);
       else if (c.swiglu)
-        totals.push_back(swigluBlock(cb, loc, t.front(), weights, g.swiglu));
+        // One column block per accumulator: two with swigluPairStages.
+        for (Value block : t)
+          totals.push_back(swigluBlock(cb, loc, block, weights, g.swiglu));
       else
         totals.append(t);
     }

@@ -233,6 +233,28 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
              "group), got n " +
              str(c.n);
   }
+  if (c.swigluPairStages) {
+    // One BLOCK_N 256 pass over the pair: two column blocks per stage and
+    // warpgroup (2 x 64 promoted + 64 scratch registers), as the BLOCK_N
+    // 256 TMA-store GEMM, then each block's SwiGLU.
+    if (!c.swiglu || c.swigluArrivals)
+      return "swiglu-pair-stages needs swiglu without swiglu-arrivals (the "
+             "split schedule's L1 kernel; the fused GEMM kernel's ring is "
+             "shared with its L2 tiles)";
+    if (c.chip != cfg::Chip::SM90a)
+      return std::string("swiglu-pair-stages is built for sm_90a only, got "
+                         "chip '") +
+             cfg::toString(c.chip) + "'";
+    if (c.blockM != 128 || c.blockN != 128)
+      return "swiglu-pair-stages needs block-m 128 and block-n 128 (each "
+             "math warpgroup computes its 64 rows of both 128-column blocks; "
+             "at block-m 64 the warpgroups split the pair already), got "
+             "block-m " +
+             str(c.blockM) + ", block-n " + str(c.blockN);
+    if (c.kSplit != 1)
+      return "swiglu-pair-stages does not support k-split (a unit's "
+             "partials are one column block at a time)";
+  }
   if (c.pullRows) {
     // The copy is the split schedule's pull (PoolPull): a layer pool laid
     // out by moe_layout, read by the SwiGLU kernel's A loads.

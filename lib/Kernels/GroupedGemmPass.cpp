@@ -69,6 +69,7 @@ struct GroupedGemmPass
     config.combineRanks = combineRanks;
     config.swiglu = swiglu;
     config.swigluArrivals = swigluArrivals;
+    config.swigluPairStages = swigluPairStages;
     config.halfBlocks = halfBlocks;
     config.aScaleGroups = aScaleGroups;
     config.swigluRequantBlock = swigluRequantBlock;

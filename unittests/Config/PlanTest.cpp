@@ -4,11 +4,13 @@
 
 #include "megamoe/Config/BufferLayout.h"
 #include "megamoe/Config/Heuristics.h"
+#include "megamoe/Config/KernelPlan.h"
 #include "megamoe/Config/Plan.h"
 #include "megamoe/Config/Print.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 
 using namespace megamoe::config;
@@ -819,4 +821,75 @@ TEST(PlanJson, KSplitRoundTripsAndDefaultsToOne) {
   ASSERT_TRUE(planFromJson(old, c2, p3).empty());
   for (const Variant &v : p3.variants)
     EXPECT_EQ(v.kSplit, 1);
+}
+
+// l1-pair-stages: the override reaches the split schedule's BLOCK_M 128
+// variant (its L1 kernel fuses SwiGLU only with fast-math), round-trips
+// through JSON, gives the L1 GEMM problem one BLOCK_N 256 pass (a second B
+// tile per stage), and is refused where no variant can take it.
+TEST(UnfusedPlan, L1PairStages) {
+  LayerConfig c = v4Pro(1, 8192);
+  c.fastMath = true;
+  PlanOverrides o;
+  o.schedule = Schedule::Split;
+  o.l1PairStages = true;
+  Plan p = planOk(c, o);
+  ASSERT_EQ(p.variants.size(), 2u);
+  EXPECT_EQ(p.variants[0].blockM, 64);
+  EXPECT_FALSE(p.variants[0].l1PairStages); // BLOCK_M 64 splits the pair
+  EXPECT_EQ(p.variants[1].blockM, 128);
+  EXPECT_TRUE(p.variants[1].l1PairStages);
+  GemmProblem g = layerGemmProblem(c, p, p.variants[1], LayerGemm::L1);
+  EXPECT_TRUE(g.swiglu && g.swigluPairStages);
+  EXPECT_EQ(g.blockN, 128);
+  EXPECT_EQ(mainloopBlockN(g), 256);
+  KernelPlan k = planGroupedGemmKernel(g);
+  EXPECT_EQ(k.blockN, 256);
+  EXPECT_EQ(k.mathWarpgroups(), 2);
+  auto has = [&](const char *name) {
+    return std::any_of(k.smem.begin(), k.smem.end(),
+                       [&](const SmemRegionPlan &r) { return r.name == name; });
+  };
+  EXPECT_TRUE(has("b_tiles1"));
+  // Without pair stages the same problem loads one B block per stage.
+  g.swigluPairStages = false;
+  KernelPlan two = planGroupedGemmKernel(g);
+  EXPECT_EQ(two.blockN, 128);
+  EXPECT_FALSE(std::any_of(
+      two.smem.begin(), two.smem.end(),
+      [](const SmemRegionPlan &r) { return r.name == "b_tiles1"; }));
+  EXPECT_GT(two.stages, k.stages); // a stage holds half the B bytes
+  // JSON round trip.
+  Plan back;
+  LayerConfig backConfig;
+  std::vector<std::string> errors =
+      planFromJson(planToJson(c, p, 0), backConfig, back);
+  ASSERT_TRUE(errors.empty()) << errors[0];
+  EXPECT_FALSE(back.variants[0].l1PairStages);
+  EXPECT_TRUE(back.variants[1].l1PairStages);
+  // The rule: not on the BLOCK_M 64 variant.
+  Plan bad = p;
+  bad.variants[0].l1PairStages = true;
+  std::vector<std::string> e = validatePlan(c, bad);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("l1-pair-stages is built for the split schedule's L1 "
+                      "+ SwiGLU kernel at BLOCK_M 128"),
+            std::string::npos)
+      << e[0];
+  // The override where no variant can take it: an error, not a no-op.
+  c.fastMath = false; // BLOCK_M 128 then runs L1 and the activation apart
+  e = makePlan(c, o, bad);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("l1-pair-stages=true applies to no variant"),
+            std::string::npos)
+      << e[0];
+  o.schedule = Schedule::Unfused;
+  c.fastMath = true;
+  e = makePlan(c, o, bad);
+  ASSERT_EQ(e.size(), 1u);
+  // Off by default (not measured yet).
+  PlanOverrides none;
+  none.schedule = Schedule::Split;
+  for (const Variant &v : planOk(c, none).variants)
+    EXPECT_FALSE(v.l1PairStages);
 }

@@ -65,6 +65,15 @@ int64_t stageExpertAlign(const LayerConfig &config, Schedule schedule,
 /// (Variant::l1Pull). PlanRules.cpp checks where it is allowed.
 bool stageL1Pull(const LayerConfig &config, Schedule schedule,
                  const Variant &v);
+/// Whether variant `v` of a plan of `schedule` can run its L1 pairs as one
+/// mainloop pass each (Variant::l1PairStages): a split L1 kernel with the
+/// SwiGLU epilogue at BLOCK_M 128 on sm_90a, without a K-split. The one
+/// condition PlanRules.cpp and the planner both ask.
+bool l1PairStagesApply(const LayerConfig &config, Schedule schedule,
+                       const Variant &v);
+/// Whether it does (Variant::l1PairStages), where it applies.
+bool stageL1PairStages(const LayerConfig &config, Schedule schedule,
+                       const Variant &v);
 /// Whether the plan's L1 weights are in the tiled kernel layout
 /// (Plan::l1WeightTiles). PlanRules.cpp checks where it is allowed.
 bool stageL1WeightTiles(const LayerConfig &config);

@@ -139,6 +139,12 @@ struct GemmProblem {
   /// BLOCK_N column blocks (gate/up interleaved by kGateUpInterleave), whose
   /// BLOCK_N activation columns are stored as e4m3 with one scale per row.
   bool swiglu = false;
+  /// With swiglu at BLOCK_M 128 (sm_90a): both column blocks of a tile's
+  /// pair share each ring stage, as one BLOCK_N 256 mainloop (A and its
+  /// scales loaded once per tile, each math warpgroup computing both blocks
+  /// promoted in halves), instead of the pair's two mainloops one after the
+  /// other, each loading A (Variant::l1PairStages).
+  bool swigluPairStages = false;
   std::optional<double> swigluClamp; // the layer's clamp (LayerConfig)
   bool fastMath = false;             // the layer's fast math (LayerConfig)
   /// With swiglu: an arrival counter per m-block, released per tile and
@@ -215,6 +221,13 @@ struct GemmProblem {
   /// Bytes of one D element.
   int64_t outBytes() const { return out == DType::F32 ? 4 : 2; }
 };
+
+/// The B rows one mainloop pass of a tile loads per stage (the KernelPlan's
+/// BLOCK_N): BLOCK_N, or a SwiGLU pair's two column blocks with
+/// swigluPairStages.
+inline int64_t mainloopBlockN(const GemmProblem &p) {
+  return p.swiglu && p.swigluPairStages ? 2 * p.blockN : p.blockN;
+}
 
 /// The names of warpgroup 0's roles: the TMA warps that feed the ring, and
 /// the dispatch warps of a kernel that pulls its rows (pullRows).

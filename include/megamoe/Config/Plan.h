@@ -71,6 +71,11 @@ struct Variant {
   /// 64-row unit's pull arrivals (docs/SplitSchedule.md, "The pull in the
   /// L1 kernel"). Split schedule only.
   bool l1Pull = false;
+  /// Whether the variant's split L1 kernel (SwiGLU, BLOCK_M 128, sm_90a)
+  /// runs a tile's pair of column blocks as one BLOCK_N 256 mainloop pass
+  /// (both blocks in each ring stage, A loaded once) instead of two passes
+  /// (GemmProblem::swigluPairStages; docs/SplitSchedule.md).
+  bool l1PairStages = false;
   /// Units the grouped GEMMs split each tile of their last, partial wave
   /// into along K (1 = none; warpspec.tile_loop k_split), so that the SMs
   /// that wave would leave idle stream weights too. Stage kernels of the
@@ -136,6 +141,7 @@ struct PlanOverrides {
   std::optional<int64_t> l1BlockN, l2BlockN, blockK, stages, expertsPerWave;
   std::optional<int64_t> expertAlign;
   std::optional<bool> l1Pull;
+  std::optional<bool> l1PairStages;
   std::optional<bool> l1WeightTiles;
   std::optional<int64_t> kSplit;
   std::optional<int64_t> waveMBlocks, waveLag;

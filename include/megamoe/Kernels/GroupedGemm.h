@@ -46,6 +46,12 @@
 //                        boxes, 64B swizzle), the scales to
 //                        out_scales[pair][row] ([N / 2 / 128, M] f32): the
 //                        bytes moe_activation writes from an f32 D.
+//   swigluPairStages     (swiglu, BLOCK_M 128, sm_90a) the pair is one
+//                        mainloop pass: both column blocks in each stage
+//                        (B as two 128-row boxes, A once per tile) and
+//                        every math warpgroup computes both, promoted in
+//                        halves as at BLOCK_N 256; then each block's SwiGLU.
+//                        Same products, same K order: bitwise equal.
 //   pullRows             (swiglu; the split schedule's L1 kernel with
 //                        Variant::l1Pull) warps 0-1 are a dispatch role that
 //                        copies the pool rows (PoolPull collective) in row

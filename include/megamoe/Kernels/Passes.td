@@ -121,6 +121,11 @@ def MegaMoEGroupedGemm : Pass<"megamoe-grouped-gemm", "::mlir::ModuleOp"> {
            "No D: the SwiGLU + per-128 requantization epilogue (tiles of two "
            "column blocks; row_weight, out, out_scales parameters; "
            "b-scale-interleave 8, static-m and device-m-blocks only)">,
+    Option<"swigluPairStages", "swiglu-pair-stages", "bool", "false",
+           "With swiglu at block-m 128 (sm_90a): both column blocks of a "
+           "tile's pair in each ring stage, one BLOCK_N 256 pass computed "
+           "by every math warpgroup (A loaded once per tile), instead of "
+           "the pair's two mainloops one after the other">,
     Option<"swigluArrivals", "swiglu-arrivals", "bool", "false",
            "With swiglu: an arrivals counter per m-block, released by each "
            "math warpgroup after its tile's stores completed">,

@@ -86,10 +86,42 @@ void storeRecordWord(OpBuilder &b, Location loc, Value record, int word,
   LLVM::StoreOp::create(b, loc, v, at, /*alignment=*/4);
 }
 
+/// A thread that lost the record to another waits, at most
+/// kLoserWaitCycles, until the winner has marked it complete: its own trap
+/// would end the grid, and with it the winner's stores (seen on the GPU:
+/// the fused GEMM kernel's waiting warps trapped before the winning lane
+/// had written the record).
+void awaitRecordComplete(OpBuilder &b, Location loc, Value record) {
+  Value start = NVVM::Clock64Op::create(b, loc, b.getI64Type());
+  Value complete =
+      LLVM::GEPOp::create(b, loc, record.getType(), b.getI32Type(), record,
+                          ArrayRef<LLVM::GEPArg>{timeout::kComplete});
+  scf::WhileOp::create(
+      b, loc, TypeRange{}, ValueRange{},
+      [&](OpBuilder &wb, Location wl, ValueRange) {
+        Value v = LLVM::LoadOp::create(wb, wl, wb.getI32Type(), complete,
+                                       /*alignment=*/4, /*isVolatile=*/true);
+        Value pending = arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::ne,
+                                              v, i32Const(wb, wl, 1));
+        Value elapsed = arith::SubIOp::create(
+            wb, wl, NVVM::Clock64Op::create(wb, wl, wb.getI64Type()), start);
+        Value inTime =
+            arith::CmpIOp::create(wb, wl, arith::CmpIPredicate::ult, elapsed,
+                                  i64Const(wb, wl, timeout::kLoserWaitCycles));
+        scf::ConditionOp::create(wb, wl,
+                                 arith::AndIOp::create(wb, wl, pending, inTime),
+                                 ValueRange{});
+      },
+      [&](OpBuilder &wb, Location wl, ValueRange) {
+        scf::YieldOp::create(wb, wl);
+      });
+}
+
 /// The cold path of a timed-out wait: the first thread of the process to
 /// time out fills the host-mapped record (TimeoutRecord.h) the runtime
-/// reads after the trap; every thread then traps. No call (a vprintf would
-/// serialize the kernel's wgmma, ptxas C7510).
+/// reads after the trap, the others wait for it to be complete; every
+/// thread then traps. No call (a vprintf would serialize the kernel's
+/// wgmma, ptxas C7510).
 void reportTimeoutAndTrap(OpBuilder &b, Location loc, const WaitReport &report,
                           int64_t cycles, Value value) {
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
@@ -108,7 +140,14 @@ void reportTimeoutAndTrap(OpBuilder &b, Location loc, const WaitReport &report,
         /*sideEffects=*/true);
     Value first = arith::CmpIOp::create(pb, pl, arith::CmpIPredicate::eq, old,
                                         i32Const(pb, pl, 0));
-    buildIf(pb, pl, first, [&](OpBuilder &fb, Location fl) {
+    auto claimed = scf::IfOp::create(pb, pl, first, /*withElseRegion=*/true);
+    {
+      OpBuilder eb = claimed.getElseBodyBuilder();
+      awaitRecordComplete(eb, pl, record);
+    }
+    {
+      OpBuilder fb = claimed.getThenBodyBuilder();
+      Location fl = pl;
       auto put = [&](int word, Value v) {
         storeRecordWord(fb, fl, record, word, v);
       };
@@ -146,7 +185,7 @@ void reportTimeoutAndTrap(OpBuilder &b, Location loc, const WaitReport &report,
       LLVM::FenceOp::create(fb, fl, LLVM::AtomicOrdering::seq_cst, StringRef());
       put(timeout::kComplete, i32Const(fb, fl, 1));
       LLVM::FenceOp::create(fb, fl, LLVM::AtomicOrdering::seq_cst, StringRef());
-    });
+    }
   });
   LLVM::Trap::create(b, loc);
 }

@@ -86,6 +86,19 @@
 // CHECK-NEXT: %[[W1:.*]] = llvm.getelementptr %[[REC]][1]
 // CHECK-NEXT: llvm.store %[[DONE]], %[[W1]]
 // CHECK-NEXT: llvm.fence seq_cst
+// A thread that lost the record waits (at most 2^27 cycles) until it is
+// complete: its trap would end the grid before the winner's stores.
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[T0:.*]] = nvvm.read.ptx.sreg.clock64 : i64
+// CHECK-NEXT: %[[CW:.*]] = llvm.getelementptr %[[REC]][1]
+// CHECK-NEXT: scf.while : () -> () {
+// CHECK-NEXT: %[[C:.*]] = llvm.load volatile %[[CW]]
+// CHECK: arith.cmpi ne, %[[C]]
+// CHECK: arith.constant 134217728 : i64
+// CHECK: scf.condition
+// CHECK-NEXT: } do {
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: llvm.intr.trap
@@ -167,8 +180,9 @@
 // PTXMSG: fence.sc.sys;
 // PTXMSG-NEXT: st.global.b32 [[[REC]]+4], 1;
 // PTXMSG-NEXT: fence.sc.sys;
-// PTXMSG-NEXT: $L__BB
-// PTXMSG-NEXT: trap;
+// PTXMSG: trap;
+// A thread that lost the record polls its `complete` word (volatile).
+// PTXMSG: ld.volatile.global.b32 {{%r[0-9]+}}, [{{%rd[0-9]+}}+4];
 // PTXMSG-NOT: call
 
 !tile = !warpspec.smem<128x128xf8E4M3FN, slots = 4, align = 1024, swizzle = 128>

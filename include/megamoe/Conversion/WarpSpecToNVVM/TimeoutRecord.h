@@ -32,7 +32,8 @@ inline constexpr char kRecordSymbol[] = "megamoe_timeout_record";
 inline constexpr int kRecordWords = 32;
 
 /// Word indices. `claimed` is taken with a compare-and-swap 0 -> 1 by the
-/// first thread that times out (the others only trap); that thread writes
+/// first thread that times out (the others wait, at most kLoserWaitCycles,
+/// for `complete`, then trap); that thread writes
 /// the fields, fences (fence.sc.sys), sets `complete` to 1 and fences again,
 /// so a host that reads complete == 1 reads the fields it wrote.
 enum Word : int {
@@ -49,6 +50,12 @@ enum Word : int {
   kCyclesHi = 10,
   kName = 16, ///< the counter's or barrier's name, NUL-terminated bytes
 };
+
+/// How long a thread that timed out after another one claimed the record
+/// waits for it to be complete before it traps (2^27 cycles, ~75 ms at
+/// 1.8 GHz; the winner's stores and fences take microseconds): a trap ends
+/// the whole grid, the winner's unfinished stores with it.
+inline constexpr int64_t kLoserWaitCycles = int64_t(1) << 27;
 
 /// Bytes of the name field; a longer name is cut to kNameBytes - 1.
 inline constexpr int kNameBytes = (kRecordWords - kName) * 4;

@@ -157,7 +157,7 @@ LogicalResult VariantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   int64_t, int64_t, int64_t, StringRef mathMode,
                                   int64_t, int64_t, int64_t, int64_t, bool,
                                   int64_t kSplit, int64_t waveMBlocks,
-                                  int64_t waveLag, StringRef schedule) {
+                                  int64_t waveLag, StringRef schedule, bool) {
   if (!schedule.empty() && !cfg::parseSchedule(schedule.str()))
     return emitError() << "unknown variant schedule \"" << schedule
                        << "\"; expected \"unfused\", \"split\" or "
@@ -238,6 +238,7 @@ cfg::Plan PlanAttr::getPlan() const {
     v.kSplit = va.getKSplit();
     v.waveMBlocks = va.getWaveMBlocks();
     v.waveLag = va.getWaveLag();
+    v.l1PairStages = va.getL1PairStages();
     if (!va.getSchedule().empty())
       v.schedule = cfg::parseSchedule(va.getSchedule().str());
     p.variants.push_back(v);
@@ -253,7 +254,8 @@ PlanAttr PlanAttr::get(MLIRContext *context, const cfg::Plan &p) {
         v.l2BlockN, v.blockK, v.stages, v.expertsPerWave,
         cfg::toString(v.mathMode), v.registers.producer, v.registers.math,
         v.registers.idle, v.smemBytes, v.l1Pull, v.kSplit, v.waveMBlocks,
-        v.waveLag, v.schedule ? cfg::toString(*v.schedule) : ""));
+        v.waveLag, v.schedule ? cfg::toString(*v.schedule) : "",
+        v.l1PairStages));
   return Base::get(
       context, cfg::toString(p.chip), p.numSMs, cfg::toString(p.schedule),
       p.roles.threads, p.roles.dispatchWarpEnd - p.roles.dispatchWarpBegin,

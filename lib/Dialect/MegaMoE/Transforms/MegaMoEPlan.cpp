@@ -67,6 +67,12 @@ struct MegaMoEPlanPass
     else if (!l1Pull.empty())
       return op->emitError() << "megamoe-plan: unknown l1-pull=\"" << l1Pull
                              << "\"; expected true, false or empty (heuristic)";
+    if (l1PairStages == "true" || l1PairStages == "false")
+      o.l1PairStages = l1PairStages == "true";
+    else if (!l1PairStages.empty())
+      return op->emitError()
+             << "megamoe-plan: unknown l1-pair-stages=\"" << l1PairStages
+             << "\"; expected true, false or empty (heuristic)";
     if (l1WeightTiles == "true" || l1WeightTiles == "false")
       o.l1WeightTiles = l1WeightTiles == "true";
     else if (!l1WeightTiles.empty())

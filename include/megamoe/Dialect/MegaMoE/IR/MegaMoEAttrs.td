@@ -88,7 +88,10 @@ def MegaMoE_VariantAttr : MegaMoE_Attr<"Variant", "variant"> {
     interleaves its L1 and L2 tiles in waves of that many m-blocks
     (warpspec.wave_loop); `schedule` (omitted when the plan's): the
     variant's own stage-kernel schedule (unfused, split or fused-gemm;
-    megamoe-plan schedule=auto picks per BLOCK_M).
+    megamoe-plan schedule=auto picks per BLOCK_M); `l1_pair_stages`
+    (omitted when false; split schedule, BLOCK_M 128, sm_90a): the L1
+    kernel runs a tile's pair of column blocks as one BLOCK_N 256 mainloop
+    pass instead of two.
   }];
   let parameters = (ins
     "int64_t":$min_tokens,
@@ -110,7 +113,8 @@ def MegaMoE_VariantAttr : MegaMoE_Attr<"Variant", "variant"> {
     DefaultValuedParameter<"int64_t", "0">:$wave_m_blocks,
     DefaultValuedParameter<"int64_t", "1">:$wave_lag,
     StringRefParameter<"the variant's own schedule (empty: the plan's)",
-                       "\"\"">:$schedule
+                       "\"\"">:$schedule,
+    MegaMoE_BoolParameter:$l1_pair_stages
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -69,6 +69,11 @@ def MegaMoEPlan : Pass<"megamoe-plan", "::mlir::ModuleOp"> {
            "true: each variant's L1 kernel pulls its own pool rows (split "
            "schedule, sm_90a, an L1 kernel that fuses SwiGLU; no moe_pull), "
            "false: moe_pull fills the pool (empty = heuristic)">,
+    Option<"l1PairStages", "l1-pair-stages", "std::string", "\"\"",
+           "true: the split schedule's BLOCK_M 128 L1 kernels (sm_90a, "
+           "SwiGLU epilogue) run each tile's pair of column blocks as one "
+           "BLOCK_N 256 mainloop pass, false: two passes (empty = "
+           "heuristic)">,
     Option<"l1WeightTiles", "l1-weight-tiles", "std::string", "\"\"",
            "true: the L1 weights' kernel layout is 128 x 128 contiguous "
            "tiles (transform_l1 writes it, the L1 GEMMs read it with a "
