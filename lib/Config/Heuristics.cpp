@@ -195,14 +195,17 @@ bool l1PairStagesApply(const LayerConfig &c, Schedule schedule,
          splitFusesActivation(c, v);
 }
 
-bool stageL1PairStages(const LayerConfig &, Schedule, const Variant &) {
-  // Off until measured in the layer (megamoe-plan l1-pair-stages=true asks
-  // for it): the BLOCK_N 256 pass is what made the standalone GEMM's 128 x
-  // 256 tile 1.02-1.10x faster than 128 x 128 (bench/RESULTS.md
-  // 2026-12-01), and the unfused L1 GEMM at BLOCK_N 256 0.93-0.97 of its
-  // time at 128-8192 tokens on V4-Pro; the split L1 kernel's SwiGLU pairs
-  // ran as two passes.
-  return false;
+bool stageL1PairStages(const LayerConfig &c, Schedule schedule,
+                       const Variant &v) {
+  // Measured on one H100, EP1, split layers with and without the pair as
+  // one pass, interleaved, y bitwise equal (bench/RESULTS.md 2026-12-07,
+  // "l1-pair-stages"), time with / without at 4096 / 6144 / 8192 tokens:
+  // V4-Pro (H 7168) 0.992 / 0.874 / 0.851-0.880 in three calls; V4-Flash
+  // (H 4096) 0.996-1.017 / 1.050 / 0.993-1.026 (level to 5% slower; its
+  // kernel spills 112 bytes as V4-Pro's does). On where it was measured
+  // faster: hidden sizes above V4-Flash's 4096 (only 4096 and 7168 were
+  // measured); megamoe-plan l1-pair-stages=true|false overrides.
+  return l1PairStagesApply(c, schedule, v) && c.hidden > 4096;
 }
 
 bool stageL1WeightTiles(const LayerConfig &) {
