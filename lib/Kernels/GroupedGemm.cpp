@@ -516,8 +516,11 @@ void buildMathTile(OpBuilder &tb, Location loc, const GemmKernel &k,
     // pullRows this kernel's dispatch warps write them: they are read
     // after the first column block's mainloop, whose first stage the
     // producer filled after its acquire of the rows' arrivals (the
-    // mbarrier wait orders this read after that acquire).
-    bool lateWeights = c.pullRows;
+    // mbarrier wait orders this read after that acquire). With
+    // swigluPairStages they are read after the pass too: kept through it
+    // beside both blocks' totals they made the V4 kernels spill 112 bytes
+    // (ptxas), read after it none.
+    bool lateWeights = c.pullRows || c.swigluPairStages;
     Value weights =
         c.swiglu && !lateWeights
             ? loadSwiGLURowWeights(cb, loc, epilogue, g.swiglu, rows.row0)
