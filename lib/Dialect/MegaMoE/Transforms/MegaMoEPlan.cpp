@@ -9,6 +9,8 @@
 #include "megamoe/Config/Plan.h"
 #include "megamoe/Dialect/MegaMoE/Transforms/Passes.h"
 
+#include <tuple>
+
 namespace mlir::megamoe {
 #define GEN_PASS_DEF_MEGAMOEPLAN
 #include "megamoe/Dialect/MegaMoE/Transforms/Passes.h.inc"
@@ -62,23 +64,19 @@ struct MegaMoEPlanPass
                << "megamoe-plan: unknown schedule=\"" << schedule
                << "\"; expected fused, split, unfused, fused-gemm or auto";
     }
-    if (l1Pull == "true" || l1Pull == "false")
-      o.l1Pull = l1Pull == "true";
-    else if (!l1Pull.empty())
-      return op->emitError() << "megamoe-plan: unknown l1-pull=\"" << l1Pull
-                             << "\"; expected true, false or empty (heuristic)";
-    if (l1PairStages == "true" || l1PairStages == "false")
-      o.l1PairStages = l1PairStages == "true";
-    else if (!l1PairStages.empty())
-      return op->emitError()
-             << "megamoe-plan: unknown l1-pair-stages=\"" << l1PairStages
-             << "\"; expected true, false or empty (heuristic)";
-    if (l1WeightTiles == "true" || l1WeightTiles == "false")
-      o.l1WeightTiles = l1WeightTiles == "true";
-    else if (!l1WeightTiles.empty())
-      return op->emitError()
-             << "megamoe-plan: unknown l1-weight-tiles=\"" << l1WeightTiles
-             << "\"; expected true, false or empty (heuristic)";
+    // The heuristic's switches: true, false, or empty for the heuristic.
+    for (auto [name, value, out] :
+         {std::tuple<const char *, const std::string &, std::optional<bool> &>{
+              "l1-pull", l1Pull, o.l1Pull},
+          {"l1-pair-stages", l1PairStages, o.l1PairStages},
+          {"l1-weight-tiles", l1WeightTiles, o.l1WeightTiles}}) {
+      if (value == "true" || value == "false")
+        out = value == "true";
+      else if (!value.empty())
+        return op->emitError()
+               << "megamoe-plan: unknown " << name << "=\"" << value
+               << "\"; expected true, false or empty (heuristic)";
+    }
     if (!mathMode.empty()) {
       o.mathMode = cfg::parseMathMode(mathMode);
       if (!o.mathMode)
