@@ -462,6 +462,17 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
       });
 }
 
+/// Whether a SwiGLU tile's math warpgroup reads its rows' router weights
+/// after the mainloop instead of before it, because two registers more
+/// through the mainloop spill (ptxas, V4-Flash and V4-Pro): with
+/// swigluPairStages (both blocks' totals live: 112 bytes, 0 late) and in
+/// the fused GEMM kernel's BLOCK_M 128 wave order (the tile mapping's
+/// registers: 48 / 72 bytes, 0 late). Elsewhere the early read keeps its
+/// latency off the epilogue (the kernels measured that way).
+bool readsRowWeightsLate(const GemmKernel &k, const GroupedGemmConfig &c) {
+  return c.swigluPairStages || (k.wave && c.blockM == 128);
+}
+
 /// Warpgroup wg's issue turn: it waits on its own barrier and passes the
 /// turn to the other warpgroup's (none without KernelPlan::mmaTurns).
 MmaTurn mmaTurn(const GemmKernel &k, int64_t wg) {
@@ -516,11 +527,10 @@ void buildMathTile(OpBuilder &tb, Location loc, const GemmKernel &k,
     // pullRows this kernel's dispatch warps write them: they are read
     // after the first column block's mainloop, whose first stage the
     // producer filled after its acquire of the rows' arrivals (the
-    // mbarrier wait orders this read after that acquire). With
-    // swigluPairStages they are read after the pass too: kept through it
-    // beside both blocks' totals they made the V4 kernels spill 112 bytes
-    // (ptxas), read after it none.
-    bool lateWeights = c.pullRows || c.swigluPairStages;
+    // mbarrier wait orders this read after that acquire). Where keeping
+    // them through the mainloop spills, they are read after it too
+    // (readsRowWeightsLate).
+    bool lateWeights = c.pullRows || readsRowWeightsLate(k, c);
     Value weights =
         c.swiglu && !lateWeights
             ? loadSwiGLURowWeights(cb, loc, epilogue, g.swiglu, rows.row0)

@@ -10,9 +10,14 @@
 // RUN: rm -rf %t && mkdir -p %t/bm64 %t/bm128
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=fused-gemm wave-m-blocks=2" --megamoe-expand --megamoe-to-cubin="chip=sm_90a emit-dir=%t/bm64" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t/bm64/layer.ptx -o %t/bm64/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7510
-// BLOCK_M 128 compiles (and spills: docs/FusedSchedule.md says why it stays off).
+// BLOCK_M 128 compiles without spills (its router weights read after each
+// mainloop; docs/FusedSchedule.md says why the planner still keeps the
+// phase order there), here and at V4-Pro's size.
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=fused-gemm block-m=128 wave-m-blocks=1 wave-lag=0" --megamoe-expand --megamoe-to-cubin="chip=sm_90a emit-dir=%t/bm128" -o /dev/null 2>&1
-// RUN: %ptxas -arch=sm_90a %t/bm128/layer.ptx -o %t/bm128/check.cubin
+// RUN: %ptxas -arch=sm_90a -v %t/bm128/layer.ptx -o %t/bm128/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: mkdir -p %t/pro
+// RUN: megamoe-opt --megamoe-layer="hidden=7168 intermediate=3072 experts=384 topk=6 ranks=1 max-tokens=8192 chip=sm_90a clamp=10 fast-math=true" --megamoe-plan="schedule=fused-gemm block-m=128 wave-m-blocks=4" --megamoe-expand="only=moe_fused_gemm" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/pro" -o /dev/null
+// RUN: %ptxas -arch=sm_90a -v %t/pro/layer.ptx -o %t/pro/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // Where it does not apply, the plan says why.
 // RUN: not megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=split wave-m-blocks=2" 2>&1 | FileCheck %s --check-prefix=SPLIT
 // RUN: not megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=fused-gemm wave-m-blocks=0 wave-lag=2" 2>&1 | FileCheck %s --check-prefix=LAG
