@@ -194,6 +194,9 @@ std::vector<std::string> makePlan(const LayerConfig &c, const PlanOverrides &o,
     // Asked of the variant as chosen so far (BLOCK_M, expert alignment).
     v.l1Pull = o.l1Pull.value_or(stageL1Pull(c, plan.schedule, v));
     v.kSplit = o.kSplit.value_or(1);
+    // Asked of the fused kernel, it is refused by its rule (PlanRules.cpp
+    // "l1-pair-stages"), not dropped.
+    v.l1PairStages = o.l1PairStages.value_or(false);
     plan.variants.push_back(v);
     next = hi + 1;
   }

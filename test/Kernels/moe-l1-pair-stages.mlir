@@ -20,6 +20,7 @@
 // RUN: %ptxas -arch=sm_90a -v %t/flash/layer.ptx -o %t/flash/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXASV4
 // RUN: not megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=split block-m=128 l1-pair-stages=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOFUSE
 // RUN: not megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7 fast-math=true" --megamoe-plan="schedule=unfused block-m=128 l1-pair-stages=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOFUSE
+// RUN: not megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7 fast-math=true" --megamoe-plan="schedule=fused l1-pair-stages=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FUSED
 // RUN: not megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7 fast-math=true" --megamoe-plan="schedule=split block-m=128 l1-pair-stages=yes" -o /dev/null 2>&1 | FileCheck %s --check-prefix=VALUE
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="swiglu-pair-stages=true" 2>&1 | FileCheck %s --check-prefix=GG
 
@@ -61,6 +62,7 @@
 // PTXASV4-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 // NOFUSE: l1-pair-stages=true applies to no variant of this plan
+// FUSED: l1-pair-stages is built for the split schedule's L1 + SwiGLU kernel at BLOCK_M 128 and L1 BLOCK_N 128 on sm_90a, without k-split (where SwiGLU is fused: BLOCK_M 128 needs fast-math); this variant is fused,
 // VALUE: megamoe-plan: unknown l1-pair-stages="yes"; expected true, false or empty (heuristic)
 // GG: swiglu-pair-stages needs swiglu without swiglu-arrivals
 module {
