@@ -78,12 +78,18 @@ SmallVector<int32_t> nameWords(StringRef name) {
   return SmallVector<int32_t>(words.begin(), words.end());
 }
 
-/// Word `word` of the record at `record` (a global pointer) := `v` (i32).
+/// The address of word `word` (TimeoutRecord.h) of the record at `record`
+/// (a global pointer).
+Value recordWord(OpBuilder &b, Location loc, Value record, int word) {
+  return LLVM::GEPOp::create(b, loc, record.getType(), b.getI32Type(), record,
+                             ArrayRef<LLVM::GEPArg>{word});
+}
+
+/// Word `word` of the record at `record` := `v` (i32).
 void storeRecordWord(OpBuilder &b, Location loc, Value record, int word,
                      Value v) {
-  Value at = LLVM::GEPOp::create(b, loc, record.getType(), b.getI32Type(),
-                                 record, ArrayRef<LLVM::GEPArg>{word});
-  LLVM::StoreOp::create(b, loc, v, at, /*alignment=*/4);
+  LLVM::StoreOp::create(b, loc, v, recordWord(b, loc, record, word),
+                        /*alignment=*/4);
 }
 
 /// A thread that lost the record to another waits, at most
@@ -93,9 +99,7 @@ void storeRecordWord(OpBuilder &b, Location loc, Value record, int word,
 /// had written the record).
 void awaitRecordComplete(OpBuilder &b, Location loc, Value record) {
   Value start = NVVM::Clock64Op::create(b, loc, b.getI64Type());
-  Value complete =
-      LLVM::GEPOp::create(b, loc, record.getType(), b.getI32Type(), record,
-                          ArrayRef<LLVM::GEPArg>{timeout::kComplete});
+  Value complete = recordWord(b, loc, record, timeout::kComplete);
   scf::WhileOp::create(
       b, loc, TypeRange{}, ValueRange{},
       [&](OpBuilder &wb, Location wl, ValueRange) {
