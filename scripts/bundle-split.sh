@@ -7,9 +7,12 @@
 #
 #   scripts/bundle-split.sh DEST      (e.g. /work/main/.bundle-split)
 #
-# Layers (name:H:I:E:K:R:T[:block_m[:expand options[:plan options]]]; empty
-# block_m = the planner's choice; expand and plan options, with ',' for ' ',
-# go to megamoe-expand and megamoe-plan, e.g. flash:4096:2048:256:6:1:8192:::l2-block-n=256):
+# Layers (name:H:I:E:K:R:T[:block_m[:expand options[:plan options[:candidate
+# plan options]]]]; empty block_m = the planner's choice; expand and plan
+# options, with ',' for ' ', go to megamoe-expand and megamoe-plan, e.g.
+# flash:4096:2048:256:6:1:8192:::l2-block-n=256; the candidate plan options
+# go to megamoe-plan for every build but unfused, the reference, e.g.
+# s_ring:512:256:8:2:1:512::::l1-pull=true,wave-m-blocks=2,pool-tokens=256):
 #   s_ep1       EP1, T = 64 (the planner's BLOCK_M 64 variant)
 #   s_ep1_bm128 EP1, T = 64, BLOCK_M 128 pinned (the other variant's kernels)
 #   s_r2, s_r4  2 and 4 ranks on one GPU (one-GPU multi-rank mode)
@@ -36,8 +39,8 @@ rm -rf "$dest"
 mkdir -p "$dest/layers" "$dest/python/megamoe/lib" "$dest/python/megamoe_testing" \
   "$dest/python/tests" "$dest/bench"
 for spec in $LAYERS; do
-  IFS=: read -r name h i e k r t bm expand planopts <<<"$spec"
-  expand=${expand//,/ }; planopts=${planopts//,/ }
+  IFS=: read -r name h i e k r t bm expand planopts candplan <<<"$spec"
+  expand=${expand//,/ }; planopts=${planopts//,/ }; candplan=${candplan//,/ }
   clamp=""; [[ $name == flash* || $name == pro* ]] && clamp=" clamp=10"
   [[ $name == *_fm ]] && clamp+=" fast-math=true"
   [[ $name == *_q64* ]] && clamp+=" requant-block=64"
@@ -46,10 +49,11 @@ for spec in $LAYERS; do
   for build in ${builds//-/_}; do
     schedule=${build%_old}; schedule=${schedule//_/-}
     bopt=$opt; [[ $build == *_old ]] && bopt=$OLD_OPT
-    echo "bundle-split: $name $build (H=$h I=$i E=$e K=$k R=$r T=$t${bm:+ block-m=$bm}$clamp)"
+    bplan=$planopts; [[ $build != unfused && -n $candplan ]] && bplan+="${bplan:+ }$candplan"
+    echo "bundle-split: $name $build (H=$h I=$i E=$e K=$k R=$r T=$t${bm:+ block-m=$bm}$clamp${bplan:+ $bplan})"
     compile_layer "$bopt" "$dest/layers/$name/$build" \
       "hidden=$h intermediate=$i experts=$e topk=$k ranks=$r max-tokens=$t$clamp" \
-      "schedule=$schedule${bm:+ block-m=$bm}${planopts:+ $planopts}" "$expand"
+      "schedule=$schedule${bm:+ block-m=$bm}${bplan:+ $bplan}" "$expand"
   done
 done
 

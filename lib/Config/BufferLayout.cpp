@@ -78,7 +78,9 @@ BufferLayout stageKernelsBufferLayout(const LayerConfig &c, const Plan &p) {
   // The block tables are indexed by the smallest segment alignment: the
   // BLOCK_M 64 variant's blocks, or the 64-row units of a variant with half
   // blocks.
-  const int64_t P = p.poolTokens;
+  // The pool's data rows (P) and its rows as moe_layout numbers them (PL,
+  // the block tables' extent): P < PL is a ring (poolWraps).
+  const int64_t P = p.poolTokens, PL = poolLayoutRows(c, p);
   int64_t BM = p.variants.front().blockM;
   bool halfBlocks = false, l1Pull = false;
   // K-split tails (Variant::kSplit): the most split tiles, and the floats of
@@ -114,16 +116,23 @@ BufferLayout stageKernelsBufferLayout(const LayerConfig &c, const Plan &p) {
     // activation) and the L2 tiles that have waited on them, per m-block
     // (sized for the smallest BLOCK_M); the last waiter zeroes both
     // (docs/FusedSchedule.md).
-    place.add("l2_arrivals", "u32", {P / kMinBlockM}, "kernel");
-    place.add("l2_waits", "u32", {P / kMinBlockM}, "kernel");
+    place.add("l2_arrivals", "u32", {PL / kMinBlockM}, "kernel");
+    place.add("l2_waits", "u32", {PL / kMinBlockM}, "kernel");
+  }
+  if (P < PL) {
+    // The ring's flow control, per slot of kMinBlockM rows: the L2 tiles
+    // done with the slot's m-block, summed over its laps (the dispatch
+    // warps wait for lap x tiles before a refill); the slot's last
+    // m-block zeroes it (docs/FusedSchedule.md, "The pool ring").
+    place.add("pool_ring_done", "u32", {P / kMinBlockM}, "kernel");
   }
   if (l1Pull) {
     // The L1 kernel's pull arrivals (rows of each 64-row unit -- the
     // smallest segment alignment BM -- copied into the pool) and the L1
     // tiles that have waited on them; the last waiter zeroes both
     // (docs/SplitSchedule.md).
-    place.add("pull_arrivals", "u32", {P / BM}, "kernel");
-    place.add("pull_waits", "u32", {P / BM}, "kernel");
+    place.add("pull_arrivals", "u32", {PL / BM}, "kernel");
+    place.add("pull_waits", "u32", {PL / BM}, "kernel");
   }
   if (splitTiles > 0) {
     // The K-split tails' arrivals: per split tile and math warpgroup, the
@@ -149,11 +158,11 @@ BufferLayout stageKernelsBufferLayout(const LayerConfig &c, const Plan &p) {
   place.add("recv_count", "i32", {R, L}, "peers");
   place.add("src_token_index", "i32", {L, R, T * K}, "peers");
   place.add("pool_row_start", "i32", {L, R + 1}, "kernel");
-  place.add("pool_block_expert", "i32", {P / BM}, "kernel");
+  place.add("pool_block_expert", "i32", {PL / BM}, "kernel");
   // With half blocks: each m-block's first row, bit 31 set on a 64-row one
   // (moe_layout writes it; the grouped GEMMs read it).
   if (halfBlocks)
-    place.add("pool_block_row", "i32", {P / BM}, "kernel");
+    place.add("pool_block_row", "i32", {PL / BM}, "kernel");
   place.add("pool_info", "i32", {4}, "kernel");
   place.add("l1_pool", "e4m3", {P, H}, "kernel");
   place.add("l1_pool_sf", "f32", {H / c.recipe.inputScaleBlock, P}, "kernel");

@@ -233,8 +233,12 @@ std::pair<int64_t, int64_t> fusedGemmWaveOrder(Schedule schedule,
   // wave loop's mapping (docs/FusedSchedule.md, "Wave order"), and the
   // planner's V4-Flash variants at 8192 tokens (BLOCK_M 128) measured 1.021
   // with W 4 and 0.965 with W 8, V4-Pro's 0.893 with W 4.
-  if (schedule == Schedule::FusedGemm && v.blockM == 64 && v.kSplit == 1 &&
-      !v.l1Pull)
+  if (schedule == Schedule::FusedGemm && v.blockM == 64 && v.kSplit == 1)
+    return {4, 1};
+  // With l1-pull the pool is a ring (stagePoolTokens), which needs a wave
+  // order at every BLOCK_M: W 4, lag 1 there too (its time: bench/
+  // RESULTS.md 2026-12-07, "The pool ring").
+  if (schedule == Schedule::FusedGemm && v.kSplit == 1 && v.l1Pull)
     return {4, 1};
   return {0, 1};
 }
@@ -465,6 +469,26 @@ int64_t worstCasePoolTokens(const LayerConfig &c, int64_t maxBlockM) {
   int64_t rows = c.ranks * c.maxTokensPerRank * std::min(c.topk, local) +
                  local * (maxBlockM - 1);
   return alignUp(rows, kPoolAlignment);
+}
+
+int64_t stagePoolTokens(const LayerConfig &c, const Plan &plan) {
+  int64_t maxBlockM = 0;
+  bool ring = !plan.variants.empty();
+  for (const Variant &v : plan.variants) {
+    maxBlockM = std::max(maxBlockM, v.blockM);
+    ring = ring && scheduleOf(plan, v) == Schedule::FusedGemm && v.l1Pull &&
+           !v.halfBlocks() && v.waveMBlocks > 0 &&
+           kFusedGemmRingMBlocks >= (v.waveLag + 1) * v.waveMBlocks;
+  }
+  int64_t worst = worstCasePoolTokens(c, maxBlockM);
+  // 256 m-blocks: about two m-blocks per SM in flight at 132 SMs, the
+  // symmetric buffer of V4-Pro at EP8 and 8192 tokens per rank 1133 MiB
+  // (4830 MiB with the worst case; the issue's bound is 1.2 GiB). Its
+  // speed against the worst-case pool: bench/RESULTS.md 2026-12-07, "The
+  // pool ring".
+  if (!ring)
+    return worst;
+  return std::min(worst, kFusedGemmRingMBlocks * maxBlockM);
 }
 
 int64_t defaultPoolTokens(const LayerConfig &c, int64_t numSMs,

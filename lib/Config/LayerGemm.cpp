@@ -46,6 +46,10 @@ GemmProblem layerGemmProblem(const LayerConfig &c, const Plan &plan,
   // moe_layout writes the m-block count (pool_info[0]); the pool is static.
   g.deviceMBlocks = true;
   g.staticM = plan.poolTokens;
+  // A ring pool (the fused GEMM kernel with l1-pull): the layout's rows
+  // wrap around the pool's.
+  if (poolWraps(c, plan))
+    g.poolLayoutRows = poolLayoutRows(c, plan);
   // The last wave's tiles split along K (Variant::kSplit), into the
   // layer's split_partials region (config::kSplitTiles tiles).
   g.kSplit = v.kSplit;

@@ -94,8 +94,10 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
     next = maxTokens + 1;
   }
   plan.l1WeightTiles = o.l1WeightTiles.value_or(stageL1WeightTiles(c));
+  // The worst case, or a ring where every variant can run one; 0 asks for
+  // the worst case.
   int64_t worst = worstCasePoolTokens(c, plan.variants.back().blockM);
-  plan.poolTokens = o.poolTokens.value_or(worst);
+  plan.poolTokens = o.poolTokens.value_or(stagePoolTokens(c, plan));
   if (plan.poolTokens == 0)
     plan.poolTokens = worst;
   // An override that applies to no variant is a mistake, not a no-op.
@@ -222,6 +224,19 @@ std::vector<std::string> makePlan(const LayerConfig &c, const PlanOverrides &o,
         expertsPerWave(c, v, v.maxTokens, plan.numSMs, plan.poolTokens));
   }
   return validatePlan(c, plan);
+}
+
+int64_t poolLayoutRows(const LayerConfig &c, const Plan &plan) {
+  int64_t maxBlockM = 0;
+  for (const Variant &v : plan.variants)
+    maxBlockM = std::max(maxBlockM, v.blockM);
+  if (maxBlockM <= 0)
+    return plan.poolTokens;
+  return std::max(plan.poolTokens, worstCasePoolTokens(c, maxBlockM));
+}
+
+bool poolWraps(const LayerConfig &c, const Plan &plan) {
+  return plan.poolTokens < poolLayoutRows(c, plan);
 }
 
 const Variant *selectVariant(const Plan &plan, int64_t numTokens) {

@@ -473,25 +473,28 @@ const VariantRule kVariantRules[] = {
        const Variant &v = p.variants[i];
        if (!v.l1Pull)
          return true;
-       // The pull inside the L1 kernel is built for the split schedule's
-       // moe_l1_swiglu on sm_90a: its dispatch warps sit beside the TMA
-       // warps of the fused L1 + SwiGLU kernel (docs/SplitSchedule.md, "The
-       // pull in the L1 kernel"); the other L1 kernels load a pool that
-       // moe_pull has filled.
+       // The pull inside the L1 kernel is built for the kernels whose L1
+       // epilogue is SwiGLU + requant on sm_90a: the split schedule's
+       // moe_l1_swiglu and the fused-gemm schedule's moe_fused_gemm, whose
+       // dispatch warps sit beside the TMA warps (docs/SplitSchedule.md,
+       // "The pull in the L1 kernel"; docs/FusedSchedule.md); the other L1
+       // kernels load a pool that moe_pull has filled.
        std::string why;
-       if (scheduleOf(p, v) != Schedule::Split)
-         why = cat("the ", toString(scheduleOf(p, v)),
+       Schedule s = scheduleOf(p, v);
+       if (s != Schedule::Split && s != Schedule::FusedGemm)
+         why = cat("the ", toString(s),
                    " schedule has no such L1 "
-                   "kernel (split only)");
+                   "kernel (split and fused-gemm only)");
        else if (c.chip != Chip::SM90a)
          why = cat("it is not built for ", toString(c.chip), " (sm_90a only)");
-       else if (!splitFusesActivation(c, v))
+       else if (s == Schedule::Split && !splitFusesActivation(c, v))
          why = "this variant's L1 kernel stores h for moe_activation "
                "(splitFusesActivation: BLOCK_M 64, or fast-math)";
        if (!why.empty())
          r.fail(cat(describe(v), ": l1-pull: ", why,
                     "; the pull inside the L1 kernel is built for the split "
-                    "schedule's moe_l1_swiglu on sm_90a"));
+                    "schedule's moe_l1_swiglu and the fused-gemm schedule's "
+                    "moe_fused_gemm on sm_90a"));
        return true;
      }},
     {"l1-weight-tiles", kAnySchedule,
@@ -546,7 +549,8 @@ const VariantRule kVariantRules[] = {
        if (v.waveMBlocks == 0 && v.waveLag == 1)
          return true;
        // The fused GEMM kernel's two phases in one warpspec.wave_loop: no
-       // K-split tail and no dispatch role walking the L1 tiles alone.
+       // K-split tail (its dispatch warps, l1-pull, walk pool rows, not
+       // tiles).
        std::string why;
        if (v.waveMBlocks == 0)
          why = cat("wave-lag ", v.waveLag, " needs wave-m-blocks > 0");
@@ -557,8 +561,8 @@ const VariantRule kVariantRules[] = {
          why = cat("the ", toString(scheduleOf(p, v)),
                    " schedule runs L1 and L2 in separate kernels (fused-gemm "
                    "only)");
-       else if (v.kSplit != 1 || v.l1Pull)
-         why = "it has no K-split tail and no l1-pull";
+       else if (v.kSplit != 1)
+         why = "it has no K-split tail";
        if (!why.empty())
          r.fail(cat(describe(v), ": wave order: ", why));
        return true;
@@ -614,11 +618,44 @@ const PlanRule kCoverageRules[] = {
        if (maxBlockM == 0)
          return true;
        int64_t worst = worstCasePoolTokens(c, maxBlockM);
-       if (p.poolTokens != worst)
-         r.fail(cat("the ", toString(p.schedule),
-                    " schedule needs the worst-case pool of ", worst,
-                    " rows (no ring flow control between its kernels); got ",
-                    p.poolTokens));
+       if (p.poolTokens == worst)
+         return true;
+       // A ring: only the fused GEMM kernel whose dispatch warps pull the
+       // rows (l1-pull) can wait for a slot's last L2 tile before it
+       // refills it, and only with a wave order are those L2 tiles ahead
+       // of the L1 tiles that need the refill (docs/FusedSchedule.md, "The
+       // pool ring": at least (lag + 1) x wave-m-blocks m-blocks of ring).
+       if (p.poolTokens > worst || p.poolTokens <= 0 ||
+           p.poolTokens % kPoolAlignment != 0) {
+         r.fail(cat("pool tokens (", p.poolTokens,
+                    ") must be a positive multiple of ", kPoolAlignment,
+                    " and at most the worst case (", worst, ")"));
+         return true;
+       }
+       for (const Variant &v : p.variants) {
+         std::string why;
+         if (scheduleOf(p, v) != Schedule::FusedGemm || !v.l1Pull)
+           why =
+               cat("it runs the ", toString(scheduleOf(p, v)), " schedule",
+                   scheduleOf(p, v) == Schedule::FusedGemm ? " without l1-pull"
+                                                           : "",
+                   " (a ring needs the fused-gemm schedule with l1-pull: "
+                   "no ring flow control between kernels)");
+         else if (v.halfBlocks())
+           why = "it has half blocks (ring slots are whole m-blocks)";
+         else if (v.waveMBlocks <= 0)
+           why = "it has no wave order (every L1 tile would run before the "
+                 "L2 tile that frees its slot)";
+         else if (p.poolTokens / v.blockM < (v.waveLag + 1) * v.waveMBlocks)
+           why = cat("its ring of ", p.poolTokens / v.blockM,
+                     " m-blocks is below (wave-lag + 1) x wave-m-blocks = ",
+                     (v.waveLag + 1) * v.waveMBlocks,
+                     " (an L1 tile would wait for an L2 tile after it)");
+         if (!why.empty())
+           r.fail(cat("a pool of ", p.poolTokens,
+                      " rows, below the worst case of ", worst, ", is a ring; ",
+                      describe(v), " cannot run it: ", why));
+       }
        return true;
      }},
 };

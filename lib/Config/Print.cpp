@@ -164,7 +164,13 @@ std::string planToText(const LayerConfig &c, const Plan &p) {
                      : "L1 grouped GEMM, activation, L2 grouped GEMM + "
                        "combine scatter")
        << ", combine barrier, combine reduce\n";
-    os << "pool: " << p.poolTokens << " rows (worst case, never wraps)\n";
+    if (poolWraps(c, p))
+      os << "pool: " << p.poolTokens << " rows (ring of the layout's "
+         << poolLayoutRows(c, p)
+         << " rows: the fused GEMM kernel's dispatch warps refill a slot "
+            "once its L2 tiles are done)\n";
+    else
+      os << "pool: " << p.poolTokens << " rows (worst case, never wraps)\n";
     for (const Variant &v : p.variants)
       os << "variant tokens " << v.minTokens << ".." << v.maxTokens
          << (v.schedule ? std::string(" schedule=") + toString(*v.schedule) +

@@ -77,6 +77,13 @@ struct GemmPhase {
   SmallVector<Value, 2> pullStaging, pullPipelines;
   Value poolInfo, pullArrivals, pullWaits;
   int64_t pullTarget = 0, pullWaitsPerUnit = 0;
+  /// A ring pool (cfg.poolRing()): the L2 tiles done per ring slot. The
+  /// dispatch warps (L1 phase) wait until ringDone[slot] >= lap x
+  /// ringDonePerBlock before they refill a slot; each computing math
+  /// warpgroup of an L2 tile (L2 phase) adds 1 when it is done with the
+  /// slot, or zeroes it on the slot's last m-block.
+  Value ringDone;
+  int64_t ringDonePerBlock = 0;
   std::optional<int64_t> pullTimeoutCycles;
   /// K-split tail (tiles.kSplit > 1): where its units meet, and (with
   /// cfg.poolRanks) pool_row_start, whose [l][R] ends expert l's real rows.
@@ -162,7 +169,19 @@ Value loadBlockExpert(OpBuilder &b, Location loc, const GemmPhase &g,
 /// half block (i1; null without half blocks) and its expert.
 struct BlockRows {
   Value row0, half, expert;
+  /// Where the rows are stored: row0, or in a ring pool row0 mod its rows
+  /// (the layout's tables are read with row0, the pool's regions with
+  /// pool0).
+  Value pool0;
 };
+
+/// The pool row a layout row is stored at (GemmProblem::poolLayoutRows).
+Value poolDataRow(OpBuilder &b, Location loc, const GroupedGemmConfig &c,
+                  Value row) {
+  if (!c.poolRing())
+    return row;
+  return arith::RemUIOp::create(b, loc, row, i32Const(b, loc, c.staticM));
+}
 
 /// Without half blocks m-block m is rows [m BLOCK_M, (m + 1) BLOCK_M) of
 /// expert block_expert[m]; with them block_row[m] holds the first row (bit
@@ -172,9 +191,12 @@ struct BlockRows {
 /// the flag after the mainloop).
 BlockRows loadBlockRows(OpBuilder &b, Location loc, const GemmPhase &g,
                         Value mBlock, bool withExpert = true) {
-  if (!g.cfg.halfBlocks)
-    return {moe::blockStart(b, loc, mBlock, g.cfg.blockM), Value(),
-            withExpert ? loadBlockExpert(b, loc, g, mBlock) : Value()};
+  if (!g.cfg.halfBlocks) {
+    Value row0 = moe::blockStart(b, loc, mBlock, g.cfg.blockM);
+    return {row0, Value(),
+            withExpert ? loadBlockExpert(b, loc, g, mBlock) : Value(),
+            poolDataRow(b, loc, g.cfg, row0)};
+  }
   Value entry = moe::loadAt(b, loc, b.getI32Type(), g.blockRow,
                             indexToI32(b, loc, mBlock));
   BlockRows r;
@@ -190,6 +212,7 @@ BlockRows loadBlockRows(OpBuilder &b, Location loc, const GemmPhase &g,
         b, loc, r.row0, i32Const(b, loc, config::kHalfBlockRows));
     r.expert = moe::loadAt(b, loc, b.getI32Type(), g.blockExpert, unit);
   }
+  r.pool0 = r.row0; // half blocks: no ring (GroupedGemmConfig)
   return r;
 }
 
@@ -330,6 +353,41 @@ void waitForPulledRows(OpBuilder &b, Location loc, const GemmPhase &g,
   });
 }
 
+/// A ring pool's slot of m-block `mBlock` (index): mBlock mod the ring's
+/// m-blocks (i32), and the lap, mBlock / that.
+std::pair<Value, Value> ringSlotAndLap(OpBuilder &b, Location loc,
+                                       const GemmPhase &g, Value mBlock) {
+  Value m = indexToI32(b, loc, mBlock);
+  Value blocks = i32Const(b, loc, g.cfg.staticM / g.cfg.blockM);
+  return {arith::RemUIOp::create(b, loc, m, blocks),
+          arith::DivUIOp::create(b, loc, m, blocks)};
+}
+
+/// Before the dispatch warp refills a ring slot with layout row `row` (i32)
+/// of m-block m at lap m / slots >= 1: wait until the slot's previous
+/// m-block's L2 tiles are done, ringDone[slot] >= lap x ringDonePerBlock
+/// (the count of every earlier lap: the slot's last m-block zeroes it,
+/// releaseRingSlot). The whole warp polls; acquire at gpu scope orders the
+/// copy after those tiles' reads.
+void waitForRingSlot(OpBuilder &b, Location loc, const GemmPhase &g,
+                     Value row) {
+  Value mBlock = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      arith::DivUIOp::create(b, loc, row, i32Const(b, loc, g.cfg.blockM)));
+  auto [slot, lap] = ringSlotAndLap(b, loc, g, mBlock);
+  Value refill = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, lap,
+                                       i32Const(b, loc, 0));
+  moe::ifThen(b, loc, refill, [&](OpBuilder &rb) {
+    Value target = arith::MulIOp::create(rb, loc, lap,
+                                         i32Const(rb, loc, g.ringDonePerBlock));
+    ws::CounterWaitOp::create(
+        rb, loc, ws::GlobalOffsetOp::create(rb, loc, g.ringDone, slot), target,
+        ws::Scope::gpu, rb.getStringAttr("pool_ring_slot"),
+        g.pullTimeoutCycles ? rb.getI64IntegerAttr(*g.pullTimeoutCycles)
+                            : IntegerAttr());
+  });
+}
+
 /// Role "dispatch" (pullRows): warp w of CTA c copies pool rows c * 2 + w,
 /// + 2 x gridDim, ... below pool_info[1] (the order the tile loop reads
 /// them: m-blocks ascending), then publishes each row of a computed m-block
@@ -359,7 +417,7 @@ void buildDispatchRole(OpBuilder &b, Location loc, const GemmKernel &k,
   Value rows = moe::umin(
       b, loc,
       moe::loadAt(b, loc, b.getI32Type(), g.poolInfo, i32Const(b, loc, 1), 4),
-      i32Const(b, loc, s.poolRows));
+      i32Const(b, loc, g.cfg.layoutRowCapacity()));
   // The end of the computed m-blocks' rows (they are a prefix of the pool).
   Value mBlocks = g.tiles.numMBlocks; // i32, clamped
   Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, mBlocks,
@@ -382,6 +440,8 @@ void buildDispatchRole(OpBuilder &b, Location loc, const GemmKernel &k,
       warp);
   Value stride = arith::MulIOp::create(b, loc, moe::gridDimX(b, loc), warps);
   moe::forLoop(b, loc, first, rows, stride, [&](OpBuilder &lb, Value row) {
+    if (g.ringDone)
+      waitForRingSlot(lb, loc, g, row);
     pullPoolRow(lb, loc, s, ops, lane, row);
     Value counted = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult,
                                           row, computedEnd);
@@ -445,7 +505,7 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
         auto operands = [&](Value nBlock) {
           TileOperands t =
               groupedTileOperands(tb, loc, k.mainloop.config(), g.a, g.sfa, g.b,
-                                  rows.row0, nBlock, expert, c.n);
+                                  rows.pool0, nBlock, expert, c.n);
           t.shareB = shareB;
           return t;
         };
@@ -471,6 +531,40 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
 /// latency off the epilogue (the kernels measured that way).
 bool readsRowWeightsLate(const GemmKernel &k, const GroupedGemmConfig &c) {
   return c.swigluPairStages || (k.wave && c.blockM == 128);
+}
+
+/// The end of an L2 tile's use of its ring slot, by one computing math
+/// warpgroup: once every thread is past its reads (pool_source, and the
+/// A stages the mainloop consumed), lane 0 of the storer warp adds 1 to
+/// ringDone[slot] (release), or, on the slot's last m-block of this call
+/// (no later lap: nobody waits for it, and every dispatch warp that waited
+/// on the slot has passed, since this m-block's rows were pulled), zeroes
+/// it for the next call.
+void releaseRingSlot(OpBuilder &b, Location loc, const GemmPhase &g,
+                     Value barrier, Value isStorer, Value mBlock) {
+  ws::BarrierSyncOp::create(b, loc, barrier);
+  Value lane0 = arith::AndIOp::create(
+      b, loc, isStorer,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            moe::laneId(b, loc), i32Const(b, loc, 0)));
+  moe::ifThen(b, loc, lane0, [&](OpBuilder &lb) {
+    Value slot = ringSlotAndLap(lb, loc, g, mBlock).first;
+    Value counter = ws::GlobalOffsetOp::create(lb, loc, g.ringDone, slot);
+    Value next =
+        arith::AddIOp::create(lb, loc, indexToI32(lb, loc, mBlock),
+                              i32Const(lb, loc, g.cfg.staticM / g.cfg.blockM));
+    Value refilled = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult,
+                                           next, g.tiles.numMBlocks);
+    moe::ifThen(
+        lb, loc, refilled,
+        [&](OpBuilder &rb) {
+          ws::CounterAddOp::create(rb, loc, counter, i32Const(rb, loc, 1),
+                                   ws::Scope::gpu);
+        },
+        [&](OpBuilder &zb) {
+          moe::store(zb, loc, i32Const(zb, loc, 0), counter, 4);
+        });
+  });
 }
 
 /// Warpgroup wg's issue turn: it waits on its own barrier and passes the
@@ -533,7 +627,7 @@ void buildMathTile(OpBuilder &tb, Location loc, const GemmKernel &k,
     bool lateWeights = c.pullRows || readsRowWeightsLate(k, c);
     Value weights =
         c.swiglu && !lateWeights
-            ? loadSwiGLURowWeights(cb, loc, epilogue, g.swiglu, rows.row0)
+            ? loadSwiGLURowWeights(cb, loc, epilogue, g.swiglu, rows.pool0)
             : Value();
     SmallVector<Value, 2> totals;
     // The profile's mainloop: from the first wait to the last MMA (with
@@ -562,7 +656,7 @@ void buildMathTile(OpBuilder &tb, Location loc, const GemmKernel &k,
                                   c.k),
           range, mmaTurn(k, wg));
       if (c.swiglu && !weights)
-        weights = loadSwiGLURowWeights(cb, loc, epilogue, g.swiglu, rows.row0);
+        weights = loadSwiGLURowWeights(cb, loc, epilogue, g.swiglu, rows.pool0);
       if (splits)
         partials.append(t);
       else if (c.swiglu)
@@ -606,6 +700,7 @@ void buildMathTile(OpBuilder &tb, Location loc, const GemmKernel &k,
       BlockRows again = loadBlockRows(cb, loc, g, mBlock,
                                       /*withExpert=*/false);
       rows.row0 = again.row0;
+      rows.pool0 = again.pool0;
       if (epilogue.rowBlock > 0)
         storeRows = arith::XOrIOp::create(
             cb, loc, again.half,
@@ -615,8 +710,8 @@ void buildMathTile(OpBuilder &tb, Location loc, const GemmKernel &k,
       k.profile.span(sb, loc, role, g.epiloguePhase, tag, [&] {
         if (c.swiglu)
           return requantStoreTile(sb, loc, epilogue, totals, splitN ? wg : 0,
-                                  g.swiglu, rows.row0, mBlock, tile, isStorer);
-        TilePosition at{rows.row0, tile, c.blockN};
+                                  g.swiglu, rows.pool0, mBlock, tile, isStorer);
+        TilePosition at{rows.pool0, tile, c.blockN};
         if (c.combineScatter) {
           scatterTileToPeers(sb, loc, epilogue, totals, g.scatter, at);
           return;
@@ -647,6 +742,10 @@ void buildMathTile(OpBuilder &tb, Location loc, const GemmKernel &k,
       moe::ifThen(cb, loc, storeRows, store);
     else
       store(cb);
+    // The L2 tile's end frees its ring slot (the L1 phase's ringDone is
+    // its dispatch warps' wait).
+    if (g.ringDone && c.combineScatter)
+      releaseRingSlot(cb, loc, g, k.epilogueBarriers[wg], isStorer, mBlock);
   };
   if (skipsHalves && epilogue.rowBlock > 0) {
     moe::ifThen(
@@ -716,9 +815,9 @@ Value numMBlocksAtStart(OpBuilder &b, Location loc, const GroupedGemmConfig &c,
   if (c.deviceMBlocks)
     count =
         moe::load(b, loc, b.getI32Type(), param, /*align=*/4);
-  Value most = i32Const(
-      b, loc,
-      c.rowCapacity() / (c.halfBlocks ? config::kHalfBlockRows : c.blockM));
+  Value most = i32Const(b, loc,
+                        c.layoutRowCapacity() /
+                            (c.halfBlocks ? config::kHalfBlockRows : c.blockM));
   count = arith::MinSIOp::create(b, loc, count, most);
   return arith::MaxSIOp::create(b, loc, count, i32Const(b, loc, 0));
 }
@@ -800,6 +899,44 @@ void allocatePairExchange(OpBuilder &b, Location loc,
   g.swiglu.pairBarrier = ws::NamedBarrierOp::create(
       b, loc, ws::BarrierType::get(b.getContext()), 1 + plan.mathWarpgroups(),
       b.getStrArrayAttr({"math0", "math1"}));
+}
+
+/// pullRows: the dispatch role's copy of the pool rows (shape, each dispatch
+/// warp's SMEM row slot and pipeline: the plan's pull_rows and
+/// pull_barriers regions, after the ring and the output tiles) and the A
+/// warp's wait per 64-row unit, which every L1 tile of its m-block makes.
+void setUpPull(OpBuilder &b, Location loc, const config::KernelPlan &plan,
+               const GroupedGemmBinds &binds, GemmPhase &g) {
+  MLIRContext *ctx = b.getContext();
+  const GroupedGemmConfig &c = g.cfg;
+  int64_t H = c.k;
+  g.pullShape = {H,
+                 c.pullTopk,
+                 c.experts,
+                 c.pullRanks,
+                 c.pullTokens * c.pullTopk,
+                 H / c.pullScaleBlock,
+                 c.pullAlign,
+                 c.staticM,
+                 /*unroll=*/1};
+  const config::RolePlan *d = plan.dispatchRole();
+  for (int64_t w = 0; w < d->warpEnd - d->warpBegin; ++w) {
+    std::string n = std::to_string(w);
+    Value slot =
+        ws::SmemAllocOp::create(b, loc,
+                                ws::SmemType::get(ctx, {H}, b.getI8Type(), 1,
+                                                  config::kPullRowAlignment, 0),
+                                "pull_row" + n, IntegerAttr());
+    g.pullStaging.push_back(slot);
+    g.pullPipelines.push_back(ws::PipelineCreateOp::create(
+        b, loc, ws::PipelineType::get(ctx, 1), "pull" + n, 1u, 1u,
+        ValueRange{slot}, IntegerAttr(), IntegerAttr()));
+  }
+  // Every row of a unit is counted once; every tile of its m-block waits.
+  g.pullTarget = c.pullAlign + binds.missingPullArrivals;
+  g.pullWaitsPerUnit = g.tiles.nBlocks;
+  g.pullTimeoutCycles = binds.pullTimeoutCycles;
+  g.pullShape.wraps = c.poolRing();
 }
 
 /// The per-warpgroup epilogue barriers, then the roles.
@@ -889,37 +1026,8 @@ void megamoe::buildGroupedGemmKernel(OpBuilder &b, Location loc,
     gemm.mainloopPhase = ProfilePhase::L2Mainloop;
     gemm.epiloguePhase = ProfilePhase::L2Epilogue;
   }
-  if (c.pullRows) {
-    // Every row of a unit is counted once; every tile of its m-block waits.
-    int64_t H = c.k;
-    gemm.pullShape = {H,
-                      c.pullTopk,
-                      c.experts,
-                      c.pullRanks,
-                      c.pullTokens * c.pullTopk,
-                      H / c.pullScaleBlock,
-                      c.pullAlign,
-                      c.staticM,
-                      /*unroll=*/1};
-    // The row slots (after the ring and the output tiles: the plan's
-    // pull_rows and pull_barriers regions).
-    const config::RolePlan *d = plan.dispatchRole();
-    for (int64_t w = 0; w < d->warpEnd - d->warpBegin; ++w) {
-      std::string n = std::to_string(w);
-      Value slot = ws::SmemAllocOp::create(
-          b, loc,
-          ws::SmemType::get(ctx, {H}, b.getI8Type(), 1,
-                            config::kPullRowAlignment, 0),
-          "pull_row" + n, IntegerAttr());
-      gemm.pullStaging.push_back(slot);
-      gemm.pullPipelines.push_back(ws::PipelineCreateOp::create(
-          b, loc, ws::PipelineType::get(ctx, 1), "pull" + n, 1u, 1u,
-          ValueRange{slot}, IntegerAttr(), IntegerAttr()));
-    }
-    gemm.pullTarget = c.pullAlign + binds.missingPullArrivals;
-    gemm.pullWaitsPerUnit = gemm.tiles.nBlocks;
-    gemm.pullTimeoutCycles = binds.pullTimeoutCycles;
-  }
+  if (c.pullRows)
+    setUpPull(b, loc, plan, binds, gemm);
   if (binds.profile)
     k.profile = {kernel.find(kParamProfile), *binds.profile};
   k.phases.push_back(&gemm);
@@ -945,6 +1053,9 @@ void megamoe::buildFusedGemmKernel(OpBuilder &b, Location loc,
   }
   params.push_back({kParamWaits, binds.waits,
                     moe::globalType(b.getI32Type())});
+  if (l1.poolRing())
+    params.push_back(
+        {kParamRingDone, binds.ringDone, moe::globalType(b.getI32Type())});
   if (binds.profile)
     params.push_back(
         {kParamProfile, kProfileBind, moe::globalType(b.getI64Type())});
@@ -997,11 +1108,21 @@ void megamoe::buildFusedGemmKernel(OpBuilder &b, Location loc,
       pairs * first.computingWarpgroups + binds.missingArrivals;
   second.waitsPerBlock = arrivalWaitingWarps(plan) * (l2.n / l2.blockN);
   second.timeoutCycles = binds.arrivalTimeoutCycles;
+  if (l1.poolRing()) {
+    // The dispatch warps wait on what the L2 tiles' computing warpgroups
+    // release (docs/FusedSchedule.md, "The pool ring").
+    first.ringDone = second.ringDone = kernel.find(kParamRingDone);
+    first.ringDonePerBlock = second.tiles.nBlocks * second.computingWarpgroups;
+  }
   GemmKernel k{plan, BlockScaledMainloop::create(
                          b, loc, mainloopConfig(ctx, l1, plan, l2.k))};
   first.dTiles = allocateOutputTile(b, loc, l1, l1.blockN);
   if (plan.splitN)
     allocatePairExchange(b, loc, plan, first);
+  // The dispatch warps pull the L1 pool's rows beside the GEMM roles (the
+  // plan's pull regions come before L2's output tile).
+  if (l1.pullRows)
+    setUpPull(b, loc, plan, binds.l1, first);
   second.dTiles = allocateOutputTile(b, loc, l2, l2.blockN);
   second.mainloopPhase = ProfilePhase::L2Mainloop;
   second.epiloguePhase = ProfilePhase::L2Epilogue;
@@ -1022,11 +1143,11 @@ void megamoe::buildFusedGemmKernel(OpBuilder &b, Location loc,
   }
   k.phases = {&first, &second};
   if (binds.wave) {
-    if (binds.wave->mBlocks <= 0 || binds.wave->lag < 0 || l1.pullRows ||
-        l1.kSplit != 1 || l2.kSplit != 1 || l1.clusterM != 1) {
+    if (binds.wave->mBlocks <= 0 || binds.wave->lag < 0 || l1.kSplit != 1 ||
+        l2.kSplit != 1 || l1.clusterM != 1) {
       emitError(loc) << kernelName
                      << ": a wave order needs wave m-blocks > 0, lag >= 0, "
-                        "and no pull-rows, K split or cluster";
+                        "and no K split or cluster";
       return;
     }
     k.wave = binds.wave;

@@ -256,11 +256,12 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
              "partials are one column block at a time)";
   }
   if (c.pullRows) {
-    // The copy is the split schedule's pull (PoolPull): a layer pool laid
-    // out by moe_layout, read by the SwiGLU kernel's A loads.
-    if (!c.swiglu || c.swigluArrivals)
-      return "pull-rows needs swiglu without swiglu-arrivals (the split "
-             "schedule's L1 kernel fills its own pool rows)";
+    // The copy is moe_pull's (PoolPull): a layer pool laid out by
+    // moe_layout, read by the SwiGLU kernel's A loads (the split schedule's
+    // L1 kernel, or the fused GEMM kernel's L1 tiles).
+    if (!c.swiglu)
+      return "pull-rows needs swiglu (the layer's L1 kernel fills its own "
+             "pool rows)";
     if (c.chip != cfg::Chip::SM90a)
       return std::string("pull-rows is built for sm_90a, got chip '") +
              cfg::toString(c.chip) + "'";
@@ -296,6 +297,20 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
   if (c.swigluRequantBlock != 128 && c.swigluRequantBlock != 64)
     return "swiglu-requant-block must be 128 or 64 activation columns, got " +
            str(c.swigluRequantBlock);
+  if (c.poolRing()) {
+    // The fused GEMM kernel's ring pool (docs/FusedSchedule.md, "The pool
+    // ring"): whole m-blocks per slot, the count from moe_layout, and its
+    // rows written by this kernel's pull (L1) or read by its scatter (L2).
+    if (c.poolLayoutRows <= c.staticM || c.staticM % c.blockM != 0)
+      return "pool-layout-rows (" + str(c.poolLayoutRows) +
+             ") must exceed static-m (" + str(c.staticM) +
+             "), a multiple of block-m (" + str(c.blockM) + ")";
+    if (!c.deviceMBlocks || c.halfBlocks || c.kSplit != 1 || c.clusterM != 1 ||
+        !(c.pullRows || c.combineScatter))
+      return "a ring pool (pool-layout-rows) needs device-m-blocks, whole "
+             "m-blocks (no half blocks), no k-split or cluster, and the "
+             "layer's pulled L1 rows or its combine scatter";
+  }
   if (c.clusterM != 1 && c.clusterM != 2)
     return "cluster-m must be 1 or 2 (CTAs per cluster), got " +
            str(c.clusterM);

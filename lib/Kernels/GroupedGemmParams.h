@@ -51,7 +51,8 @@ inline constexpr char kParamSplitCounts[] = "split_counts";     // u32
 /// of L2 tiles that waited per m-block.
 inline constexpr char kFusedL2Prefix[] = "l2_";
 inline constexpr char kParamWaits[] = "l2_waits"; // i32 [M / BLOCK_M]
-
+/// The fused GEMM kernel's ring pool: L2 tiles done per ring slot.
+inline constexpr char kParamRingDone[] = "pool_ring_done"; // u32 [slots]
 
 /// D's columns per output panel (config::kOutputPanelBytes).
 inline int64_t dPanelCols(const GroupedGemmConfig &c) {

@@ -310,9 +310,9 @@ void layOutPool(OpBuilder &b, Location loc, const LayoutShape &s,
 /// The layout's shapes in context `ctx`.
 LayoutShape layoutShape(const MoeKernelContext &ctx) {
   const config::LayerConfig &c = ctx.config;
-  return {c.experts,  c.localExperts(),
-          c.ranks,    c.maxTokensPerRank * c.topk,
-          ctx.blockM, ctx.plan.poolTokens,
+  return {c.experts,      c.localExperts(),
+          c.ranks,        c.maxTokensPerRank * c.topk,
+          ctx.blockM,     config::poolLayoutRows(c, ctx.plan),
           ctx.expertAlign};
 }
 

@@ -358,18 +358,15 @@ TEST(Plan, L1PullOverrideAndItsRule) {
   for (const Variant &v : planOk(c, o).variants)
     EXPECT_FALSE(v.l1Pull);
 
-  // Not the split schedule.
+  // Not the unfused schedule (fused-gemm: PlanTest FusedGemmPlan.L1PullRing).
   o.l1Pull = true;
-  for (Schedule s : {Schedule::Unfused, Schedule::FusedGemm}) {
-    o.schedule = s;
-    EXPECT_NE(planError(c, o).find(
-                  std::string(": l1-pull: the ") + toString(s) +
-                  " schedule has no such L1 kernel (split only); the pull "
-                  "inside the L1 kernel is built for the split schedule's "
-                  "moe_l1_swiglu on sm_90a"),
-              std::string::npos)
-        << toString(s);
-  }
+  o.schedule = Schedule::Unfused;
+  EXPECT_NE(planError(c, o).find(
+                ": l1-pull: the unfused schedule has no such L1 kernel (split "
+                "and fused-gemm only); the pull inside the L1 kernel is built "
+                "for the split schedule's moe_l1_swiglu and the fused-gemm "
+                "schedule's moe_fused_gemm on sm_90a"),
+            std::string::npos);
   // A split variant whose L1 kernel stores h for moe_activation: without
   // fast-math the BLOCK_M 128 one (the BLOCK_M 64 one fuses).
   o.schedule = Schedule::Split;
@@ -381,7 +378,8 @@ TEST(Plan, L1PullOverrideAndItsRule) {
                   "this variant's L1 kernel stores h for moe_activation "
                   "(splitFusesActivation: BLOCK_M 64, or fast-math); the "
                   "pull inside the L1 kernel is built for the split "
-                  "schedule's moe_l1_swiglu on sm_90a");
+                  "schedule's moe_l1_swiglu and the fused-gemm schedule's "
+                  "moe_fused_gemm on sm_90a");
   // sm_100a.
   LayerConfig sm100 = c;
   sm100.chip = Chip::SM100a;
@@ -734,7 +732,9 @@ TEST(UnfusedPlan, RejectsWhatItsKernelsCannotRun) {
             std::string::npos);
   o = unfused();
   o.poolTokens = 1024;
-  EXPECT_NE(planError(v4Flash(2, 128), o).find("worst-case pool"),
+  EXPECT_NE(planError(v4Flash(2, 128), o)
+                .find("is a ring; variant BLOCK_M 64 (tokens/rank 0..128) "
+                      "cannot run it: it runs the unfused schedule"),
             std::string::npos);
   o = unfused();
   o.stages = 1;
@@ -901,4 +901,69 @@ TEST(UnfusedPlan, L1PairStages) {
   // schedule=auto: the BLOCK_M 128 variant is split, so it applies there.
   none.schedulePerVariant = true;
   EXPECT_TRUE(planOk(c, none).variants[1].l1PairStages);
+}
+
+// The fused-gemm schedule with l1-pull: its dispatch warps fill the pool,
+// every variant has a wave order, and the planner's pool is a ring of
+// kFusedGemmRingMBlocks m-blocks (stagePoolTokens): V4-Pro at EP8 and 8192
+// tokens per rank in at most 1.2 GiB. The block tables and counters keep
+// the layout's (worst-case) rows; the data regions hold the ring's; the
+// slots' counter sits in the workspace. pool-tokens=0 asks for the worst
+// case; a ring the wave order cannot run is refused.
+TEST(FusedGemmPlan, L1PullRing) {
+  LayerConfig c = v4Pro(8, 8192);
+  c.fastMath = true;
+  PlanOverrides o;
+  o.schedule = Schedule::FusedGemm;
+  o.l1Pull = true;
+  Plan p = planOk(c, o);
+  ASSERT_EQ(p.variants.size(), 2u);
+  for (const Variant &v : p.variants) {
+    EXPECT_TRUE(v.l1Pull);
+    EXPECT_EQ(v.waveMBlocks, 4);
+    EXPECT_EQ(v.waveLag, 1);
+  }
+  int64_t worst = worstCasePoolTokens(c, 128);
+  EXPECT_EQ(p.poolTokens, kFusedGemmRingMBlocks * 128);
+  EXPECT_EQ(poolLayoutRows(c, p), worst);
+  EXPECT_TRUE(poolWraps(c, p));
+  BufferLayout b = computeBufferLayout(c, p);
+  EXPECT_LE(b.totalBytes, int64_t(1288490188)) << "1.2 GiB: " << b.totalBytes;
+  const Region *done = b.find("pool_ring_done");
+  ASSERT_TRUE(done);
+  EXPECT_EQ(done->shape, std::vector<int64_t>{p.poolTokens / kMinBlockM});
+  EXPECT_LT(done->offset, b.workspaceBytes);
+  EXPECT_EQ(b.find("l1_pool")->shape,
+            (std::vector<int64_t>{p.poolTokens, c.hidden}));
+  EXPECT_EQ(b.find("pool_block_expert")->shape,
+            std::vector<int64_t>{worst / 64});
+  EXPECT_EQ(b.find("pull_arrivals")->shape, std::vector<int64_t>{worst / 64});
+  // The GEMM problems: the pool's data rows and the layout's.
+  GemmProblem g = layerGemmProblem(c, p, p.variants[1], LayerGemm::L1);
+  EXPECT_TRUE(g.pullRows && g.poolRing());
+  EXPECT_EQ(g.staticM, p.poolTokens);
+  EXPECT_EQ(g.layoutRowCapacity(), worst);
+  // The worst case on request: no ring, no ring counter.
+  o.poolTokens = 0;
+  Plan w = planOk(c, o);
+  EXPECT_EQ(w.poolTokens, worst);
+  EXPECT_FALSE(poolWraps(c, w));
+  EXPECT_FALSE(computeBufferLayout(c, w).find("pool_ring_done"));
+  EXPECT_EQ(layerGemmProblem(c, w, w.variants[1], LayerGemm::L1).poolLayoutRows,
+            0);
+  // Without l1-pull the planner keeps the worst case, and refuses a ring.
+  o = PlanOverrides();
+  o.schedule = Schedule::FusedGemm;
+  EXPECT_EQ(planOk(c, o).poolTokens, worst);
+  o.poolTokens = 32768;
+  EXPECT_NE(planError(c, o).find("it runs the fused-gemm schedule without "
+                                 "l1-pull"),
+            std::string::npos);
+  // A ring below (lag + 1) x wave m-blocks.
+  o.l1Pull = true;
+  o.waveMBlocks = 8;
+  o.poolTokens = 1024; // 8 m-blocks of 128
+  EXPECT_NE(planError(c, o).find("its ring of 8 m-blocks is below (wave-lag + "
+                                 "1) x wave-m-blocks = 16"),
+            std::string::npos);
 }

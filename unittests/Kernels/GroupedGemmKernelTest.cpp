@@ -266,6 +266,30 @@ TEST(GroupedGemmConfig, PullRowsNeedsTheSwiGLUKernelAndItsShapes) {
   ASSERT_TRUE(error);
   EXPECT_NE(error->find("pull-rows is built for sm_90a"), std::string::npos)
       << *error;
+  c.chip = megamoe::config::Chip::SM90a;
+  // A ring pool (the fused GEMM kernel's): more layout rows than the pool's
+  // 1152, whole m-blocks.
+  c.halfBlocks = false;
+  c.pullAlign = 128;
+  ASSERT_FALSE(megamoe::verifyGroupedGemmConfig(c));
+  c.poolLayoutRows = 4096;
+  EXPECT_TRUE(c.poolRing());
+  EXPECT_EQ(c.layoutRowCapacity(), 4096);
+  EXPECT_FALSE(megamoe::verifyGroupedGemmConfig(c));
+  c.poolLayoutRows = 1152;
+  error = megamoe::verifyGroupedGemmConfig(c);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("pool-layout-rows (1152) must exceed static-m (1152)"),
+            std::string::npos)
+      << *error;
+  c.poolLayoutRows = 4096;
+  c.halfBlocks = true;
+  c.pullAlign = 64;
+  error = megamoe::verifyGroupedGemmConfig(c);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("a ring pool (pool-layout-rows) needs"),
+            std::string::npos)
+      << *error;
 }
 
 TEST_F(Fixture, APreferringViewFindsThePrefixedCopyFirst) {

@@ -198,6 +198,13 @@ int64_t unfusedBlockM(const LayerConfig &config);
 /// experts (no ring): R*T*min(K, E/R) plus per-expert padding to BLOCK_M.
 int64_t worstCasePoolTokens(const LayerConfig &config, int64_t maxBlockM);
 
+/// The stage-kernel plans' pool rows: the worst case, or where every
+/// variant can run a ring (fused-gemm with l1-pull and a wave order,
+/// PlanRules.cpp "stage-kernels-worst-case-pool") a ring of
+/// kFusedGemmRingMBlocks m-blocks of the largest BLOCK_M, if smaller.
+constexpr int64_t kFusedGemmRingMBlocks = 256;
+int64_t stagePoolTokens(const LayerConfig &config, const Plan &plan);
+
 /// The default pool: a ring of two pool blocks per SM, or the worst case when
 /// that is smaller.
 int64_t defaultPoolTokens(const LayerConfig &config, int64_t numSMs,

@@ -216,8 +216,21 @@ struct GemmProblem {
   /// only its m-block's real rows (warpspec.acc.spill rows). 0: all 64.
   int64_t poolRanks = 0;
 
+  /// A layer pool that is a ring (config::poolWraps; the fused GEMM
+  /// kernel): its rows as moe_layout numbers them, more than the staticM
+  /// rows its regions hold. M-block m covers layout rows [m BLOCK_M,
+  /// (m + 1) BLOCK_M), stored at those rows mod staticM. 0: no ring.
+  int64_t poolLayoutRows = 0;
+
   /// The largest M the kernel is launched with (staticM, or maxM).
   int64_t rowCapacity() const { return staticM > 0 ? staticM : maxM; }
+  /// The rows the m-blocks may cover: the layout's rows of a ring pool,
+  /// else rowCapacity().
+  int64_t layoutRowCapacity() const {
+    return poolLayoutRows > 0 ? poolLayoutRows : rowCapacity();
+  }
+  /// Whether A's rows (and SwiGLU's outputs) wrap around a ring pool.
+  bool poolRing() const { return poolLayoutRows > 0; }
   /// Bytes of one D element.
   int64_t outBytes() const { return out == DType::F32 ? 4 : 2; }
 };

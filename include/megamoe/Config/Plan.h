@@ -134,6 +134,16 @@ inline Schedule scheduleOf(const Plan &plan, const Variant &v) {
 /// Whether some variant of `plan` runs schedule `s`.
 bool anyVariantRuns(const Plan &plan, Schedule s);
 
+/// The pool's rows as moe_layout numbers them: the worst case for the
+/// plan's largest BLOCK_M (the extent of the block tables and of the
+/// layout's overflow check). The pool's data regions hold plan.poolTokens
+/// rows; where that is fewer (poolWraps) layout row r is stored at row
+/// r mod poolTokens and the fused GEMM kernel's dispatch warps wait before
+/// they refill a ring slot (docs/FusedSchedule.md, "The pool ring").
+int64_t poolLayoutRows(const LayerConfig &config, const Plan &plan);
+/// Whether the pool is a ring: plan.poolTokens below poolLayoutRows.
+bool poolWraps(const LayerConfig &config, const Plan &plan);
+
 /// Typed overrides of every chosen value (the megamoe-plan pass options).
 /// An unset field keeps the heuristic; a set one applies to every variant.
 struct PlanOverrides {

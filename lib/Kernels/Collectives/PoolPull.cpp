@@ -28,8 +28,9 @@ constexpr int64_t kVectorBytes = 16;
 struct RowFrame {
   const PoolPullShape &s;
   const PoolPullOperands &ops;
-  Value lane, row;
-  Value poolRow; // &pool[row][0]
+  Value lane, row; // row: the layout's row number (reads the tables)
+  Value dataRow;   // where the row is stored: row, or row mod poolRows
+  Value poolRow;   // &pool[dataRow][0]
 };
 
 /// Runs body(vectorIndices) over the H / 16 vectors of a row, `unroll` per
@@ -54,7 +55,7 @@ Value poolScaleIndex(OpBuilder &b, Location loc, const RowFrame &f, Value c) {
       b, loc,
       arith::MulIOp::create(b, loc, widen(b, loc, c),
                             i64Const(b, loc, f.s.poolRows)),
-      widen(b, loc, f.row));
+      widen(b, loc, f.dataRow));
 }
 
 void forScaleColumns(OpBuilder &b, Location loc, const RowFrame &f,
@@ -72,8 +73,8 @@ void ifLane0(OpBuilder &b, Location loc, const RowFrame &f,
 
 void storeSource(OpBuilder &b, Location loc, const RowFrame &f, Value r,
                  Value t, Value k) {
-  Value base =
-      arith::MulIOp::create(b, loc, widen(b, loc, f.row), i64Const(b, loc, 3));
+  Value base = arith::MulIOp::create(b, loc, widen(b, loc, f.dataRow),
+                                     i64Const(b, loc, 3));
   Value fields[] = {r, t, k};
   for (int64_t i = 0; i < 3; ++i)
     storeAt(b, loc, fields[i], f.ops.poolSource,
@@ -159,7 +160,7 @@ void copyRow(OpBuilder &b, Location loc, const RowFrame &f, Value r,
     Value peerWeights = ws::PeerPtrOp::create(lb, loc, f.ops.topkWeights, r,
                                               f.ops.peerOffsets);
     Value weight = loadAt(lb, loc, lb.getF32Type(), peerWeights, slot, 4);
-    storeAt(lb, loc, weight, f.ops.poolWeights, f.row, 4);
+    storeAt(lb, loc, weight, f.ops.poolWeights, f.dataRow, 4);
     storeSource(lb, loc, f, r, t, k);
   });
   if (f.ops.staging)
@@ -183,7 +184,7 @@ void zeroRow(OpBuilder &b, Location loc, const RowFrame &f) {
   ifLane0(b, loc, f, [&](OpBuilder &lb) {
     Value zero =
         arith::ConstantFloatOp::create(lb, loc, lb.getF32Type(), APFloat(0.0f));
-    storeAt(lb, loc, zero, f.ops.poolWeights, f.row, 4);
+    storeAt(lb, loc, zero, f.ops.poolWeights, f.dataRow, 4);
     Value none = i32Const(lb, loc, -1);
     storeSource(lb, loc, f, none, none, none);
   });
@@ -252,10 +253,15 @@ void collectives::pullPoolRow(OpBuilder &b, Location loc,
                               const PoolPullShape &s,
                               const PoolPullOperands &ops, Value lane,
                               Value row) {
-  Value poolRow = elementPtr(
-      b, loc, ops.pool, b.getI8Type(),
-      arith::MulIOp::create(b, loc, widen(b, loc, row), i64Const(b, loc, s.H)));
-  RowFrame f{s, ops, lane, row, poolRow};
+  Value dataRow = s.wraps ? arith::RemUIOp::create(b, loc, row,
+                                                   i32Const(b, loc, s.poolRows))
+                                .getResult()
+                          : row;
+  Value poolRow =
+      elementPtr(b, loc, ops.pool, b.getI8Type(),
+                 arith::MulIOp::create(b, loc, widen(b, loc, dataRow),
+                                       i64Const(b, loc, s.H)));
+  RowFrame f{s, ops, lane, row, dataRow, poolRow};
   Value block = arith::DivUIOp::create(b, loc, row, i32Const(b, loc, s.align));
   Value expert =
       loadAt(b, loc, b.getI32Type(), ops.poolBlockExpert, block, 4);

@@ -34,6 +34,10 @@ struct PoolPullShape {
           align = 0, poolRows = 0;
   /// 16-byte vectors each lane moves per iteration of the row copy.
   int64_t unroll = 1;
+  /// A ring pool (the fused GEMM kernel's): the row numbers the layout's
+  /// tables are read with wrap around the poolRows the regions hold; the
+  /// copy writes row `row mod poolRows`.
+  bool wraps = false;
 
   /// The largest unroll u <= `most` whose 32 x u vectors divide the row, so
   /// that the unrolled loop needs no bound check. Each iteration is one

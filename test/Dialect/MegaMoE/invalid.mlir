@@ -140,8 +140,8 @@ megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, to
 
 // -----
 
-// l1_pull (last, omitted when false) is for the split schedule only.
-// expected-error @+1 {{'megamoe.layer' op variant BLOCK_M 32 (tokens/rank 0..8): l1-pull: the fused schedule has no such L1 kernel (split only); the pull inside the L1 kernel is built for the split schedule's moe_l1_swiglu on sm_90a}}
+// l1_pull (last, omitted when false) is for the split and fused-gemm schedules only.
+// expected-error @+1 {{'megamoe.layer' op variant BLOCK_M 32 (tokens/rank 0..8): l1-pull: the fused schedule has no such L1 kernel (split and fused-gemm only); the pull inside the L1 kernel is built for the split schedule's moe_l1_swiglu and the fused-gemm schedule's moe_fused_gemm on sm_90a}}
 megamoe.layer @l config = <hidden = 4096, intermediate = 2048, experts = 256, topk = 6, ranks = 8, max_tokens = 8>
   plan = <chip = "sm_90a", num_sms = 132, schedule = "fused", threads = 384, dispatch_warps = 2, tma_a_warp = 2, tma_b_warp = 3, math_warpgroups = 2, entry_registers = 168, requant_block = 128, pool_tokens = 1408,
     variants = [#megamoe.variant<min_tokens = 0, max_tokens = 8, block_m = 32, expert_align = 32, l1_block_n = 256, l2_block_n = 256, block_k = 128, stages = 5, experts_per_wave = 24, math_mode = "cooperative-n", producer_registers = 48, math_registers = 224, idle_registers = 24, smem_bytes = 211840, l1_pull = true>]>

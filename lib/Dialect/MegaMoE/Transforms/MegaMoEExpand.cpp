@@ -127,6 +127,11 @@ void buildLayerFusedGemm(OpBuilder &b, Location loc,
                            ctx.missingArrivals};
   if (v.waveMBlocks > 0)
     binds.wave = mk::WaveOrder{v.waveMBlocks, v.waveLag};
+  if (l1.poolRing())
+    binds.ringDone = "region:pool_ring_done";
+  // The dispatch warps' waits (pull arrivals, ring slots) are bounded as
+  // the L2 arrival waits are; test-missing-arrivals stays on the latter.
+  binds.l1.pullTimeoutCycles = ctx.barrierTimeoutCycles;
   if (wholeLayer) {
     binds.profile = ctx.profileSection(mk::kFusedKernel);
     mk::buildMoeFusedKernel(b, loc, ctx, l1, l2, binds);
@@ -196,11 +201,14 @@ SmallVector<Stage> unfusedStages() {
 /// requantizes from the accumulator (no h in memory).
 /// The fused-gemm schedule (docs/FusedSchedule.md): the unfused schedule's
 /// dispatch and combine kernels around the fused GEMM kernel.
-SmallVector<Stage> fusedGemmStages() {
+/// `pullInL1`: the fused GEMM kernel's dispatch warps fill the pool
+/// (Variant::l1Pull), so moe_pull is not built for the variant.
+SmallVector<Stage> fusedGemmStages(bool pullInL1) {
   SmallVector<Stage> stages;
   for (Stage &s : unfusedStages()) {
     StringRef name(s.name);
-    if (name == mk::kActivationKernel || name == mk::kL2GemmKernel)
+    if (name == mk::kActivationKernel || name == mk::kL2GemmKernel ||
+        (pullInL1 && name == mk::kPullKernel))
       continue;
     if (name == mk::kL1GemmKernel)
       s = {mk::kFusedGemmKernel,
@@ -352,6 +360,13 @@ struct MegaMoEExpandPass
                                  "schedule=fused-gemm\"); the BLOCK_M ")
                  << v.blockM << " variant's is "
                  << cfg::toString(cfg::scheduleOf(plan, v));
+    if (oneKernel)
+      for (const cfg::Variant &v : plan.variants)
+        if (v.l1Pull)
+          return layer.emitError("megamoe-expand: one-kernel is not built "
+                                 "for a variant whose fused GEMM kernel "
+                                 "pulls its rows (l1-pull, BLOCK_M ")
+                 << v.blockM << "): moe_fused runs the pull before its roles";
     if (oneKernel && mergeStages)
       return layer.emitError("megamoe-expand: one-kernel already holds the "
                              "dispatch and the combine; merge-stages does "
@@ -365,7 +380,7 @@ struct MegaMoEExpandPass
         return oneKernelStages();
       cfg::Schedule schedule = cfg::scheduleOf(plan, v);
       SmallVector<Stage> stages = schedule == cfg::Schedule::FusedGemm
-                                      ? fusedGemmStages()
+                                      ? fusedGemmStages(v.l1Pull)
                                   : schedule == cfg::Schedule::Split &&
                                           cfg::splitFusesActivation(config, v)
                                       ? splitStages(v.l1Pull)
