@@ -66,8 +66,9 @@ def MegaMoEPlan : Pass<"megamoe-plan", "::mlir::ModuleOp"> {
            "pool rows each expert is padded to: BLOCK_M, or 64 with BLOCK_M "
            "128 (64-row half blocks; 0 = heuristic)">,
     Option<"l1Pull", "l1-pull", "std::string", "\"\"",
-           "true: each variant's L1 kernel pulls its own pool rows (split "
-           "schedule, sm_90a, an L1 kernel that fuses SwiGLU; no moe_pull), "
+           "true: each variant's L1 kernel pulls its own pool rows (sm_90a; "
+           "the split schedule's L1 kernel that fuses SwiGLU, or the "
+           "fused-gemm kernel, whose pool may then be a ring; no moe_pull), "
            "false: moe_pull fills the pool (empty = heuristic)">,
     Option<"l1PairStages", "l1-pair-stages", "std::string", "\"\"",
            "true: the split schedule's BLOCK_M 128 L1 kernels (sm_90a, "
@@ -103,7 +104,10 @@ def MegaMoEPlan : Pass<"megamoe-plan", "::mlir::ModuleOp"> {
     Option<"mathRegisters", "math-registers", "int64_t", "0",
            "setmaxnreg target of each math warpgroup (0 = heuristic)">,
     Option<"poolTokens", "pool-tokens", "int64_t", "-1",
-           "token-pool rows (-1 = heuristic ring, 0 = worst case)">,
+           "token-pool rows (-1 = heuristic: a ring of 256 m-blocks where "
+           "every variant can run one, fused-gemm with l1-pull and a wave "
+           "order, else the worst case; 0 = worst case; fewer rows than the "
+           "worst case = a ring, docs/FusedSchedule.md)">,
     Option<"schedule", "schedule", "std::string", "\"\"",
            "fused, split, unfused, fused-gemm, or auto: the fastest built "
            "schedule measured for the chip (config::fastestBuiltSchedule); "
