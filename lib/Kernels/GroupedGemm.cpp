@@ -369,8 +369,8 @@ std::pair<Value, Value> ringSlotAndLap(OpBuilder &b, Location loc,
 /// (the count of every earlier lap: the slot's last m-block zeroes it,
 /// releaseRingSlot). The whole warp polls; acquire at gpu scope orders the
 /// copy after those tiles' reads.
-void waitForRingSlot(OpBuilder &b, Location loc, const GemmPhase &g,
-                     Value row) {
+void waitForRingSlot(OpBuilder &b, Location loc, const GemmPhase &g, Value row,
+                     const PhaseProfile *profile) {
   Value mBlock = arith::IndexCastOp::create(
       b, loc, b.getIndexType(),
       arith::DivUIOp::create(b, loc, row, i32Const(b, loc, g.cfg.blockM)));
@@ -380,11 +380,18 @@ void waitForRingSlot(OpBuilder &b, Location loc, const GemmPhase &g,
   moe::ifThen(b, loc, refill, [&](OpBuilder &rb) {
     Value target = arith::MulIOp::create(rb, loc, lap,
                                          i32Const(rb, loc, g.ringDonePerBlock));
-    ws::CounterWaitOp::create(
-        rb, loc, ws::GlobalOffsetOp::create(rb, loc, g.ringDone, slot), target,
-        ws::Scope::gpu, rb.getStringAttr("pool_ring_slot"),
-        g.pullTimeoutCycles ? rb.getI64IntegerAttr(*g.pullTimeoutCycles)
-                            : IntegerAttr());
+    auto wait = [&] {
+      ws::CounterWaitOp::create(
+          rb, loc, ws::GlobalOffsetOp::create(rb, loc, g.ringDone, slot),
+          target, ws::Scope::gpu, rb.getStringAttr("pool_ring_slot"),
+          g.pullTimeoutCycles ? rb.getI64IntegerAttr(*g.pullTimeoutCycles)
+                              : IntegerAttr());
+    };
+    if (profile)
+      profile->span(rb, loc, kProfileDispatchRole, ProfilePhase::RingWait,
+                    mBlock, wait);
+    else
+      wait();
   });
 }
 
@@ -439,9 +446,18 @@ void buildDispatchRole(OpBuilder &b, Location loc, const GemmKernel &k,
       b, loc, arith::MulIOp::create(b, loc, moe::blockIdX(b, loc), warps),
       warp);
   Value stride = arith::MulIOp::create(b, loc, moe::gridDimX(b, loc), warps);
+  // Dispatch warp 0 stamps its copy loop and its ring waits (the profile's
+  // dispatch role; warp 1 would share its slice).
+  const PhaseProfile *profile =
+      w == 0 && k.profile && k.profile.section.roles > kProfileDispatchRole
+          ? &k.profile
+          : nullptr;
+  if (profile)
+    profile->stamp(b, loc, kProfileDispatchRole, ProfilePhase::Pull,
+                   /*end=*/false, Value());
   moe::forLoop(b, loc, first, rows, stride, [&](OpBuilder &lb, Value row) {
     if (g.ringDone)
-      waitForRingSlot(lb, loc, g, row);
+      waitForRingSlot(lb, loc, g, row, profile);
     pullPoolRow(lb, loc, s, ops, lane, row);
     Value counted = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult,
                                           row, computedEnd);
@@ -462,6 +478,9 @@ void buildDispatchRole(OpBuilder &b, Location loc, const GemmKernel &k,
       });
     });
   });
+  if (profile)
+    profile->stamp(b, loc, kProfileDispatchRole, ProfilePhase::Pull,
+                   /*end=*/true, Value());
 }
 
 /// Role "tma": the mainloop's producer for every tile of every phase.

@@ -28,6 +28,8 @@ PHASE_COLORS = {
     "l2_wait": (214, 39, 40),        # red
     "l2_mainloop": (44, 160, 44),    # green
     "l2_epilogue": (148, 103, 189),  # purple
+    "pull": (188, 210, 238),         # pale blue: a dispatch warp's copy loop
+    "ring_wait": (0, 0, 0),          # black: it waits for a ring slot
 }
 KERNEL_COLORS = [(140, 140, 140), (188, 189, 34), (23, 190, 207), (227, 119, 194),
                  (140, 86, 75), (90, 90, 90), (200, 200, 120), (120, 200, 200)]
@@ -223,7 +225,9 @@ def _png(path, width, height, rows):
 def render_png(profile, path, width=1600, lane_px=3):
     """Timeline: x = time over the whole call, one lane of `lane_px` rows per
     (SM, role index): lane 0 the producer ("tma") or a stage kernel's CTA,
-    lanes 1 and 2 math0 and math1; a grey row between SMs. Returns (w, h)."""
+    lanes 1 and 2 math0 and math1, lane 3 (where a kernel has one) dispatch
+    warp 0, its ring waits drawn over its copy loop; a grey row between SMs.
+    Returns (w, h)."""
     ivs = profile.intervals
     if not ivs:
         raise ValueError("no intervals to draw")
@@ -232,15 +236,16 @@ def render_png(profile, path, width=1600, lane_px=3):
     scale = (width - 1) / max(t1 - t0, 1)
     sms = sorted({i.sm for i in ivs})
     row_of_sm = {sm: k for k, sm in enumerate(sms)}
-    lanes = 3
+    lanes = 4 if any(i.role == "dispatch" for i in ivs) else 3
     sm_px = lanes * lane_px + 1
     height = len(sms) * sm_px
     rows = [bytearray(BACKGROUND * width) for _ in range(height)]
     for k in range(len(sms)):
         rows[k * sm_px + sm_px - 1][:] = bytes(SM_GAP * width)
-    lane_index = {"cta": 0, "tma": 0, "math0": 1, "math1": 2}
+    lane_index = {"cta": 0, "tma": 0, "math0": 1, "math1": 2, "dispatch": 3}
     colors = {k: bytes(kernel_color(profile, k)) for k in ran_kernels(profile)}
-    for i in ivs:
+    # The long spans first, so that what happens inside them stays visible.
+    for i in sorted(ivs, key=lambda i: i.begin - i.end):
         x0 = int((i.begin - t0) * scale)
         x1 = max(int((i.end - t0) * scale), x0 + 1)
         color = colors[i.kernel] if i.phase == "cta" else bytes(

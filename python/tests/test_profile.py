@@ -95,6 +95,42 @@ def main():
     fused_counts("moe_fused_bm64")
     half_block_counts()
     k_split_counts()
+    dispatch_lane()
+
+
+def dispatch_lane():
+    """A fused GEMM kernel whose dispatch warps pull its rows (l1-pull): a fourth role,
+    "dispatch" (warp 0's copy loop and its ring waits, phases pull and ring_wait), decoded
+    like the others and drawn in a fourth lane, the wait over the loop."""
+    phases = PHASES + ["pull", "ring_wait"]
+    cap = 8
+    k = {"first_record": 0, "capacity": cap, "roles": ["tma", "math0", "math1", "dispatch"]}
+    m = {"profile": {"record_bytes": 16, "max_ctas": 1, "bytes": 4 * cap * 16,
+                     "phases": phases, "kernels": {"moe_fused_gemm": k}}}
+    data = bytearray(m["profile"]["bytes"])
+
+    def put(role, n, t, word):
+        struct.pack_into("<QQ", data, (role * cap + n) * 16, t, word)
+    put(0, 0, 1000, meta(0, 7, 0, 1, 0))
+    put(0, 1, 2000, meta(0, 7, 0, 1, 1))
+    put(3, 0, 1000, meta(0, 7, 3, 6, 0))   # pull begins
+    put(3, 1, 1400, meta(9, 7, 3, 7, 0))   # m-block 9 waits for its slot
+    put(3, 2, 1600, meta(9, 7, 3, 7, 1))
+    put(3, 3, 2000, meta(0, 7, 3, 6, 1))   # pull ends
+    prof = mp.decode(bytes(data), m)
+    print("dispatch:", sorted((i.role, i.phase, i.tag, i.end - i.begin) for i in prof.intervals
+                              if i.role == "dispatch"), prof.problems)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "t.png")
+        w, h = mp.render_png(prof, path, width=101, lane_px=1)
+        png = open(path, "rb").read()
+        idat = png.index(b"IDAT")
+        n = struct.unpack(">I", png[idat - 4:idat])[0]
+        raw = zlib.decompress(png[idat + 4:idat + 4 + n])
+        lane3 = raw[3 * (1 + 3 * w) + 1:3 * (1 + 3 * w) + 1 + 3 * w]
+        px = [tuple(lane3[3 * x:3 * x + 3]) for x in (10, 50, 90)]
+        print("dispatch lanes:", h, px == [mp.PHASE_COLORS["pull"], mp.PHASE_COLORS["ring_wait"],
+                                          mp.PHASE_COLORS["pull"]])
 
 
 class Intervals:

@@ -11,10 +11,14 @@
 // m-blocks of 64; the layout's 1024).
 // REQUIRES: ptxas
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=256 chip=sm_90a clamp=7" --megamoe-plan="schedule=fused-gemm block-m=64 l1-pull=true wave-m-blocks=2 pool-tokens=512" --megamoe-expand="only=moe_fused_gemm" | FileCheck %s
-// RUN: rm -rf %t && mkdir -p %t/bm64 %t/bm128 %t/pro
+// RUN: rm -rf %t && mkdir -p %t/bm64 %t/bm128 %t/pro %t/profile
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=256 chip=sm_90a clamp=7" --megamoe-plan="schedule=fused-gemm block-m=64 l1-pull=true wave-m-blocks=2 pool-tokens=512" --megamoe-expand --megamoe-to-cubin="chip=sm_90a emit-dir=%t/bm64" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t/bm64/layer.ptx -o %t/bm64/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7510
 // RUN: %python -c "import json; m = json.load(open('%t/bm64/layer.json')); print([k['name'] for k in m['kernels']]); print({r['name']: r['shape'] for r in m['buffer_layout']['regions'] if r['name'] in ('pool_ring_done', 'pool_block_expert', 'pull_arrivals', 'l1_pool', 'l2_pool')})" | FileCheck %s --check-prefix=MANIFEST
+// With the phase profile, dispatch warp 0 is the kernel's fourth role.
+// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=256 chip=sm_90a clamp=7" --megamoe-plan="schedule=fused-gemm block-m=64 l1-pull=true wave-m-blocks=2 pool-tokens=512" --megamoe-expand="profile=true" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/profile" -o /dev/null
+// RUN: %ptxas -arch=sm_90a -v %t/profile/layer.ptx -o %t/profile/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7510
+// RUN: %python -c "import json; p = json.load(open('%t/profile/layer.json'))['profile']; print(p['phases'][6:], p['kernels']['moe_fused_gemm']['roles'])" | FileCheck %s --check-prefix=PROFILE
 // BLOCK_M 128 (both warpgroups release per L2 tile) and V4-Pro's size.
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=256 chip=sm_90a clamp=7" --megamoe-plan="schedule=fused-gemm block-m=128 l1-pull=true wave-m-blocks=2 pool-tokens=512" --megamoe-expand --megamoe-to-cubin="chip=sm_90a emit-dir=%t/bm128" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t/bm128/layer.ptx -o %t/bm128/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7510
@@ -95,6 +99,8 @@
 // MANIFEST-NEXT: {'pool_ring_done': [16], 'pull_arrivals': [16], 'pool_block_expert': [16], 'l1_pool': [512, 512], 'l2_pool': [512, 256]}
 
 // BM128: .entry moe_fused_gemm(
+
+// PROFILE: ['pull', 'ring_wait'] ['tma', 'math0', 'math1', 'dispatch']
 
 // PRO8: pool: 32768 rows (ring of the layout's 399360 rows: the fused GEMM kernel's dispatch warps refill a slot once its L2 tiles are done)
 // PRO8: variant tokens 513..8192: grouped GEMMs BLOCK_M=128 {{.*}} l1-pull (the L1 kernel pulls its pool rows) wave=4 lag=1

@@ -31,6 +31,11 @@ inline constexpr int64_t kProfileCtaCapacity = 2;
 /// One kernel's part of the buffer: records [firstRecord, firstRecord +
 /// kProfileMaxCtas * roles * capacity), slice (cta, role) at
 /// firstRecord + (cta * roles + role) * capacity.
+/// The role slices of a GEMM kernel: the TMA role, the math warpgroups
+/// and, where its dispatch warps pull the pool rows (l1-pull), their warp 0.
+inline constexpr int64_t kProfileGemmRoles = 3;
+inline constexpr int64_t kProfileDispatchRole = 3;
+
 struct ProfileSection {
   int64_t firstRecord = 0;
   int64_t roles = 1;
@@ -46,13 +51,15 @@ enum class ProfilePhase : uint8_t {
   L2Wait = 3,     // the fused kernel's L2 arrival wait (producer)
   L2Mainloop = 4, // an L2 tile's mainloop
   L2Epilogue = 5, // an L2 tile's epilogue (combine scatter)
+  Pull = 6,       // a GEMM kernel's dispatch warp 0: its rows' copy loop
+  RingWait = 7,   // its wait for a ring slot's previous m-block (pool ring)
 };
-inline constexpr int kNumProfilePhases = 6;
+inline constexpr int kNumProfilePhases = 8;
 
 inline llvm::StringRef profilePhaseName(int phase) {
   static const char *const names[kNumProfilePhases] = {
-      "cta",       "l1_mainloop", "l1_epilogue",
-      "l2_wait",   "l2_mainloop", "l2_epilogue"};
+      "cta",         "l1_mainloop", "l1_epilogue", "l2_wait",
+      "l2_mainloop", "l2_epilogue", "pull",        "ring_wait"};
   return phase >= 0 && phase < kNumProfilePhases ? names[phase] : "?";
 }
 

@@ -314,6 +314,8 @@ DictionaryAttr profileDescription(Builder &b,
     SmallVector<StringRef> roles = {"cta"};
     if (k.roles > 1)
       roles = {"tma", "math0", "math1"};
+    if (k.roles > mk::kProfileDispatchRole)
+      roles.push_back("dispatch");
     kernels.push_back(b.getNamedAttr(
         name, b.getDictionaryAttr(
                   {b.getNamedAttr("first_record",
@@ -469,7 +471,11 @@ struct MegaMoEExpandPass
           mk::ProfileSection section;
           section.firstRecord = profileRecords;
           if (isGemmStage(s.name)) {
-            section.roles = 3;
+            // A kernel whose dispatch warps pull its rows stamps them too.
+            bool pulls =
+                v.l1Pull && (StringRef(s.name) == mk::kL1SwiGLUKernel ||
+                             StringRef(s.name) == mk::kFusedGemmKernel);
+            section.roles = mk::kProfileGemmRoles + (pulls ? 1 : 0);
             section.capacity = profileCapacity;
           }
           profileRecords += section.records();
