@@ -123,7 +123,7 @@ BufferLayout stageKernelsBufferLayout(const LayerConfig &c, const Plan &p) {
     // The ring's flow control, per slot of kMinBlockM rows: the L2 tiles
     // done with the slot's m-block, summed over its laps (the dispatch
     // warps wait for lap x tiles before a refill); the slot's last
-    // m-block zeroes it (docs/FusedSchedule.md, "The pool ring").
+    // m-block zeroes it (docs/FusedSchedule.md, "The dispatch warps and the pool ring").
     place.add("pool_ring_done", "u32", {P / kMinBlockM}, "kernel");
   }
   if (l1Pull) {

@@ -236,8 +236,11 @@ std::pair<int64_t, int64_t> fusedGemmWaveOrder(Schedule schedule,
   if (schedule == Schedule::FusedGemm && v.blockM == 64 && v.kSplit == 1)
     return {4, 1};
   // With l1-pull the pool is a ring (stagePoolTokens), which needs a wave
-  // order at every BLOCK_M: W 4, lag 1 there too (its time: bench/
-  // RESULTS.md 2026-12-07, "The pool ring").
+  // order at every BLOCK_M: W 4, lag 1 there too. Measured with the ring
+  // (one H100, EP1, bench/RESULTS.md 2026-12-07, "fused-gemm with its
+  // dispatch warps pulling the rows into a pool ring"): 0.94-1.06x the
+  // time of fused-gemm with moe_pull and the worst-case pool, 0.97-1.00x
+  // split at 128-2048 tokens, 1.08-1.16x at 8192; so l1-pull stays off.
   if (schedule == Schedule::FusedGemm && v.kSplit == 1 && v.l1Pull)
     return {4, 1};
   return {0, 1};
@@ -483,9 +486,12 @@ int64_t stagePoolTokens(const LayerConfig &c, const Plan &plan) {
   int64_t worst = worstCasePoolTokens(c, maxBlockM);
   // 256 m-blocks: about two m-blocks per SM in flight at 132 SMs, the
   // symmetric buffer of V4-Pro at EP8 and 8192 tokens per rank 1133 MiB
-  // (4830 MiB with the worst case; the issue's bound is 1.2 GiB). Its
-  // speed against the worst-case pool: bench/RESULTS.md 2026-12-07, "The
-  // pool ring".
+  // (4830 MiB with the worst case; the project's bound is 1.2 GiB). A ring
+  // of 128 m-blocks measured 0.94-1.06x the worst-case pool's time at EP1
+  // (bench/RESULTS.md 2026-12-07, "fused-gemm with its dispatch warps
+  // pulling the rows into a pool ring"); its dispatch warps then wait for
+  // slots (57% of their loop at V4-Flash 8192 tokens) while the GEMM does
+  // not wait for rows.
   if (!ring)
     return worst;
   return std::min(worst, kFusedGemmRingMBlocks * maxBlockM);

@@ -1129,7 +1129,7 @@ void megamoe::buildFusedGemmKernel(OpBuilder &b, Location loc,
   second.timeoutCycles = binds.arrivalTimeoutCycles;
   if (l1.poolRing()) {
     // The dispatch warps wait on what the L2 tiles' computing warpgroups
-    // release (docs/FusedSchedule.md, "The pool ring").
+    // release (docs/FusedSchedule.md, "The dispatch warps and the pool ring").
     first.ringDone = second.ringDone = kernel.find(kParamRingDone);
     first.ringDonePerBlock = second.tiles.nBlocks * second.computingWarpgroups;
   }

@@ -2,7 +2,7 @@
 // (megamoe-plan l1-pull=true: moe_pull is not built, warps 0-1 of
 // moe_fused_gemm copy the pool rows and release each 64-row unit's pull
 // arrival) and the pool ring (pool-tokens below the worst case,
-// docs/FusedSchedule.md "The pool ring"): layout row r is stored at row
+// docs/FusedSchedule.md "The dispatch warps and the pool ring"): layout row r is stored at row
 // r mod P; before a dispatch warp refills a slot (lap >= 1) it waits until
 // pool_ring_done[slot] >= lap x (L2 tiles per m-block x their computing
 // warpgroups); each such warpgroup adds 1 when its L2 tile is done with the

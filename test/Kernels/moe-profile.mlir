@@ -59,6 +59,6 @@
 // PTXAS-NOT: {{[1-9][0-9]*}} bytes spill
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: {{[1-9][0-9]*}} bytes spill
-// JSON: 15754240 ['cta', 'l1_mainloop', 'l1_epilogue', 'l2_wait', 'l2_mainloop', 'l2_epilogue']
+// JSON: 15754240 ['cta', 'l1_mainloop', 'l1_epilogue', 'l2_wait', 'l2_mainloop', 'l2_epilogue', 'pull', 'ring_wait']
 // JSON-NEXT: [('moe_combine_barrier', 984000, 2, 1), ('moe_combine_reduce', 984320, 2, 1), ('moe_l1_swiglu', 960, 1024, 3), ('moe_l2_gemm', 492480, 1024, 3), ('moe_layout', 320, 2, 1), ('moe_pull', 640, 2, 1), ('moe_route', 0, 2, 1)]
 // JSON-NEXT: ['profile']

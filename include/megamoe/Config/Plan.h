@@ -139,7 +139,7 @@ bool anyVariantRuns(const Plan &plan, Schedule s);
 /// layout's overflow check). The pool's data regions hold plan.poolTokens
 /// rows; where that is fewer (poolWraps) layout row r is stored at row
 /// r mod poolTokens and the fused GEMM kernel's dispatch warps wait before
-/// they refill a ring slot (docs/FusedSchedule.md, "The pool ring").
+/// they refill a ring slot (docs/FusedSchedule.md, "The dispatch warps and the pool ring").
 int64_t poolLayoutRows(const LayerConfig &config, const Plan &plan);
 /// Whether the pool is a ring: plan.poolTokens below poolLayoutRows.
 bool poolWraps(const LayerConfig &config, const Plan &plan);
