@@ -122,9 +122,22 @@ Schedule fastestBuiltSchedule(const LayerConfig &c, int64_t blockM) {
   // at 8192, where the BLOCK_M 128 kernel keeps the phase order. So
   // fused-gemm for a BLOCK_M 64 variant, split for a BLOCK_M 128 one (a
   // plan for 8192 tokens runs both: Variant::schedule).
+  //
+  // The BLOCK_M 128 fused-gemm kernel with the wave order (W 4, lag 1; no
+  // spills since its router weights are read after the mainloop) against
+  // split's default there (V4-Pro: l1-pair-stages), fast math, two calls on
+  // one H100, interleaved, y bitwise equal (bench/RESULTS.md 2026-12-07,
+  // "The no-spill pair stages, ..." pair c and "fused-gemm's BLOCK_M 128
+  // wave order against split, the second call"): V4-Pro 0.913 / 0.957 and
+  // 0.970 / 0.907 / 0.935 at (2048 /) 4096 / 8192 tokens; V4-Flash 0.988 /
+  // 1.062 and 1.001 / 0.987 / 1.058. So fused-gemm at BLOCK_M 128 where H
+  // is above V4-Flash's 4096 with fast math (the measured case), split
+  // elsewhere.
   if (c.chip != Chip::SM90a)
     return Schedule::Unfused;
-  return blockM == 64 ? Schedule::FusedGemm : Schedule::Split;
+  if (blockM == 64 || (blockM == 128 && c.hidden > 4096 && c.fastMath))
+    return Schedule::FusedGemm;
+  return Schedule::Split;
 }
 
 int64_t stageL1BlockN(const LayerConfig &c, Schedule schedule) {
@@ -216,8 +229,8 @@ bool stageL1WeightTiles(const LayerConfig &) {
   return false;
 }
 
-std::pair<int64_t, int64_t> fusedGemmWaveOrder(Schedule schedule,
-                                               const Variant &v) {
+std::pair<int64_t, int64_t>
+fusedGemmWaveOrder(const LayerConfig &c, Schedule schedule, const Variant &v) {
   // Measured on one H100 (bench/RESULTS.md 2026-12-07, "Wave order"),
   // V4-Flash EP1, clamp 10, compare_cubins interleaved call by call, against
   // the phase order (every L1 tile, then every L2 tile) of the same kernel:
@@ -234,6 +247,13 @@ std::pair<int64_t, int64_t> fusedGemmWaveOrder(Schedule schedule,
   // planner's V4-Flash variants at 8192 tokens (BLOCK_M 128) measured 1.021
   // with W 4 and 0.965 with W 8, V4-Pro's 0.893 with W 4.
   if (schedule == Schedule::FusedGemm && v.blockM == 64 && v.kSplit == 1)
+    return {4, 1};
+  // BLOCK_M 128 above H 4096 (V4-Pro, no spills since e6cb89b): W 4, lag 1,
+  // 0.907-0.970 of split's time at 2048-8192 tokens in two calls
+  // (fastestBuiltSchedule says where; V4-Flash's H 4096 was level to 1.06
+  // slower, so the phase order stays there).
+  if (schedule == Schedule::FusedGemm && v.blockM == 128 && v.kSplit == 1 &&
+      c.hidden > 4096)
     return {4, 1};
   // With l1-pull the pool is a ring (stagePoolTokens), which needs a wave
   // order at every BLOCK_M: W 4, lag 1 there too. Measured with the ring

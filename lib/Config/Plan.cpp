@@ -87,7 +87,7 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
         o.kSplit && v.blockM == 64 ? *o.kSplit : stageKSplit(c, schedule, v);
     // The fused-gemm kernel's tile order (Heuristics.cpp says what was
     // measured; PlanRules.cpp "wave-order" where it applies).
-    auto [waveMBlocks, waveLag] = fusedGemmWaveOrder(schedule, v);
+    auto [waveMBlocks, waveLag] = fusedGemmWaveOrder(c, schedule, v);
     v.waveMBlocks = o.waveMBlocks.value_or(waveMBlocks);
     v.waveLag = o.waveLag.value_or(waveLag);
     plan.variants.push_back(v);

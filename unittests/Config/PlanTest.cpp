@@ -898,9 +898,21 @@ TEST(UnfusedPlan, L1PairStages) {
   flash.fastMath = true;
   for (const Variant &v : planOk(flash, none).variants)
     EXPECT_FALSE(v.l1PairStages);
-  // schedule=auto: the BLOCK_M 128 variant is split, so it applies there.
+  // schedule=auto: V4-Pro's BLOCK_M 128 variant (fast math) runs fused-gemm
+  // with the wave order (fastestBuiltSchedule: 0.907-0.970 of split's time
+  // at 2048-8192 tokens), which has no pair stages; V4-Flash's stays split.
   none.schedulePerVariant = true;
-  EXPECT_TRUE(planOk(c, none).variants[1].l1PairStages);
+  Plan autoPro = planOk(c, none);
+  EXPECT_EQ(scheduleOf(autoPro, autoPro.variants[1]), Schedule::FusedGemm);
+  EXPECT_FALSE(autoPro.variants[1].l1PairStages);
+  EXPECT_EQ(autoPro.variants[1].waveMBlocks, 4);
+  EXPECT_EQ(autoPro.variants[1].waveLag, 1);
+  Plan autoFlash = planOk(flash, none);
+  EXPECT_EQ(scheduleOf(autoFlash, autoFlash.variants[1]), Schedule::Split);
+  // Without fast math (not measured) V4-Pro's BLOCK_M 128 variant is split.
+  c.fastMath = false;
+  Plan exactPro = planOk(c, none);
+  EXPECT_EQ(scheduleOf(exactPro, exactPro.variants[1]), Schedule::Split);
 }
 
 // The fused-gemm schedule with l1-pull: its dispatch warps fill the pool,

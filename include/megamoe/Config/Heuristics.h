@@ -79,7 +79,8 @@ bool stageL1PairStages(const LayerConfig &config, Schedule schedule,
 bool stageL1WeightTiles(const LayerConfig &config);
 /// The fused-gemm kernel's wave order for variant `v` (Variant::waveMBlocks
 /// and waveLag): {0, 1} for the phase order.
-std::pair<int64_t, int64_t> fusedGemmWaveOrder(Schedule schedule,
+std::pair<int64_t, int64_t> fusedGemmWaveOrder(const LayerConfig &config,
+                                               Schedule schedule,
                                                const Variant &v);
 /// The K-split of variant `v`'s grouped GEMMs (Variant::kSplit): 1 = none.
 int64_t stageKSplit(const LayerConfig &config, Schedule schedule,

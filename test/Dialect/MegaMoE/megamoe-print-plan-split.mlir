@@ -8,6 +8,12 @@
 // schedule) and the 128 one with split (the plan's); the buffer then also
 // holds the fused GEMM kernel's l2_arrivals and l2_waits.
 // RUN: megamoe-opt %s --megamoe-plan="schedule=auto" --megamoe-print-plan -o /dev/null | FileCheck %s --check-prefix=AUTO
+// V4-Pro (H 7168) with fast math: fused-gemm for both variants, the BLOCK_M
+// 128 one with the wave order too (fastestBuiltSchedule, fusedGemmWaveOrder:
+// 0.907-0.970 of split's time at 2048-8192 tokens, two calls); without
+// fast math its BLOCK_M 128 variant stays split.
+// RUN: megamoe-opt --megamoe-layer="hidden=7168 intermediate=3072 experts=384 topk=6 ranks=1 max-tokens=8192 chip=sm_90a fast-math=true" --megamoe-plan="schedule=auto" --megamoe-print-plan -o /dev/null | FileCheck %s --check-prefix=AUTO-PRO
+// RUN: megamoe-opt --megamoe-layer="hidden=7168 intermediate=3072 experts=384 topk=6 ranks=1 max-tokens=8192 chip=sm_90a" --megamoe-plan="schedule=auto" --megamoe-print-plan -o /dev/null | FileCheck %s --check-prefix=AUTO-PRO-EXACT
 // RUN: megamoe-opt %s --megamoe-plan="schedule=split" --megamoe-print-plan=format=json -o /dev/null | %python -c "import json,sys; docs=sys.stdin.read().split('\n}\n'); [print(d['plan']['schedule'], d['plan']['pool_tokens'], [r['name'] for r in d['buffer_layout']['regions']]) for d in (json.loads(t + '\n}') for t in docs[:2])]" | FileCheck %s --check-prefix=JSON
 
 megamoe.layer @v4_flash_ep1 config = #megamoe.config<hidden = 4096, intermediate = 2048, experts = 256, topk = 6, ranks = 1, max_tokens = 8192>
@@ -39,3 +45,10 @@ megamoe.layer @v4_flash_ep1_fm config = #megamoe.config<hidden = 4096, intermedi
 // AUTO-NEXT: variant tokens 0..2730 schedule=fused-gemm (its own): grouped GEMMs BLOCK_M=64 {{.*}} wave=4 lag=1
 // AUTO-NEXT: variant tokens 2731..8192: grouped GEMMs BLOCK_M=128 {{.*}} L1+SwiGLU epilogue
 // AUTO-NEXT: symmetric buffer: 1,006,942,592 B (960.30 MiB)
+
+// AUTO-PRO: plan: schedule=fused-gemm sms=132
+// AUTO-PRO: variant tokens 0..4096: grouped GEMMs BLOCK_M=64 {{.*}} wave=4 lag=1
+// AUTO-PRO-NEXT: variant tokens 4097..8192: grouped GEMMs BLOCK_M=128 {{.*}} wave=4 lag=1
+// AUTO-PRO-EXACT: plan: schedule=split sms=132
+// AUTO-PRO-EXACT: variant tokens 0..4096 schedule=fused-gemm (its own): grouped GEMMs BLOCK_M=64
+// AUTO-PRO-EXACT-NEXT: variant tokens 4097..8192: grouped GEMMs BLOCK_M=128 (experts padded to 64: half blocks)
