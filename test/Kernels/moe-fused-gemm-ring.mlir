@@ -112,4 +112,4 @@
 // PHASES: note: {{.*}}cannot run it: it has no wave order (every L1 tile would run before the L2 tile that frees its slot)
 // SPLIT: note: {{.*}}cannot run it: it runs the split schedule (a ring needs the fused-gemm schedule with l1-pull: no ring flow control between kernels)
 // NOPULL: note: {{.*}}cannot run it: it runs the fused-gemm schedule without l1-pull (a ring needs the fused-gemm schedule with l1-pull: no ring flow control between kernels)
-// ONE: error: megamoe-expand: one-kernel is not built for a variant whose fused GEMM kernel pulls its rows (l1-pull, BLOCK_M 64): moe_fused runs the pull before its roles
+// ONE: error: megamoe-expand: one-kernel is not built for a variant whose L1 kernel pulls its rows (l1-pull, BLOCK_M 64): moe_fused runs the pull before its roles

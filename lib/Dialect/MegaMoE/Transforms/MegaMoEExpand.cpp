@@ -362,13 +362,17 @@ struct MegaMoEExpandPass
                                  "schedule=fused-gemm\"); the BLOCK_M ")
                  << v.blockM << " variant's is "
                  << cfg::toString(cfg::scheduleOf(plan, v));
-    if (oneKernel)
+    // one-kernel and merge-stages run the pull as a stage of their own.
+    if (oneKernel || mergeStages)
       for (const cfg::Variant &v : plan.variants)
         if (v.l1Pull)
-          return layer.emitError("megamoe-expand: one-kernel is not built "
-                                 "for a variant whose fused GEMM kernel "
-                                 "pulls its rows (l1-pull, BLOCK_M ")
-                 << v.blockM << "): moe_fused runs the pull before its roles";
+          return layer.emitError("megamoe-expand: ")
+                 << (oneKernel ? "one-kernel" : "merge-stages")
+                 << " is not built for a variant whose L1 kernel pulls its "
+                    "rows (l1-pull, BLOCK_M "
+                 << v.blockM << "): "
+                 << (oneKernel ? "moe_fused runs the pull before its roles"
+                               : "moe_dispatch includes the pull");
     if (oneKernel && mergeStages)
       return layer.emitError("megamoe-expand: one-kernel already holds the "
                              "dispatch and the combine; merge-stages does "
@@ -389,13 +393,17 @@ struct MegaMoEExpandPass
                                       : unfusedStages();
       return mergeStages ? mergedStages(std::move(stages)) : stages;
     };
-    if (mergeStages)
+    // one-kernel and merge-stages run the pull as a stage of their own.
+    if (oneKernel || mergeStages)
       for (const cfg::Variant &v : plan.variants)
         if (v.l1Pull)
-          return layer.emitError("megamoe-expand: merge-stages is not built "
-                                 "for a variant whose L1 kernel pulls its "
-                                 "rows (l1-pull, BLOCK_M ")
-                 << v.blockM << "): moe_dispatch includes the pull";
+          return layer.emitError("megamoe-expand: ")
+                 << (oneKernel ? "one-kernel" : "merge-stages")
+                 << " is not built for a variant whose L1 kernel pulls its "
+                    "rows (l1-pull, BLOCK_M "
+                 << v.blockM << "): "
+                 << (oneKernel ? "moe_fused runs the pull before its roles"
+                               : "moe_dispatch includes the pull");
     llvm::StringSet<> known;
     SmallVector<std::string> knownOrder;
     for (const cfg::Variant &v : plan.variants)
