@@ -248,12 +248,13 @@ fusedGemmWaveOrder(const LayerConfig &c, Schedule schedule, const Variant &v) {
   // with W 4 and 0.965 with W 8, V4-Pro's 0.893 with W 4.
   if (schedule == Schedule::FusedGemm && v.blockM == 64 && v.kSplit == 1)
     return {4, 1};
-  // BLOCK_M 128 above H 4096 (V4-Pro, no spills since e6cb89b): W 4, lag 1,
-  // 0.907-0.970 of split's time at 2048-8192 tokens in two calls
-  // (fastestBuiltSchedule says where; V4-Flash's H 4096 was level to 1.06
-  // slower, so the phase order stays there).
+  // BLOCK_M 128 above H 4096 with fast math (V4-Pro, no spills since
+  // e6cb89b): W 4, lag 1, 0.907-0.970 of split's time at 2048-8192 tokens
+  // in two calls (fastestBuiltSchedule says where; V4-Flash's H 4096 was
+  // level to 1.06 slower, so the phase order stays there, and without fast
+  // math, not measured).
   if (schedule == Schedule::FusedGemm && v.blockM == 128 && v.kSplit == 1 &&
-      c.hidden > 4096)
+      c.hidden > 4096 && c.fastMath)
     return {4, 1};
   // With l1-pull the pool is a ring (stagePoolTokens), which needs a wave
   // order at every BLOCK_M: W 4, lag 1 there too. Measured with the ring
