@@ -393,17 +393,6 @@ struct MegaMoEExpandPass
                                       : unfusedStages();
       return mergeStages ? mergedStages(std::move(stages)) : stages;
     };
-    // one-kernel and merge-stages run the pull as a stage of their own.
-    if (oneKernel || mergeStages)
-      for (const cfg::Variant &v : plan.variants)
-        if (v.l1Pull)
-          return layer.emitError("megamoe-expand: ")
-                 << (oneKernel ? "one-kernel" : "merge-stages")
-                 << " is not built for a variant whose L1 kernel pulls its "
-                    "rows (l1-pull, BLOCK_M "
-                 << v.blockM << "): "
-                 << (oneKernel ? "moe_fused runs the pull before its roles"
-                               : "moe_dispatch includes the pull");
     llvm::StringSet<> known;
     SmallVector<std::string> knownOrder;
     for (const cfg::Variant &v : plan.variants)
