@@ -497,14 +497,13 @@ int64_t worstCasePoolTokens(const LayerConfig &c, int64_t maxBlockM) {
 
 int64_t stagePoolTokens(const LayerConfig &c, const Plan &plan) {
   int64_t maxBlockM = 0;
-  bool ring = !plan.variants.empty();
-  for (const Variant &v : plan.variants) {
+  for (const Variant &v : plan.variants)
     maxBlockM = std::max(maxBlockM, v.blockM);
-    ring = ring && scheduleOf(plan, v) == Schedule::FusedGemm && v.l1Pull &&
-           !v.halfBlocks() && v.waveMBlocks > 0 &&
-           kFusedGemmRingMBlocks >= (v.waveLag + 1) * v.waveMBlocks;
-  }
   int64_t worst = worstCasePoolTokens(c, maxBlockM);
+  int64_t ringRows = std::min(worst, kFusedGemmRingMBlocks * maxBlockM);
+  bool ring = !plan.variants.empty() && ringRows < worst;
+  for (const Variant &v : plan.variants)
+    ring = ring && ringRefusal(plan, v, ringRows).empty();
   // 256 m-blocks: about two m-blocks per SM in flight at 132 SMs, the
   // symmetric buffer of V4-Pro at EP8 and 8192 tokens per rank 1133 MiB
   // (4830 MiB with the worst case; the project's bound is 1.2 GiB). A ring
@@ -513,9 +512,7 @@ int64_t stagePoolTokens(const LayerConfig &c, const Plan &plan) {
   // pulling the rows into a pool ring"); its dispatch warps then wait for
   // slots (57% of their loop at V4-Flash 8192 tokens) while the GEMM does
   // not wait for rows.
-  if (!ring)
-    return worst;
-  return std::min(worst, kFusedGemmRingMBlocks * maxBlockM);
+  return ring ? ringRows : worst;
 }
 
 int64_t defaultPoolTokens(const LayerConfig &c, int64_t numSMs,

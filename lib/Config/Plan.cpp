@@ -239,6 +239,28 @@ bool poolWraps(const LayerConfig &c, const Plan &plan) {
   return plan.poolTokens < poolLayoutRows(c, plan);
 }
 
+std::string ringRefusal(const Plan &plan, const Variant &v,
+                        int64_t poolTokens) {
+  Schedule s = scheduleOf(plan, v);
+  if (s != Schedule::FusedGemm || !v.l1Pull)
+    return cat("it runs the ", toString(s), " schedule",
+               s == Schedule::FusedGemm ? " without l1-pull" : "",
+               " (a ring needs the fused-gemm schedule with l1-pull: no "
+               "ring flow control between kernels)");
+  if (v.halfBlocks())
+    return "it has half blocks (ring slots are whole m-blocks)";
+  if (v.waveMBlocks <= 0)
+    return "it has no wave order (every L1 tile would run before the L2 "
+           "tile that frees its slot)";
+  int64_t slots = v.blockM > 0 ? poolTokens / v.blockM : 0;
+  if (slots < (v.waveLag + 1) * v.waveMBlocks)
+    return cat("its ring of ", slots,
+               " m-blocks is below (wave-lag + 1) x wave-m-blocks = ",
+               (v.waveLag + 1) * v.waveMBlocks,
+               " (an L1 tile would wait for an L2 tile after it)");
+  return "";
+}
+
 const Variant *selectVariant(const Plan &plan, int64_t numTokens) {
   for (const Variant &v : plan.variants)
     if (numTokens >= v.minTokens && numTokens <= v.maxTokens)

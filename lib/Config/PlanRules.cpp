@@ -620,11 +620,8 @@ const PlanRule kCoverageRules[] = {
        int64_t worst = worstCasePoolTokens(c, maxBlockM);
        if (p.poolTokens == worst)
          return true;
-       // A ring: only the fused GEMM kernel whose dispatch warps pull the
-       // rows (l1-pull) can wait for a slot's last L2 tile before it
-       // refills it, and only with a wave order are those L2 tiles ahead
-       // of the L1 tiles that need the refill (docs/FusedSchedule.md, "The
-       // pool ring": at least (lag + 1) x wave-m-blocks m-blocks of ring).
+       // A ring: every variant must be able to run it (ringRefusal;
+       // docs/FusedSchedule.md, "The dispatch warps and the pool ring").
        if (p.poolTokens > worst || p.poolTokens <= 0 ||
            p.poolTokens % kPoolAlignment != 0) {
          r.fail(cat("pool tokens (", p.poolTokens,
@@ -633,24 +630,7 @@ const PlanRule kCoverageRules[] = {
          return true;
        }
        for (const Variant &v : p.variants) {
-         std::string why;
-         if (scheduleOf(p, v) != Schedule::FusedGemm || !v.l1Pull)
-           why =
-               cat("it runs the ", toString(scheduleOf(p, v)), " schedule",
-                   scheduleOf(p, v) == Schedule::FusedGemm ? " without l1-pull"
-                                                           : "",
-                   " (a ring needs the fused-gemm schedule with l1-pull: "
-                   "no ring flow control between kernels)");
-         else if (v.halfBlocks())
-           why = "it has half blocks (ring slots are whole m-blocks)";
-         else if (v.waveMBlocks <= 0)
-           why = "it has no wave order (every L1 tile would run before the "
-                 "L2 tile that frees its slot)";
-         else if (p.poolTokens / v.blockM < (v.waveLag + 1) * v.waveMBlocks)
-           why = cat("its ring of ", p.poolTokens / v.blockM,
-                     " m-blocks is below (wave-lag + 1) x wave-m-blocks = ",
-                     (v.waveLag + 1) * v.waveMBlocks,
-                     " (an L1 tile would wait for an L2 tile after it)");
+         std::string why = ringRefusal(p, v, p.poolTokens);
          if (!why.empty())
            r.fail(cat("a pool of ", p.poolTokens,
                       " rows, below the worst case of ", worst, ", is a ring; ",

@@ -214,12 +214,8 @@ std::string planToText(const LayerConfig &c, const Plan &p) {
      << " TMA-A, warp " << r.tmaBWarp << " TMA-B, warpgroups "
      << r.mathWarpgroupBegin << "-" << r.mathWarpgroupEnd - 1
      << " math) entry-registers=" << p.entryRegisters << "\n";
-  int64_t maxBlockM = 0;
-  for (const Variant &v : p.variants)
-    maxBlockM = std::max(maxBlockM, v.blockM);
-  bool ring = p.poolTokens < worstCasePoolTokens(c, maxBlockM);
   os << "pool: " << p.poolTokens << " rows "
-     << (ring ? "(ring)" : "(worst case, never wraps)") << "\n";
+     << (poolWraps(c, p) ? "(ring)" : "(worst case, never wraps)") << "\n";
   for (const Variant &v : p.variants) {
     os << "variant tokens " << v.minTokens << ".." << v.maxTokens
        << ": BLOCK_M=" << v.blockM << " L1 BLOCK_N=" << v.l1BlockN

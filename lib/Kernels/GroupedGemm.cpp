@@ -353,12 +353,15 @@ void waitForPulledRows(OpBuilder &b, Location loc, const GemmPhase &g,
   });
 }
 
+/// The m-blocks a ring pool holds (its slots).
+int64_t ringMBlocks(const GroupedGemmConfig &c) { return c.staticM / c.blockM; }
+
 /// A ring pool's slot of m-block `mBlock` (index): mBlock mod the ring's
 /// m-blocks (i32), and the lap, mBlock / that.
 std::pair<Value, Value> ringSlotAndLap(OpBuilder &b, Location loc,
                                        const GemmPhase &g, Value mBlock) {
   Value m = indexToI32(b, loc, mBlock);
-  Value blocks = i32Const(b, loc, g.cfg.staticM / g.cfg.blockM);
+  Value blocks = i32Const(b, loc, ringMBlocks(g.cfg));
   return {arith::RemUIOp::create(b, loc, m, blocks),
           arith::DivUIOp::create(b, loc, m, blocks)};
 }
@@ -569,9 +572,8 @@ void releaseRingSlot(OpBuilder &b, Location loc, const GemmPhase &g,
   moe::ifThen(b, loc, lane0, [&](OpBuilder &lb) {
     Value slot = ringSlotAndLap(lb, loc, g, mBlock).first;
     Value counter = ws::GlobalOffsetOp::create(lb, loc, g.ringDone, slot);
-    Value next =
-        arith::AddIOp::create(lb, loc, indexToI32(lb, loc, mBlock),
-                              i32Const(lb, loc, g.cfg.staticM / g.cfg.blockM));
+    Value next = arith::AddIOp::create(lb, loc, indexToI32(lb, loc, mBlock),
+                                       i32Const(lb, loc, ringMBlocks(g.cfg)));
     Value refilled = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult,
                                            next, g.tiles.numMBlocks);
     moe::ifThen(

@@ -139,10 +139,18 @@ bool anyVariantRuns(const Plan &plan, Schedule s);
 /// layout's overflow check). The pool's data regions hold plan.poolTokens
 /// rows; where that is fewer (poolWraps) layout row r is stored at row
 /// r mod poolTokens and the fused GEMM kernel's dispatch warps wait before
-/// they refill a ring slot (docs/FusedSchedule.md, "The dispatch warps and the pool ring").
+/// they refill a ring slot (docs/FusedSchedule.md, "The dispatch warps and
+/// the pool ring").
 int64_t poolLayoutRows(const LayerConfig &config, const Plan &plan);
 /// Whether the pool is a ring: plan.poolTokens below poolLayoutRows.
 bool poolWraps(const LayerConfig &config, const Plan &plan);
+/// Why variant `v` of `plan` cannot run a ring pool of `poolTokens` rows,
+/// or empty: a ring needs the fused-gemm kernel with l1-pull (its dispatch
+/// warps wait for a slot's last L2 tile before refilling it), whole
+/// m-blocks, and a wave order with at least (lag + 1) x wave-m-blocks
+/// m-blocks of ring, so that those L2 tiles come before the L1 tiles that
+/// need the refill. The planner (stagePoolTokens) and the plan rule ask it.
+std::string ringRefusal(const Plan &plan, const Variant &v, int64_t poolTokens);
 
 /// Typed overrides of every chosen value (the megamoe-plan pass options).
 /// An unset field keeps the heuristic; a set one applies to every variant.

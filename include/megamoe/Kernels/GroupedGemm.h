@@ -225,8 +225,8 @@ struct FusedGemmBinds {
   /// alone.
   const FusedKernelFrame *frame = nullptr;
   /// L1 and L2 tiles interleaved in waves; none: every L1 tile first.
-  std::optional<WaveOrder> wave; /// A ring pool (GemmProblem::poolLayoutRows):
-                                 /// the L2 tiles done per ring
+  std::optional<WaveOrder> wave;
+  /// A ring pool (GemmProblem::poolLayoutRows): the L2 tiles done per ring
   /// slot, which the dispatch warps wait on before a refill.
   std::string ringDone;
 };
