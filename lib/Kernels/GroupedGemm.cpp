@@ -175,14 +175,6 @@ struct BlockRows {
   Value pool0;
 };
 
-/// The pool row a layout row is stored at (GemmProblem::poolLayoutRows).
-Value poolDataRow(OpBuilder &b, Location loc, const GroupedGemmConfig &c,
-                  Value row) {
-  if (!c.poolRing())
-    return row;
-  return arith::RemUIOp::create(b, loc, row, i32Const(b, loc, c.staticM));
-}
-
 /// Without half blocks m-block m is rows [m BLOCK_M, (m + 1) BLOCK_M) of
 /// expert block_expert[m]; with them block_row[m] holds the first row (bit
 /// 31: a half block) and block_expert the expert of each 64-row unit
@@ -195,7 +187,7 @@ BlockRows loadBlockRows(OpBuilder &b, Location loc, const GemmPhase &g,
     Value row0 = moe::blockStart(b, loc, mBlock, g.cfg.blockM);
     return {row0, Value(),
             withExpert ? loadBlockExpert(b, loc, g, mBlock) : Value(),
-            poolDataRow(b, loc, g.cfg, row0)};
+            poolDataRow(b, loc, row0, g.cfg.staticM, g.cfg.poolRing())};
   }
   Value entry = moe::loadAt(b, loc, b.getI32Type(), g.blockRow,
                             indexToI32(b, loc, mBlock));

@@ -298,9 +298,10 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
     return "swiglu-requant-block must be 128 or 64 activation columns, got " +
            str(c.swigluRequantBlock);
   if (c.poolRing()) {
-    // The fused GEMM kernel's ring pool (docs/FusedSchedule.md, "The pool
-    // ring"): whole m-blocks per slot, the count from moe_layout, and its
-    // rows written by this kernel's pull (L1) or read by its scatter (L2).
+    // The fused GEMM kernel's ring pool (docs/FusedSchedule.md, "The
+    // dispatch warps and the pool ring"): whole m-blocks per slot, the count
+    // from moe_layout, and its rows written by this kernel's pull (L1) or read
+    // by its scatter (L2).
     if (c.poolLayoutRows <= c.staticM || c.staticM % c.blockM != 0)
       return "pool-layout-rows (" + str(c.poolLayoutRows) +
              ") must exceed static-m (" + str(c.staticM) +

@@ -249,14 +249,18 @@ Value rowSlot(OpBuilder &b, Location loc, const RowFrame &f, Value l, Value r) {
 
 } // namespace
 
+Value collectives::poolDataRow(OpBuilder &b, Location loc, Value row,
+                               int64_t poolRows, bool wraps) {
+  if (!wraps)
+    return row;
+  return arith::RemUIOp::create(b, loc, row, i32Const(b, loc, poolRows));
+}
+
 void collectives::pullPoolRow(OpBuilder &b, Location loc,
                               const PoolPullShape &s,
                               const PoolPullOperands &ops, Value lane,
                               Value row) {
-  Value dataRow = s.wraps ? arith::RemUIOp::create(b, loc, row,
-                                                   i32Const(b, loc, s.poolRows))
-                                .getResult()
-                          : row;
+  Value dataRow = poolDataRow(b, loc, row, s.poolRows, s.wraps);
   Value poolRow =
       elementPtr(b, loc, ops.pool, b.getI8Type(),
                  arith::MulIOp::create(b, loc, widen(b, loc, dataRow),

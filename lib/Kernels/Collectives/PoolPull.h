@@ -62,6 +62,12 @@ struct PoolPullOperands {
   mlir::Value staging, stagingPipeline;
 };
 
+/// Where layout row `row` (i32) is stored in a pool of `poolRows` rows: the
+/// row itself, or in a ring pool (`wraps`) row mod poolRows. The pull and
+/// the GEMMs that read the pool address it alike.
+mlir::Value poolDataRow(mlir::OpBuilder &b, mlir::Location loc, mlir::Value row,
+                        int64_t poolRows, bool wraps);
+
 /// The whole warp (lane `lane`, i32) fills pool row `row` (i32, warp-
 /// uniform, below the pool's rows).
 void pullPoolRow(mlir::OpBuilder &b, mlir::Location loc,
