@@ -12,7 +12,7 @@
 # options, with ',' for ' ', go to megamoe-expand and megamoe-plan, e.g.
 # flash:4096:2048:256:6:1:8192:::l2-block-n=256; the candidate plan options
 # go to megamoe-plan for every build but unfused, the reference, e.g.
-# s_ring:512:256:8:2:1:512::::l1-pull=true,wave-m-blocks=2,pool-tokens=256):
+# s_ring:512:256:8:2:1:512::::l1-pull=true,wave-m-blocks=2,pool-tokens=512):
 #   s_ep1       EP1, T = 64 (the planner's BLOCK_M 64 variant)
 #   s_ep1_bm128 EP1, T = 64, BLOCK_M 128 pinned (the other variant's kernels)
 #   s_r2, s_r4  2 and 4 ranks on one GPU (one-GPU multi-rank mode)
