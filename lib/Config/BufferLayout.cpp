@@ -82,13 +82,14 @@ BufferLayout stageKernelsBufferLayout(const LayerConfig &c, const Plan &p) {
   // the block tables' extent): P < PL is a ring (poolWraps).
   const int64_t P = p.poolTokens, PL = poolLayoutRows(c, p);
   int64_t BM = p.variants.front().blockM;
-  bool halfBlocks = false, l1Pull = false;
+  bool halfBlocks = false, expertBlocks = false, l1Pull = false;
   // K-split tails (Variant::kSplit): the most split tiles, and the floats of
   // the largest tile of either GEMM (a SwiGLU pair is two L1 blocks).
   int64_t splitTiles = 0, splitParts = 0, splitTileFloats = 0;
   for (const Variant &v : p.variants) {
     BM = std::min(BM, v.expertAlign > 0 ? v.expertAlign : v.blockM);
     halfBlocks |= v.halfBlocks();
+    expertBlocks |= v.l2ExpertBlocks;
     l1Pull |= v.l1Pull;
     if (v.kSplit > 1) {
       splitTiles = std::max(splitTiles, kSplitTiles(p.numSMs, v.kSplit));
@@ -163,6 +164,10 @@ BufferLayout stageKernelsBufferLayout(const LayerConfig &c, const Plan &p) {
   // (moe_layout writes it; the grouped GEMMs read it).
   if (halfBlocks)
     place.add("pool_block_row", "i32", {PL / BM}, "kernel");
+  // With expert blocks: the L2 GEMM's blocks of up to 256 rows, each one's
+  // first row and units (at most one per 64-row unit).
+  if (expertBlocks)
+    place.add("pool_expert_block", "i32", {PL / kHalfBlockRows}, "kernel");
   place.add("pool_info", "i32", {4}, "kernel");
   place.add("l1_pool", "e4m3", {P, H}, "kernel");
   place.add("l1_pool_sf", "f32", {H / c.recipe.inputScaleBlock, P}, "kernel");

@@ -221,6 +221,23 @@ bool stageL1PairStages(const LayerConfig &c, Schedule schedule,
   return l1PairStagesApply(c, schedule, v) && c.hidden > 4096;
 }
 
+bool l2ExpertBlocksApply(const LayerConfig &c, Schedule schedule,
+                         const Variant &v) {
+  // Per-64 activations (two A scales per K block) are not built with them.
+  return schedule == Schedule::Split && c.chip == Chip::SM90a &&
+         v.blockM == 128 && v.halfBlocks() && v.kSplit == 1 &&
+         c.recipe.requantBlock == 128;
+}
+
+bool stageL2ExpertBlocks(const LayerConfig &, Schedule, const Variant &) {
+  // Off until measured on the GPU (megamoe-plan l2-expert-blocks=true asks
+  // for it). The reason it is built: at EP1 with 8192 tokens V4-Pro's split
+  // L2 GEMM read 12.8 GB from DRAM for 8.45 GB of weights (Nsight, one
+  // H100, bench/RESULTS.md 2026-12-07): an expert's ~170 rows are two
+  // m-blocks whose tiles read its weights twice.
+  return false;
+}
+
 bool stageL1WeightTiles(const LayerConfig &) {
   // Off until measured in the layer (megamoe-plan l1-weight-tiles=true asks
   // for it): a plain read kernel streamed the tiled layout 7% faster than

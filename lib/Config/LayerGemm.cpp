@@ -1,4 +1,5 @@
 //===- LayerGemm.cpp - the grouped GEMMs of a planned layer ---------------===//
+#include "megamoe/Config/BufferLayout.h"
 #include "megamoe/Config/Heuristics.h"
 #include "megamoe/Config/KernelPlan.h"
 #include "megamoe/Config/Plan.h"
@@ -59,6 +60,14 @@ GemmProblem layerGemmProblem(const LayerConfig &c, const Plan &plan,
   g.poolRanks = v.kSplit > 1 ? c.ranks : 0;
   // An expert's last m-block may be 64 rows (Variant::expertAlign).
   g.halfBlocks = v.halfBlocks();
+  // The L2 GEMM may take an expert's 64-row units four at a time: 256 x 128
+  // tiles, two row blocks per math warpgroup (Variant::l2ExpertBlocks).
+  if (!l1 && v.l2ExpertBlocks) {
+    g.blockM = kExpertBlockRows;
+    g.blockN = 128;
+    g.halfBlocks = false;
+    g.expertBlocks = true;
+  }
   g.bWeightTiles = l1 && plan.l1WeightTiles;
   // The L1 kernel may run each pair as one BLOCK_N 256 pass.
   g.swigluPairStages = l1 && g.swiglu && v.l1PairStages;

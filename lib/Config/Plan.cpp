@@ -85,6 +85,11 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
     // K-split tail, PlanRules.cpp "k-split").
     v.kSplit =
         o.kSplit && v.blockM == 64 ? *o.kSplit : stageKSplit(c, schedule, v);
+    // The override asks it of the split schedule's BLOCK_M 128 L2 GEMM with
+    // half blocks (PlanRules.cpp "l2-expert-blocks").
+    v.l2ExpertBlocks = o.l2ExpertBlocks && l2ExpertBlocksApply(c, schedule, v)
+                           ? *o.l2ExpertBlocks
+                           : stageL2ExpertBlocks(c, schedule, v);
     // The fused-gemm kernel's tile order (Heuristics.cpp says what was
     // measured; PlanRules.cpp "wave-order" where it applies).
     auto [waveMBlocks, waveLag] = fusedGemmWaveOrder(c, schedule, v);
@@ -101,6 +106,13 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
   if (plan.poolTokens == 0)
     plan.poolTokens = worst;
   // An override that applies to no variant is a mistake, not a no-op.
+  if (o.l2ExpertBlocks.value_or(false) &&
+      std::none_of(plan.variants.begin(), plan.variants.end(),
+                   [](const Variant &v) { return v.l2ExpertBlocks; }))
+    return {"l2-expert-blocks=true applies to no variant of this plan: it is "
+            "built for the split schedule's L2 GEMM at BLOCK_M 128 with half "
+            "blocks (expert-align 64) on sm_90a, without k-split, with "
+            "requant-block 128"};
   if (o.l1PairStages.value_or(false) &&
       std::none_of(plan.variants.begin(), plan.variants.end(),
                    [](const Variant &v) { return v.l1PairStages; }))
@@ -199,6 +211,7 @@ std::vector<std::string> makePlan(const LayerConfig &c, const PlanOverrides &o,
     // Asked of the fused kernel, it is refused by its rule (PlanRules.cpp
     // "l1-pair-stages"), not dropped.
     v.l1PairStages = o.l1PairStages.value_or(false);
+    v.l2ExpertBlocks = o.l2ExpertBlocks.value_or(false);
     plan.variants.push_back(v);
     next = hi + 1;
   }

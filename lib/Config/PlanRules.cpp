@@ -468,6 +468,22 @@ const VariantRule kVariantRules[] = {
                  splitFusesActivation(c, v) ? "" : ", activation not fused"));
        return true;
      }},
+    {"l2-expert-blocks", kAnySchedule,
+     [](const LayerConfig &c, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       if (v.l2ExpertBlocks && !l2ExpertBlocksApply(c, scheduleOf(p, v), v))
+         r.fail(cat(describe(v),
+                    ": l2-expert-blocks is built for the split schedule's L2 "
+                    "GEMM at BLOCK_M 128 with half blocks (expert-align 64) "
+                    "on sm_90a, without k-split, with requant-block 128 (its "
+                    "blocks are the half-block layout's 64-row units); this "
+                    "variant is ",
+                    toString(scheduleOf(p, v)), ", BLOCK_M ", v.blockM,
+                    ", expert-align ", v.expertAlign, ", k-split ", v.kSplit,
+                    ", requant-block ", c.recipe.requantBlock, ", ",
+                    toString(c.chip)));
+       return true;
+     }},
     {"l1-pull", kAnySchedule,
      [](const LayerConfig &c, const Plan &p, size_t i, Report &r) {
        const Variant &v = p.variants[i];

@@ -39,6 +39,7 @@ Json toJson(const Variant &v) {
       {"expert_align", v.expertAlign},
       {"l1_pull", v.l1Pull},
       {"l1_pair_stages", v.l1PairStages},
+      {"l2_expert_blocks", v.l2ExpertBlocks},
       {"k_split", v.kSplit},
       {"wave_m_blocks", v.waveMBlocks},
       {"wave_lag", v.waveLag},
@@ -193,6 +194,9 @@ std::string planToText(const LayerConfig &c, const Plan &p) {
          << (v.l1PairStages ? " l1-pair-stages (an L1 pair is one BLOCK_N "
                               "256 mainloop pass)"
                             : "")
+         << (v.l2ExpertBlocks ? " l2-expert-blocks (the L2 GEMM in 256-row "
+                                "expert blocks)"
+                              : "")
          << (v.kSplit > 1 ? " k-split=" + std::to_string(v.kSplit) +
                                 " (the last wave's tiles split along K)"
                           : std::string())

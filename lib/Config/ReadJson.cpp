@@ -138,6 +138,10 @@ void readVariant(Reader &r, const Json &j, const std::string &w, Variant &v) {
   v.l1PairStages = false;
   if (j.is_object() && j.contains("l1_pair_stages"))
     r.boolean(j, "l1_pair_stages", w, v.l1PairStages);
+  // Older plans have no l2_expert_blocks: 128-row L2 m-blocks.
+  v.l2ExpertBlocks = false;
+  if (j.is_object() && j.contains("l2_expert_blocks"))
+    r.boolean(j, "l2_expert_blocks", w, v.l2ExpertBlocks);
   // Older plans have no k_split: no tile is split.
   v.kSplit = 1;
   if (j.is_object() && j.contains("k_split"))

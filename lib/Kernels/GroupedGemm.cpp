@@ -49,7 +49,8 @@ using megamoe::moe::i32Const;
 struct GemmPhase {
   const GroupedGemmConfig &cfg;
   Value a, b, sfa, d, sfb, blockExpert;
-  Value blockRow; // halfBlocks only: each m-block's first row and size
+  /// halfBlocks or expertBlocks only: each m-block's first row and size.
+  Value blockRow;
   CombineScatter scatter; // combineScatter only (d is then null)
   SwiGLURequant swiglu;   // swiglu only (d is then null)
   TileScheduler tiles;
@@ -166,9 +167,10 @@ Value loadBlockExpert(OpBuilder &b, Location loc, const GemmPhase &g,
 }
 
 /// Where an m-block's rows are: its first row (i32), whether it is a 64-row
-/// half block (i1; null without half blocks) and its expert.
+/// half block (i1; null without half blocks), its 64-row units (i32;
+/// expert blocks only, else null) and its expert.
 struct BlockRows {
-  Value row0, half, expert;
+  Value row0, half, units, expert;
   /// Where the rows are stored: row0, or in a ring pool row0 mod its rows
   /// (the layout's tables are read with row0, the pool's regions with
   /// pool0).
@@ -183,15 +185,35 @@ struct BlockRows {
 /// the flag after the mainloop).
 BlockRows loadBlockRows(OpBuilder &b, Location loc, const GemmPhase &g,
                         Value mBlock, bool withExpert = true) {
-  if (!g.cfg.halfBlocks) {
+  if (!g.cfg.halfBlocks && !g.cfg.expertBlocks) {
     Value row0 = moe::blockStart(b, loc, mBlock, g.cfg.blockM);
-    return {row0, Value(),
+    return {row0, Value(), Value(),
             withExpert ? loadBlockExpert(b, loc, g, mBlock) : Value(),
             poolDataRow(b, loc, row0, g.cfg.staticM, g.cfg.poolRing())};
   }
   Value entry = moe::loadAt(b, loc, b.getI32Type(), g.blockRow,
                             indexToI32(b, loc, mBlock));
   BlockRows r;
+  if (g.cfg.expertBlocks) {
+    // Expert blocks: bits [30, 32) hold the units less one
+    // (config::kExpertBlockUnitsShift, moe_layout).
+    Value shift = i32Const(b, loc, config::kExpertBlockUnitsShift);
+    r.row0 = arith::AndIOp::create(
+        b, loc, entry,
+        i32Const(
+            b, loc,
+            static_cast<int32_t>((1u << config::kExpertBlockUnitsShift) - 1)));
+    r.units = arith::AddIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, entry, shift),
+        i32Const(b, loc, 1));
+    if (withExpert)
+      r.expert = moe::loadAt(
+          b, loc, b.getI32Type(), g.blockExpert,
+          arith::DivUIOp::create(b, loc, r.row0,
+                                 i32Const(b, loc, config::kHalfBlockRows)));
+    r.pool0 = r.row0; // no ring (GroupedGemmConfig)
+    return r;
+  }
   r.row0 = arith::AndIOp::create(
       b, loc, entry,
       i32Const(b, loc, static_cast<int32_t>(~config::kHalfBlockBit)));
@@ -602,7 +624,6 @@ void buildMathTile(OpBuilder &tb, Location loc, const GemmKernel &k,
     return;
   }
   bool splitN = g.splitN;
-  int64_t rowBlocks = k.plan.rowBlocks;
   EpilogueTile epilogue{g.dTiles, k.epilogueBarriers[wg], wg, splitN ? 0 : wg};
   BlockRows rows = loadBlockRows(tb, loc, g, mBlock);
   KRange range = unitKRange(tb, loc, g, unit);
@@ -623,12 +644,27 @@ void buildMathTile(OpBuilder &tb, Location loc, const GemmKernel &k,
   // skips the stores: there warpgroup 0 alone made V4-Pro's layer 1.14-
   // 1.16x slower at 8192 tokens (bench/RESULTS.md 2026-12-02, "Half
   // blocks", run 3).
+  // Expert blocks extend this to 256-row tiles: warpgroup w computes the
+  // units 2w and 2w + 1 that are present (two row blocks, or only the
+  // first), and warpgroup 1 skips the stages of a block of at most two
+  // units as it skips a half block's.
   bool skipsHalves = skipsHalfBlocks(c);
-  Value releaseCount;
+  Value partnerSkips;
   if (skipsHalves && epilogue.rowBlock == 0)
+    partnerSkips = rows.half;
+  if (c.expertBlocks)
+    partnerSkips = arith::CmpIOp::create(tb, loc, arith::CmpIPredicate::ule,
+                                         rows.units, i32Const(tb, loc, 2));
+  Value releaseCount;
+  if (partnerSkips && wg == 0)
     releaseCount = arith::SelectOp::create(
-        tb, loc, rows.half, i32Const(tb, loc, 2), i32Const(tb, loc, 1));
-  auto compute = [&](OpBuilder &cb) {
+        tb, loc, partnerSkips, i32Const(tb, loc, 2), i32Const(tb, loc, 1));
+  // `rowBlocks`: the 64-row blocks this warpgroup computes (the plan's, or
+  // fewer in an expert block).
+  auto compute = [&](OpBuilder &cb, int64_t rowBlocks) {
+    MainloopPhase phase = g.phase;
+    if (rowBlocks != k.plan.rowBlocks)
+      phase.rowBlocks = rowBlocks;
     // With swiglu: the router weights are read before the mainloop, and
     // each column block's SwiGLU runs as soon as it is done. With
     // pullRows this kernel's dispatch warps write them: they are read
@@ -661,9 +697,10 @@ void buildMathTile(OpBuilder &tb, Location loc, const GemmKernel &k,
                                             rows.expert, nBlock, c.n, c.k);
       // One accumulator per column block of the tile (two with BLOCK_N
       // 256, which has no SwiGLU), per row block (two with BLOCK_M 256).
-      Value firstRow = indexConst(cb, loc, 64 * rowBlocks * epilogue.rowBlock);
+      Value firstRow =
+          indexConst(cb, loc, 64 * k.plan.rowBlocks * epilogue.rowBlock);
       SmallVector<Value, 2> t = k.mainloop.consumeTile(
-          cb, loc, firstRow, g.sfb, sfbRow, splitN ? wg : 0, g.phase,
+          cb, loc, firstRow, g.sfb, sfbRow, splitN ? wg : 0, phase,
           releaseCount,
           groupedStraddlingScales(cb, loc, k.mainloop.config(), nBlock, c.n,
                                   c.k),
@@ -702,7 +739,7 @@ void buildMathTile(OpBuilder &tb, Location loc, const GemmKernel &k,
                                   : p);
     };
     if (releaseCount)
-      moe::ifThen(cb, loc, rows.half, [&](OpBuilder &hb) {
+      moe::ifThen(cb, loc, partnerSkips, [&](OpBuilder &hb) {
         ws::BarrierSyncOp::create(hb, loc, k.halfBarrier);
       });
     // Warpgroup 1 of an L1 half block stores nothing; the row and the
@@ -725,8 +762,18 @@ void buildMathTile(OpBuilder &tb, Location loc, const GemmKernel &k,
           return requantStoreTile(sb, loc, epilogue, totals, splitN ? wg : 0,
                                   g.swiglu, rows.pool0, mBlock, tile, isStorer);
         TilePosition at{rows.pool0, tile, c.blockN};
+        size_t perRowBlock = totals.size() / rowBlocks;
         if (c.combineScatter) {
-          scatterTileToPeers(sb, loc, epilogue, totals, g.scatter, at);
+          // Row block by row block (one, or up to two of an expert block)
+          // through the warpgroup's rows of the output tile.
+          for (int64_t r = 0; r < rowBlocks; ++r) {
+            if (k.plan.rowBlocks > 1)
+              at.rowBlock = k.plan.rowBlocks * wg + r;
+            scatterTileToPeers(
+                sb, loc, epilogue,
+                ArrayRef<Value>(totals).slice(r * perRowBlock, perRowBlock),
+                g.scatter, at);
+          }
           return;
         }
         if (c.swapAB)
@@ -734,7 +781,6 @@ void buildMathTile(OpBuilder &tb, Location loc, const GemmKernel &k,
                                             g.d, at, isStorer);
         // Row block by row block (one, or two at BLOCK_M 256) through
         // the warpgroup's rows of the output tile.
-        size_t perRowBlock = totals.size() / rowBlocks;
         for (int64_t r = 0; r < rowBlocks; ++r) {
           if (rowBlocks > 1)
             at.rowBlock = rowBlocks * wg + r;
@@ -760,18 +806,34 @@ void buildMathTile(OpBuilder &tb, Location loc, const GemmKernel &k,
     if (g.ringDone && c.combineScatter)
       releaseRingSlot(cb, loc, g, k.epilogueBarriers[wg], isStorer, mBlock);
   };
-  if (skipsHalves && epilogue.rowBlock > 0) {
-    moe::ifThen(
-        tb, loc, rows.half,
-        [&](OpBuilder &sb) {
-          k.mainloop.skipTileStages(sb, loc, g.phase,
-                                    static_cast<int64_t>(nBlocks.size()));
-          ws::BarrierSyncOp::create(sb, loc, k.halfBarrier);
-        },
-        compute);
+  auto skipStages = [&](OpBuilder &sb) {
+    k.mainloop.skipTileStages(sb, loc, g.phase,
+                              static_cast<int64_t>(nBlocks.size()));
+    ws::BarrierSyncOp::create(sb, loc, k.halfBarrier);
+  };
+  auto computeAll = [&](OpBuilder &cb) { compute(cb, k.plan.rowBlocks); };
+  if (c.expertBlocks) {
+    // Each branch holds its own mainloop and epilogue, so no accumulator
+    // lives across it (an scf.if around the second row block's MMA inside
+    // the K loop spilled 1 KB, bench/RESULTS.md 2026-12-07).
+    Value both =
+        arith::CmpIOp::create(tb, loc, arith::CmpIPredicate::uge, rows.units,
+                              i32Const(tb, loc, 2 * (wg + 1)));
+    auto present = [&](OpBuilder &pb) {
+      moe::ifThen(pb, loc, both, computeAll,
+                  [&](OpBuilder &ob) { compute(ob, 1); });
+    };
+    if (wg == 0)
+      present(tb);
+    else
+      moe::ifThen(tb, loc, partnerSkips, skipStages, present);
     return;
   }
-  compute(tb);
+  if (skipsHalves && epilogue.rowBlock > 0) {
+    moe::ifThen(tb, loc, rows.half, skipStages, computeAll);
+    return;
+  }
+  computeAll(tb);
 }
 
 /// Role "math<wg>": its tiles of every phase, then what must complete before
@@ -825,12 +887,17 @@ void buildMathRole(OpBuilder &b, Location loc, const GemmKernel &k,
 Value numMBlocksAtStart(OpBuilder &b, Location loc, const GroupedGemmConfig &c,
                         Value param) {
   Value count = param;
+  // Expert blocks: their count follows the layout's (pool_info).
   if (c.deviceMBlocks)
-    count =
-        moe::load(b, loc, b.getI32Type(), param, /*align=*/4);
+    count = c.expertBlocks
+                ? moe::loadAt(b, loc, b.getI32Type(), param,
+                              i32Const(b, loc, config::kExpertBlocksInfoIndex),
+                              /*align=*/4)
+                : moe::load(b, loc, b.getI32Type(), param, /*align=*/4);
   Value most = i32Const(b, loc,
-                        c.layoutRowCapacity() /
-                            (c.halfBlocks ? config::kHalfBlockRows : c.blockM));
+                        c.layoutRowCapacity() / (c.halfBlocks || c.expertBlocks
+                                                     ? config::kHalfBlockRows
+                                                     : c.blockM));
   count = arith::MinSIOp::create(b, loc, count, most);
   return arith::MaxSIOp::create(b, loc, count, i32Const(b, loc, 0));
 }
@@ -895,7 +962,9 @@ Value allocateOutputTile(OpBuilder &b, Location loc,
   if (c.swiglu)
     return SwiGLURequant::allocate(b, loc, c.blockM);
   if (c.combineScatter)
-    return EpilogueTile::allocate(b, loc, c.blockM, columns, outType);
+    return EpilogueTile::allocate(
+        b, loc, c.blockM / config::warpgroupRowBlocks(c.blockM), columns,
+        outType);
   if (c.swapAB)
     return EpilogueTile::allocateTransposed(b, loc, c.blockM,
                                             c.plan().mathWarpgroups(),
@@ -960,8 +1029,9 @@ void buildRoles(OpBuilder &b, Location loc, GemmKernel &k) {
         b, loc, ws::BarrierType::get(ctx), static_cast<uint32_t>(1 + wg),
         b.getStrArrayAttr({"math" + std::to_string(wg)})));
   // After the epilogue barriers and the split-columns pair barrier's id.
-  if (llvm::any_of(k.phases,
-                   [](GemmPhase *g) { return skipsHalfBlocks(g->cfg); }))
+  if (llvm::any_of(k.phases, [](GemmPhase *g) {
+        return skipsHalfBlocks(g->cfg) || g->cfg.expertBlocks;
+      }))
     k.halfBarrier = ws::NamedBarrierOp::create(
         b, loc, ws::BarrierType::get(ctx),
         static_cast<uint32_t>(2 + k.plan.mathWarpgroups()),

@@ -67,9 +67,27 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
              "64 x 128 row blocks; two of 256 or 192 columns do not fit its "
              "registers), got " +
              str(c.blockN);
-    if (c.swiglu || c.combineScatter || c.halfBlocks || c.pullRows)
-      return "block-m 256 is built for the TMA-store epilogue only (not "
-             "swiglu, combine-scatter, half-blocks or pull-rows)";
+    if (c.swiglu || (c.combineScatter && !c.expertBlocks) || c.halfBlocks ||
+        c.pullRows)
+      return "block-m 256 is built for the TMA-store epilogue and for "
+             "expert-blocks with combine-scatter (not swiglu, half-blocks, "
+             "pull-rows, or combine-scatter without expert-blocks)";
+  }
+  if (c.expertBlocks) {
+    // The layer's L2 GEMM over the half-block layout's 64-row units, four
+    // per block (config::kExpertBlockRows; moe_layout's pool_expert_block).
+    if (c.blockM != cfg::kExpertBlockRows || !c.combineScatter)
+      return "expert-blocks needs block-m " + str(cfg::kExpertBlockRows) +
+             " and combine-scatter (the layer's L2 GEMM), got block-m " +
+             str(c.blockM) +
+             (c.combineScatter ? "" : " without combine-scatter");
+    if (c.staticM <= 0 || !c.deviceMBlocks)
+      return "expert-blocks needs static-m > 0 and device-m-blocks (a layer "
+             "pool laid out by moe_layout)";
+    if (c.kSplit != 1 || c.clusterM != 1 || c.poolRing() || c.mmaTurns ||
+        c.aScaleGroups != 1)
+      return "expert-blocks is not built with k-split, a cluster, a ring "
+             "pool, mma-turns or per-64 A scales (a-scale-groups 2)";
   }
   if (c.blockN != 128 && c.blockN != 192 && c.blockN != 256)
     return "block-n must be 128 (one 128x128 weight scale block per tile "
@@ -130,10 +148,13 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
   if (c.maxM < c.blockM || c.maxM % c.blockM != 0)
     return "max-m must be a positive multiple of block-m " + str(c.blockM) +
            ", got " + str(c.maxM);
-  if (c.staticM < 0 || c.staticM % c.blockM != 0)
-    return "static-m must be 0 (M given at launch) or a positive multiple of "
-           "block-m " +
-           str(c.blockM) + ", got " + str(c.staticM);
+  // Expert blocks start on any 64-row unit: the pool is a multiple of the
+  // layout's m-block (128), not of theirs.
+  int64_t staticAlign = c.expertBlocks ? cfg::kHalfBlockRows : c.blockM;
+  if (c.staticM < 0 || c.staticM % staticAlign != 0)
+    return "static-m must be 0 (M given at launch) or a positive multiple of " +
+           std::string(c.expertBlocks ? "64 (expert blocks)" : "block-m ") +
+           (c.expertBlocks ? "" : str(c.blockM)) + ", got " + str(c.staticM);
   // TMA coordinates are signed 32-bit; B rows are E * N.
   if (c.experts * c.n >= (int64_t(1) << 31) ||
       c.rowCapacity() >= (int64_t(1) << 31))

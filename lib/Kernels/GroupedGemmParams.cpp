@@ -92,7 +92,7 @@ SmallVector<KernelParam> gemm::kernelParams(Builder &b,
   params.push_back({kParamBlockExpert, binds.blockExpert, global(i32)});
   params.push_back({kParamNumMBlocks, binds.numMBlocks,
                     c.deviceMBlocks ? global(i32) : i32});
-  if (c.halfBlocks)
+  if (c.halfBlocks || c.expertBlocks)
     params.push_back({kParamBlockRow, binds.blockRow, global(i32)});
   if (c.combineScatter) {
     params.push_back({kParamPoolSource, binds.poolSource, global(i32)});
@@ -145,7 +145,10 @@ SmallVector<KernelParam> gemm::kernelParams(Builder &b,
 /// host never knows, launches the same body this way.
 SmallVector<Attribute, 3> gemm::kernelGrid(Builder &b,
                                            const GroupedGemmConfig &c) {
+  // Expert blocks: at most one per 64-row unit.
   if (c.staticM > 0)
-    return persistentGrid(b, c.staticM / c.blockM * tilesPerMBlock(c));
+    return persistentGrid(
+        b, c.staticM / (c.expertBlocks ? config::kHalfBlockRows : c.blockM) *
+               tilesPerMBlock(c));
   return persistentGrid(b);
 }

@@ -19,7 +19,11 @@
 //     (ceil(padded / 128)) places each expert's m-blocks in pool_block_row:
 //     the first row, bit 31 set when the block is a 64-row half block (the
 //     expert's last, when its padded rows leave 64); pool_info[0] counts the
-//     m-blocks that lie wholly inside the pool.
+//     m-blocks that lie wholly inside the pool. With expert blocks (the L2
+//     GEMM's, config::kExpertBlockRows) a third scan places each expert's
+//     ceil(padded / 256) blocks in pool_expert_block: the first row and the
+//     64-row units of the block's m-blocks that are inside the pool;
+//     pool_info[2] counts them.
 //
 // Counts from peers are clamped to T * K (what one rank can send), and rows
 // past the pool's P rows are not used (pool_info says min(rows, P)), so
@@ -57,6 +61,8 @@ constexpr int64_t kWarpSize = 32;
 /// pool_block_expert entry (= blockM, or 64 with half blocks).
 struct LayoutShape {
   int64_t E, L, R, slotsPerRank, blockM, poolRows, align;
+  /// The L2 GEMM's expert blocks (Variant::l2ExpertBlocks; half blocks).
+  bool expertBlocks = false;
   bool halfBlocks() const { return align < blockM; }
 };
 
@@ -194,6 +200,68 @@ Value writeExpertBlocks(OpBuilder &b, Location loc, const LayoutShape &s,
   return loop.getResult(0);
 }
 
+/// With expert blocks: expert l's blocks of up to 256 rows, the `first`-th
+/// of the layout on. Block j starts at row start + 256 j and holds the
+/// 64-row units of its two m-blocks (writeExpertBlocks' 2j and 2j + 1) that
+/// lie wholly inside the pool, so that the L2 GEMM computes exactly the
+/// units the L1 GEMM does; a block with none is not written (such blocks
+/// end the layout). Returns how many are written.
+Value writeExpertL2Blocks(OpBuilder &b, Location loc, const LayoutShape &s,
+                          const BoundKernel &args, Value first, Value start,
+                          Value padded, Value blocks) {
+  auto loop = scf::ForOp::create(
+      b, loc, i32Const(b, loc, 0), blocks, i32Const(b, loc, 1),
+      ValueRange{i32Const(b, loc, 0)},
+      [&](OpBuilder &lb, Location ll, Value j, ValueRange acc) {
+        auto c = [&](int64_t v) { return i32Const(lb, ll, v); };
+        Value offset =
+            arith::MulIOp::create(lb, ll, j, c(config::kExpertBlockRows));
+        Value row = arith::AddIOp::create(lb, ll, start, offset);
+        Value left = arith::SubIOp::create(lb, ll, padded, offset);
+        // The rows of its first and second m-block (64 or 128; 0 when the
+        // expert's rows end before the second) and whether each lies
+        // inside the pool.
+        Value rowsA = umin(lb, ll, left, c(s.blockM));
+        Value rowsB = arith::SubIOp::create(
+            lb, ll, umin(lb, ll, left, c(2 * s.blockM)), rowsA);
+        Value pool = c(s.poolRows);
+        Value inA = arith::CmpIOp::create(
+            lb, ll, arith::CmpIPredicate::ule,
+            arith::AddIOp::create(lb, ll, row, rowsA), pool);
+        Value inB = arith::CmpIOp::create(
+            lb, ll, arith::CmpIPredicate::ule,
+            arith::AddIOp::create(
+                lb, ll, arith::AddIOp::create(lb, ll, row, c(s.blockM)), rowsB),
+            pool);
+        Value zero = c(0);
+        Value rowsIn = arith::SelectOp::create(
+            lb, ll, inA,
+            arith::AddIOp::create(
+                lb, ll, rowsA,
+                arith::SelectOp::create(lb, ll, inB, rowsB, zero)),
+            zero);
+        Value units =
+            arith::DivUIOp::create(lb, ll, rowsIn, c(config::kHalfBlockRows));
+        Value written = arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::ugt,
+                                              units, zero);
+        ifThen(lb, ll, written, [&](OpBuilder &tb) {
+          Value entry = arith::OrIOp::create(
+              tb, ll, row,
+              arith::ShLIOp::create(
+                  tb, ll,
+                  arith::SubIOp::create(tb, ll, units, i32Const(tb, ll, 1)),
+                  i32Const(tb, ll, config::kExpertBlockUnitsShift)));
+          storeAt(tb, ll, entry, args.arg("pool_expert_block"),
+                  arith::AddIOp::create(tb, ll, first, j), 4);
+        });
+        Value count = arith::AddIOp::create(
+            lb, ll, acc[0],
+            arith::ExtUIOp::create(lb, ll, lb.getI32Type(), written));
+        scf::YieldOp::create(lb, ll, count);
+      });
+  return loop.getResult(0);
+}
+
 /// The value of lane 31 (every lane gets it).
 Value lastLane(OpBuilder &b, Location loc, Value value) {
   return gpu::ShuffleOp::create(b, loc, value, kWarpSize - 1, kWarpSize,
@@ -234,7 +302,8 @@ void layOutPool(OpBuilder &b, Location loc, const LayoutShape &s,
   // m-blocks; their in-lane prefix sums, in expert order.
   Value zero = i32Const(b, loc, 0);
   SmallVector<Value> padded, blocks, rowsBefore, blocksBefore;
-  Value laneRows = zero, laneBlocks = zero;
+  SmallVector<Value> l2Blocks, l2BlocksBefore;
+  Value laneRows = zero, laneBlocks = zero, laneL2Blocks = zero;
   for (int64_t j = 0; j < per; ++j) {
     Value rows = arith::SelectOp::create(b, loc, valid[j], counts[j], zero);
     padded.push_back(arith::MulIOp::create(b, loc, roundUp(rows, s.align),
@@ -246,19 +315,28 @@ void layOutPool(OpBuilder &b, Location loc, const LayoutShape &s,
       blocksBefore.push_back(laneBlocks);
       laneBlocks = arith::AddIOp::create(b, loc, laneBlocks, blocks[j]);
     }
+    if (s.expertBlocks) {
+      l2Blocks.push_back(roundUp(padded[j], config::kExpertBlockRows));
+      l2BlocksBefore.push_back(laneL2Blocks);
+      laneL2Blocks = arith::AddIOp::create(b, loc, laneL2Blocks, l2Blocks[j]);
+    }
   }
   // Exclusive prefix over the lanes = inclusive scan minus the lane's own.
   Value rowsIncl = warpInclusiveScan(b, loc, lane, laneRows);
   Value rowBase = arith::SubIOp::create(b, loc, rowsIncl, laneRows);
   Value totalRows = lastLane(b, loc, rowsIncl);
-  Value blockBase;
+  Value blockBase, l2BlockBase;
   if (s.halfBlocks()) {
     Value blocksIncl = warpInclusiveScan(b, loc, lane, laneBlocks);
     blockBase = arith::SubIOp::create(b, loc, blocksIncl, laneBlocks);
   }
+  if (s.expertBlocks) {
+    Value blocksIncl = warpInclusiveScan(b, loc, lane, laneL2Blocks);
+    l2BlockBase = arith::SubIOp::create(b, loc, blocksIncl, laneL2Blocks);
+  }
   // Write each expert's rows and blocks; with half blocks count the m-blocks
   // that lie wholly inside the pool (a prefix of the layout's).
-  Value laneWritten = zero;
+  Value laneWritten = zero, laneL2Written = zero;
   for (int64_t j = 0; j < per; ++j) {
     Value start = arith::AddIOp::create(b, loc, rowBase, rowsBefore[j]);
     if (!s.halfBlocks()) {
@@ -268,22 +346,38 @@ void layOutPool(OpBuilder &b, Location loc, const LayoutShape &s,
       continue;
     }
     Value firstBlock = arith::AddIOp::create(b, loc, blockBase, blocksBefore[j]);
+    Value firstL2Block =
+        s.expertBlocks
+            ? arith::AddIOp::create(b, loc, l2BlockBase, l2BlocksBefore[j])
+                  .getResult()
+            : Value();
     auto written = scf::IfOp::create(
         b, loc, valid[j],
         [&](OpBuilder &tb, Location tl) {
           writeExpert(tb, tl, s, args, experts[j], start, padded[j]);
-          scf::YieldOp::create(tb, tl,
-                               writeExpertBlocks(tb, tl, s, args, firstBlock,
-                                                 start, padded[j], blocks[j]));
+          SmallVector<Value, 2> counts = {writeExpertBlocks(
+              tb, tl, s, args, firstBlock, start, padded[j], blocks[j])};
+          if (s.expertBlocks)
+            counts.push_back(writeExpertL2Blocks(
+                tb, tl, s, args, firstL2Block, start, padded[j], l2Blocks[j]));
+          scf::YieldOp::create(tb, tl, counts);
         },
         [&](OpBuilder &eb, Location el) {
-          scf::YieldOp::create(eb, el, i32Const(eb, el, 0));
+          SmallVector<Value, 2> none(s.expertBlocks ? 2 : 1,
+                                     i32Const(eb, el, 0));
+          scf::YieldOp::create(eb, el, none);
         });
     laneWritten = arith::AddIOp::create(b, loc, laneWritten, written.getResult(0));
+    if (s.expertBlocks)
+      laneL2Written =
+          arith::AddIOp::create(b, loc, laneL2Written, written.getResult(1));
   }
-  Value writtenBlocks;
+  Value writtenBlocks, writtenL2Blocks;
   if (s.halfBlocks())
     writtenBlocks = lastLane(b, loc, warpInclusiveScan(b, loc, lane, laneWritten));
+  if (s.expertBlocks)
+    writtenL2Blocks =
+        lastLane(b, loc, warpInclusiveScan(b, loc, lane, laneL2Written));
   Value isLane0 =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, zero);
   ifThen(b, loc, isLane0, [&](OpBuilder &tb) {
@@ -297,6 +391,9 @@ void layOutPool(OpBuilder &b, Location loc, const LayoutShape &s,
                   .getResult();
     storeAt(tb, loc, mBlocks, args.arg("pool_info"), i32Const(tb, loc, 0), 4);
     storeAt(tb, loc, used, args.arg("pool_info"), i32Const(tb, loc, 1), 4);
+    if (s.expertBlocks)
+      storeAt(tb, loc, writtenL2Blocks, args.arg("pool_info"),
+              i32Const(tb, loc, config::kExpertBlocksInfoIndex), 4);
     Value overflow = arith::CmpIOp::create(tb, loc, arith::CmpIPredicate::ugt,
                                            totalRows, poolRows);
     ifThen(tb, loc, overflow, [&](OpBuilder &ob) {
@@ -310,10 +407,10 @@ void layOutPool(OpBuilder &b, Location loc, const LayoutShape &s,
 /// The layout's shapes in context `ctx`.
 LayoutShape layoutShape(const MoeKernelContext &ctx) {
   const config::LayerConfig &c = ctx.config;
-  return {c.experts,      c.localExperts(),
-          c.ranks,        c.maxTokensPerRank * c.topk,
-          ctx.blockM,     config::poolLayoutRows(c, ctx.plan),
-          ctx.expertAlign};
+  return {c.experts,       c.localExperts(),
+          c.ranks,         c.maxTokensPerRank * c.topk,
+          ctx.blockM,      config::poolLayoutRows(c, ctx.plan),
+          ctx.expertAlign, ctx.l2ExpertBlocks};
 }
 
 } // namespace
@@ -332,6 +429,8 @@ SmallVector<KernelParam> megamoe::moe::layoutParams(MLIRContext *mc,
                                      valueParam(mc, "rank")};
   if (layoutShape(ctx).halfBlocks())
     params.push_back(regionParam(mc, "pool_block_row", i32));
+  if (layoutShape(ctx).expertBlocks)
+    params.push_back(regionParam(mc, "pool_expert_block", i32));
   return params;
 }
 
@@ -351,14 +450,24 @@ bool megamoe::moe::checkLayoutRegions(Location loc,
                    << " or half of it (half blocks)";
     return false;
   }
+  if (s.expertBlocks && !s.halfBlocks()) {
+    emitError(loc) << "moe_layout: expert blocks take the half-block "
+                      "layout's 64-row units (BLOCK_M 128, expert alignment "
+                      "64), got BLOCK_M "
+                   << s.blockM << ", expert alignment " << s.align;
+    return false;
+  }
   return checkRegion(loc, ctx, "send_count", s.E * 4) &&
          checkRegion(loc, ctx, "recv_count", s.R * s.L * 4) &&
          checkRegion(loc, ctx, "pool_row_start", s.L * (s.R + 1) * 4) &&
-         checkRegion(loc, ctx, "pool_block_expert",
-                     s.poolRows / s.align * 4) &&
+         checkRegion(loc, ctx, "pool_block_expert", s.poolRows / s.align * 4) &&
          (!s.halfBlocks() ||
           checkRegion(loc, ctx, "pool_block_row", s.poolRows / s.align * 4)) &&
-         checkRegion(loc, ctx, "pool_info", 2 * 4) &&
+         (!s.expertBlocks || checkRegion(loc, ctx, "pool_expert_block",
+                                         s.poolRows / s.align * 4)) &&
+         checkRegion(loc, ctx, "pool_info",
+                     (s.expertBlocks ? config::kExpertBlocksInfoIndex + 1 : 2) *
+                         4) &&
          checkRegion(loc, ctx, "barriers", 4) &&
          checkRegion(loc, ctx, "errors", 2 * 4);
 }

@@ -65,7 +65,7 @@
 // BM256N: block-m 256 needs block-n 128 (each warpgroup computes two 64 x 128 row blocks; two of 256 or 192 columns do not fit its registers), got 256
 // BM256N192: block-m 256 needs block-n 128 {{.*}}, got 192
 // BM256CHIP: block-m 256 is built for sm_90a only, got chip 'sm_100a'
-// BM256EPI: block-m 256 is built for the TMA-store epilogue only (not swiglu, combine-scatter, half-blocks or pull-rows)
+// BM256EPI: block-m 256 is built for the TMA-store epilogue and for expert-blocks with combine-scatter (not swiglu, half-blocks, pull-rows, or combine-scatter without expert-blocks)
 // BM256MAXM: max-m must be a positive multiple of block-m 256, got 384
 // MAXM: error: megamoe-grouped-gemm: max-m must be a positive multiple of block-m 128, got 100
 // SMEM: error: megamoe-grouped-gemm: 8 stages of 33296 B plus 32768 B need 299136 B of shared memory, more than the 232448 B an sm_90a block can have

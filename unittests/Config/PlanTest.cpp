@@ -979,3 +979,74 @@ TEST(FusedGemmPlan, L1PullRing) {
                                  "1) x wave-m-blocks = 16"),
             std::string::npos);
 }
+
+// l2-expert-blocks: the override reaches the split schedule's BLOCK_M 128
+// variant (half blocks), round-trips through JSON, gives the L2 GEMM
+// problem 256 x 128 expert-block tiles and the buffer its table, and is
+// refused where no variant can take it.
+TEST(UnfusedPlan, L2ExpertBlocks) {
+  LayerConfig c = v4Pro(1, 8192);
+  PlanOverrides o;
+  o.schedule = Schedule::Split;
+  Plan off = planOk(c, o);
+  o.l2ExpertBlocks = true;
+  Plan p = planOk(c, o);
+  ASSERT_EQ(p.variants.size(), 2u);
+  EXPECT_FALSE(p.variants[0].l2ExpertBlocks); // BLOCK_M 64: no half blocks
+  EXPECT_TRUE(p.variants[1].l2ExpertBlocks);
+  EXPECT_EQ(p.variants[1].expertAlign, kHalfBlockRows);
+  GemmProblem l2 = layerGemmProblem(c, p, p.variants[1], LayerGemm::L2);
+  EXPECT_TRUE(l2.expertBlocks && l2.combineScatter);
+  EXPECT_FALSE(l2.halfBlocks);
+  EXPECT_EQ(l2.blockM, kExpertBlockRows);
+  EXPECT_EQ(l2.blockN, 128);
+  KernelPlan k = planGroupedGemmKernel(l2);
+  EXPECT_EQ(k.rowBlocks, 2);
+  EXPECT_EQ(k.mathWarpgroups(), 2);
+  EXPECT_TRUE(validateKernelPlan(k).empty());
+  // The L1 GEMM keeps the 128-row half-block m-blocks.
+  GemmProblem l1 = layerGemmProblem(c, p, p.variants[1], LayerGemm::L1);
+  EXPECT_EQ(l1.blockM, 128);
+  EXPECT_TRUE(l1.halfBlocks && !l1.expertBlocks);
+  // The table: one entry per 64-row unit of the layout, only when asked.
+  BufferLayout with = computeBufferLayout(c, p);
+  BufferLayout without = computeBufferLayout(c, off);
+  const Region *table = with.find("pool_expert_block");
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(table->shape, std::vector<int64_t>{poolLayoutRows(c, p) / 64});
+  EXPECT_EQ(without.find("pool_expert_block"), nullptr);
+  // JSON round trip; an older plan has none.
+  Plan back;
+  LayerConfig backConfig;
+  std::vector<std::string> errors =
+      planFromJson(planToJson(c, p, 0), backConfig, back);
+  ASSERT_TRUE(errors.empty()) << errors[0];
+  EXPECT_FALSE(back.variants[0].l2ExpertBlocks);
+  EXPECT_TRUE(back.variants[1].l2ExpertBlocks);
+  // The rule: not on the BLOCK_M 64 variant.
+  Plan bad = p;
+  bad.variants[0].l2ExpertBlocks = true;
+  std::vector<std::string> e = validatePlan(c, bad);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("l2-expert-blocks is built for the split schedule's "
+                      "L2 GEMM at BLOCK_M 128 with half blocks"),
+            std::string::npos)
+      << e[0];
+  // The override where no variant can take it: an error, not a no-op.
+  for (Schedule s : {Schedule::Unfused, Schedule::FusedGemm}) {
+    o.schedule = s;
+    e = makePlan(c, o, bad);
+    ASSERT_EQ(e.size(), 1u);
+    EXPECT_NE(e[0].find("l2-expert-blocks=true applies to no variant"),
+              std::string::npos)
+        << e[0];
+  }
+  o.schedule = Schedule::Split;
+  c.recipe.requantBlock = 64; // two A scales per K block: not built
+  e = makePlan(c, o, bad);
+  ASSERT_EQ(e.size(), 1u);
+  // Off by default until measured.
+  c.recipe.requantBlock = 128;
+  for (const Variant &v : off.variants)
+    EXPECT_FALSE(v.l2ExpertBlocks);
+}

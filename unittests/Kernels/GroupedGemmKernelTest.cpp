@@ -382,3 +382,50 @@ TEST(GroupedGemmConfig, StaticMReplacesMaxM) {
 }
 
 } // namespace
+
+// Expert blocks: BLOCK_M 256 with the combine scatter over a layer pool
+// (static M a multiple of 64, not of 256), and nothing it is not built with.
+TEST(GroupedGemmConfig, ExpertBlocksAreTheLayersL2GemmAtBlockM256) {
+  megamoe::GroupedGemmConfig c;
+  c.experts = 8;
+  c.n = 512;
+  c.k = 256;
+  c.staticM = 1152; // 4.5 blocks of 256
+  c.deviceMBlocks = true;
+  c.blockM = 256;
+  c.blockN = 128;
+  c.combineScatter = true;
+  c.combineTokens = 64;
+  c.combineTopk = 2;
+  c.combineRanks = 1;
+  std::optional<std::string> error = megamoe::verifyGroupedGemmConfig(c);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("combine-scatter without expert-blocks"),
+            std::string::npos)
+      << *error;
+  c.expertBlocks = true;
+  EXPECT_FALSE(megamoe::verifyGroupedGemmConfig(c));
+  c.blockM = 128;
+  error = megamoe::verifyGroupedGemmConfig(c);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("expert-blocks needs block-m 256"), std::string::npos)
+      << *error;
+  c.blockM = 256;
+  c.staticM = 1120; // not a whole 64-row unit
+  error = megamoe::verifyGroupedGemmConfig(c);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("multiple of 64 (expert blocks)"), std::string::npos)
+      << *error;
+  c.staticM = 1152;
+  c.aScaleGroups = 2;
+  error = megamoe::verifyGroupedGemmConfig(c);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("expert-blocks is not built with"), std::string::npos)
+      << *error;
+  c.aScaleGroups = 1;
+  c.blockN = 256;
+  error = megamoe::verifyGroupedGemmConfig(c);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("block-m 256 needs block-n 128"), std::string::npos)
+      << *error;
+}

@@ -60,6 +60,17 @@ constexpr int64_t kMinBlockM = 32;
 constexpr int64_t kHalfBlockRows = 64;
 constexpr uint32_t kHalfBlockBit = 1u << 31;
 
+/// Expert blocks (Variant::l2ExpertBlocks): the L2 GEMM's m-blocks are up
+/// to kExpertBlockRows rows of one expert, its 64-row units (the half-block
+/// layout's) taken four at a time, so that each tile reads an expert's
+/// weight tile once for up to 256 rows. `pool_expert_block` holds one i32
+/// per block: its first pool row | (units - 1) << kExpertBlockUnitsShift;
+/// pool_info[kExpertBlocksInfoIndex] counts the blocks (moe_layout writes
+/// both, the L2 GEMM reads them).
+constexpr int64_t kExpertBlockRows = 256;
+constexpr int kExpertBlockUnitsShift = 30;
+constexpr int64_t kExpertBlocksInfoIndex = 2;
+
 } // namespace megamoe::config
 
 #endif // MEGAMOE_CONFIG_BUFFERLAYOUT_H

@@ -74,6 +74,15 @@ bool l1PairStagesApply(const LayerConfig &config, Schedule schedule,
 /// Whether it does (Variant::l1PairStages), where it applies.
 bool stageL1PairStages(const LayerConfig &config, Schedule schedule,
                        const Variant &v);
+/// Whether variant `v` of a plan of `schedule` can compute its L2 GEMM in
+/// expert blocks (Variant::l2ExpertBlocks): the split schedule's L2 GEMM at
+/// BLOCK_M 128 with half blocks (expert-align 64) on sm_90a, without a
+/// K-split. The one condition PlanRules.cpp and the planner both ask.
+bool l2ExpertBlocksApply(const LayerConfig &config, Schedule schedule,
+                         const Variant &v);
+/// Whether it does (Variant::l2ExpertBlocks), where it applies.
+bool stageL2ExpertBlocks(const LayerConfig &config, Schedule schedule,
+                         const Variant &v);
 /// Whether the plan's L1 weights are in the tiled kernel layout
 /// (Plan::l1WeightTiles). PlanRules.cpp checks where it is allowed.
 bool stageL1WeightTiles(const LayerConfig &config);

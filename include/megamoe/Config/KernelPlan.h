@@ -158,6 +158,14 @@ struct GemmProblem {
   /// with combineScatter skips its stages (docs/UnfusedSchedule.md, "Half
   /// blocks").
   bool halfBlocks = false;
+  /// Expert blocks (BLOCK_M 256, combineScatter; config::kExpertBlockRows,
+  /// Variant::l2ExpertBlocks): m-block m starts at row block_row[m] & (2^30
+  /// - 1) and has (block_row[m] >> 30) + 1 units of 64 rows; block_expert
+  /// holds the expert of each 64-row unit, and the m-block count is
+  /// element kExpertBlocksInfoIndex of the num_m_blocks pointer. Math
+  /// warpgroup w computes units 2w and 2w + 1 that are present: two row
+  /// blocks, one, or none (it then skips its stages).
+  bool expertBlocks = false;
   /// B (the weights) in the tiled layout (kWeightTileRows x kWeightTileK
   /// contiguous tiles; Plan::l1WeightTiles): a rank-4 TMA descriptor.
   bool bWeightTiles = false;

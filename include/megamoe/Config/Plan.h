@@ -76,6 +76,13 @@ struct Variant {
   /// (both blocks in each ring stage, A loaded once) instead of two passes
   /// (GemmProblem::swigluPairStages; docs/SplitSchedule.md).
   bool l1PairStages = false;
+  /// Whether the variant's L2 GEMM (the split schedule's moe_l2_gemm, with
+  /// half blocks) computes expert blocks: 256-row tiles of one expert's
+  /// 64-row units, each warpgroup two row blocks, absent units skipped
+  /// (config::kExpertBlockRows; docs/SplitSchedule.md, "Expert blocks"),
+  /// instead of one 128-row tile per m-block, which reads the expert's
+  /// weights once per m-block.
+  bool l2ExpertBlocks = false;
   /// Units the grouped GEMMs split each tile of their last, partial wave
   /// into along K (1 = none; warpspec.tile_loop k_split), so that the SMs
   /// that wave would leave idle stream weights too. Stage kernels of the
@@ -160,6 +167,7 @@ struct PlanOverrides {
   std::optional<int64_t> expertAlign;
   std::optional<bool> l1Pull;
   std::optional<bool> l1PairStages;
+  std::optional<bool> l2ExpertBlocks;
   std::optional<bool> l1WeightTiles;
   std::optional<int64_t> kSplit;
   std::optional<int64_t> waveMBlocks, waveLag;

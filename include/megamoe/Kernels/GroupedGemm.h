@@ -153,7 +153,8 @@ std::optional<std::string> verifyGroupedGemmConfig(const GroupedGemmConfig &c);
 /// "Parameter binding"); empty = none (the caller passes it by name).
 struct GroupedGemmBinds {
   std::string a, b, aScales, d, bScales, blockExpert, numMBlocks;
-  /// With halfBlocks: each m-block's first row (bit 31: a half block).
+  /// With halfBlocks: each m-block's first row (bit 31: a half block); with
+  /// expertBlocks: each block's first row and units (bits 30-31).
   std::string blockRow;
   /// With combineScatter (instead of d).
   std::string poolSource, combine, peerOffsets;

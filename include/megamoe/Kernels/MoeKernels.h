@@ -39,6 +39,9 @@ struct MoeKernelContext {
   /// expertAlign): blockM, or 64 with half blocks.
   int64_t expertAlign = 128;
   bool halfBlocks() const { return expertAlign < blockM; }
+  /// The variant's L2 GEMM computes expert blocks (config::Variant::
+  /// l2ExpertBlocks): moe_layout writes their table too.
+  bool l2ExpertBlocks = false;
   /// Cycles a cross-rank barrier waits before it traps with a message.
   int64_t barrierTimeoutCycles = int64_t(20) * 1000 * 1000 * 1000;
   /// Fault injection (tests): L1 arrivals the fused GEMM kernel's L2 tiles

@@ -384,7 +384,9 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
   bool lag = cfg.releaseLag == 1;
   // One accumulator per (row block, column block), row block major.
   int64_t blocks = cfg.columnBlocks;
-  int64_t accumulators = cfg.rowBlocks * blocks;
+  int64_t rowBlocks = phase.rowBlocks ? phase.rowBlocks : cfg.rowBlocks;
+  assert(rowBlocks <= cfg.rowBlocks && "at most the ring's row blocks");
+  int64_t accumulators = rowBlocks * blocks;
   // Column block j's weight scales of K block `kBlock` are K / 128 entries
   // after block j - 1's (and so are a straddling tile's second block's).
   // The tile's scale row is addressed once; the K loop indexes it with the
@@ -434,7 +436,7 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
   SmallVector<Value> inits(accumulators, zero);
   // The first row of each row block in the A tile.
   SmallVector<Value, 2> blockRows{row};
-  for (int64_t r = 1; r < cfg.rowBlocks; ++r)
+  for (int64_t r = 1; r < rowBlocks; ++r)
     blockRows.push_back(
         arith::AddIOp::create(b, loc, row, indexConst(b, loc, 64 * r)));
   if (lag)
@@ -473,7 +475,7 @@ BlockScaledMainloop::consumeTile(OpBuilder &b, Location loc, Value row,
     // 124 bytes of spills without).
     bool remat = known && (accumulators == 2 || straddles);
     SmallVector<Value> next;
-    for (int64_t r = 0; r < cfg.rowBlocks; ++r) {
+    for (int64_t r = 0; r < rowBlocks; ++r) {
       for (int64_t j = 0; j < blocks; ++j) {
         auto mma = ws::MmaBlockScaledOp::create(
             kb, l, aTiles, stage, blockRows[r],

@@ -56,6 +56,10 @@ struct MainloopPhase {
   /// (MainloopConfig::aScaleGroups); fewer fill and read the first rows of
   /// each slot (the fused kernel's per-128 L1 beside its per-64 L2).
   int64_t aScaleGroups = 1;
+  /// 64-row blocks each consumer computes: 0 = the ring's (MainloopConfig::
+  /// rowBlocks); fewer compute the first of them (a warpgroup of an expert
+  /// block with one 64-row unit present, GemmProblem::expertBlocks).
+  int64_t rowBlocks = 0;
 };
 
 /// What the mainloop is built for (from the kernel plan).

@@ -244,12 +244,20 @@ void megamoe::collectives::scatterTileToPeers(OpBuilder &b, Location loc,
       moe::laneId(b, loc));
   Value chunk =
       arith::RemUIOp::create(b, loc, tid, i32Const(b, loc, chunksPerRow));
+  Value threadRow =
+      arith::DivUIOp::create(b, loc, tid, i32Const(b, loc, chunksPerRow));
   Value tileRow = arith::AddIOp::create(
-      b, loc, i32Const(b, loc, kWarpgroupRows * e.rowBlock),
-      arith::DivUIOp::create(b, loc, tid, i32Const(b, loc, chunksPerRow)));
+      b, loc, i32Const(b, loc, kWarpgroupRows * e.rowBlock), threadRow);
 
   // Sources: pool_source[row] = (rank, token, slot); -1 on padding rows.
-  Value poolRow0 = arith::AddIOp::create(b, loc, at.row0, tileRow);
+  // The totals are row block at.rowBlock of the tile (staged through the
+  // warpgroup's rows of the SMEM tile), or the warpgroup's.
+  Value poolRow0 = arith::AddIOp::create(
+      b, loc, at.row0,
+      arith::AddIOp::create(
+          b, loc,
+          i32Const(b, loc, kWarpgroupRows * at.rowBlock.value_or(e.rowBlock)),
+          threadRow));
   Value colBytes = moe::widen(
       b, loc,
       arith::AddIOp::create(

@@ -55,7 +55,8 @@ struct TilePosition {
   mlir::Value row0, nBlock;
   int64_t blockN = 128;
   /// The 64-row block of the tile the totals are, when a warpgroup holds
-  /// more than one (config::warpgroupRowBlocks; the TMA-store epilogue): it
+  /// more than one (config::warpgroupRowBlocks; the TMA-store and the
+  /// combine-scatter epilogues): it
   /// stages them through its own rows of the SMEM tile (EpilogueTile::
   /// rowBlock) and stores them at this block's rows. Unset: the
   /// warpgroup's.

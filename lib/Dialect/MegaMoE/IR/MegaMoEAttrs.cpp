@@ -157,7 +157,13 @@ LogicalResult VariantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   int64_t, int64_t, int64_t, StringRef mathMode,
                                   int64_t, int64_t, int64_t, int64_t, bool,
                                   int64_t kSplit, int64_t waveMBlocks,
-                                  int64_t waveLag, StringRef schedule, bool) {
+                                  int64_t waveLag, StringRef schedule,
+                                  bool l1PairStages, bool l2ExpertBlocks) {
+  if (l2ExpertBlocks && (blockM != 128 || expertAlign != 64))
+    return emitError() << "l2_expert_blocks needs block_m 128 and "
+                          "expert_align 64 (its blocks are the half-block "
+                          "layout's 64-row units), got block_m "
+                       << blockM << ", expert_align " << expertAlign;
   if (!schedule.empty() && !cfg::parseSchedule(schedule.str()))
     return emitError() << "unknown variant schedule \"" << schedule
                        << "\"; expected \"unfused\", \"split\" or "
@@ -239,6 +245,7 @@ cfg::Plan PlanAttr::getPlan() const {
     v.waveMBlocks = va.getWaveMBlocks();
     v.waveLag = va.getWaveLag();
     v.l1PairStages = va.getL1PairStages();
+    v.l2ExpertBlocks = va.getL2ExpertBlocks();
     if (!va.getSchedule().empty())
       v.schedule = cfg::parseSchedule(va.getSchedule().str());
     p.variants.push_back(v);
@@ -254,8 +261,8 @@ PlanAttr PlanAttr::get(MLIRContext *context, const cfg::Plan &p) {
         v.l2BlockN, v.blockK, v.stages, v.expertsPerWave,
         cfg::toString(v.mathMode), v.registers.producer, v.registers.math,
         v.registers.idle, v.smemBytes, v.l1Pull, v.kSplit, v.waveMBlocks,
-        v.waveLag, v.schedule ? cfg::toString(*v.schedule) : "",
-        v.l1PairStages));
+        v.waveLag, v.schedule ? cfg::toString(*v.schedule) : "", v.l1PairStages,
+        v.l2ExpertBlocks));
   return Base::get(
       context, cfg::toString(p.chip), p.numSMs, cfg::toString(p.schedule),
       p.roles.threads, p.roles.dispatchWarpEnd - p.roles.dispatchWarpBegin,

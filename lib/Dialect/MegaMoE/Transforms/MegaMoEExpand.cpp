@@ -97,6 +97,8 @@ mk::GroupedGemmBinds layerGemmBinds(const mk::GroupedGemmConfig &g, bool l1) {
   binds.numMBlocks = "region:pool_info";
   if (g.halfBlocks)
     binds.blockRow = "region:pool_block_row";
+  if (g.expertBlocks)
+    binds.blockRow = "region:pool_expert_block";
   return binds;
 }
 
@@ -522,6 +524,7 @@ struct MegaMoEExpandPass
       mk::MoeKernelContext vctx = ctx;
       vctx.blockM = v.blockM;
       vctx.expertAlign = v.expertAlign > 0 ? v.expertAlign : v.blockM;
+      vctx.l2ExpertBlocks = v.l2ExpertBlocks;
       SmallVector<std::string> order;
       for (const Stage &s : stagesOf(v)) {
         if (!wanted.empty() && !wanted.contains(s.name))

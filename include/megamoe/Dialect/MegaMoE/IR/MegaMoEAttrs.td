@@ -91,7 +91,9 @@ def MegaMoE_VariantAttr : MegaMoE_Attr<"Variant", "variant"> {
     megamoe-plan schedule=auto picks per BLOCK_M); `l1_pair_stages`
     (omitted when false; split schedule, BLOCK_M 128, sm_90a): the L1
     kernel runs a tile's pair of column blocks as one BLOCK_N 256 mainloop
-    pass instead of two.
+    pass instead of two; `l2_expert_blocks` (omitted when false; split
+    schedule, BLOCK_M 128 with half blocks, sm_90a): the L2 GEMM computes
+    256-row expert blocks.
   }];
   let parameters = (ins
     "int64_t":$min_tokens,
@@ -114,7 +116,8 @@ def MegaMoE_VariantAttr : MegaMoE_Attr<"Variant", "variant"> {
     DefaultValuedParameter<"int64_t", "1">:$wave_lag,
     StringRefParameter<"the variant's own schedule (empty: the plan's)",
                        "\"\"">:$schedule,
-    MegaMoE_BoolParameter:$l1_pair_stages
+    MegaMoE_BoolParameter:$l1_pair_stages,
+    MegaMoE_BoolParameter:$l2_expert_blocks
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

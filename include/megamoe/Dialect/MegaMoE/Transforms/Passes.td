@@ -75,6 +75,11 @@ def MegaMoEPlan : Pass<"megamoe-plan", "::mlir::ModuleOp"> {
            "SwiGLU epilogue) run each tile's pair of column blocks as one "
            "BLOCK_N 256 mainloop pass, false: two passes (empty = "
            "heuristic)">,
+    Option<"l2ExpertBlocks", "l2-expert-blocks", "std::string", "\"\"",
+           "true: the split schedule's BLOCK_M 128 L2 GEMMs with half blocks "
+           "(sm_90a) compute 256-row expert blocks (an expert's 64-row units "
+           "four at a time, absent ones skipped), false: 128-row m-blocks "
+           "(empty = heuristic)">,
     Option<"l1WeightTiles", "l1-weight-tiles", "std::string", "\"\"",
            "true: the L1 weights' kernel layout is 128 x 128 contiguous "
            "tiles (transform_l1 writes it, the L1 GEMMs read it with a "
