@@ -158,6 +158,31 @@ void writeExpert(OpBuilder &b, Location loc, const LayoutShape &s,
           });
 }
 
+/// The loop of both block tables: for block j in [0, blocks) of an expert
+/// whose first block is the layout's `first`-th, `block` gives whether it is
+/// written and its entry (built in the loop body); written entries go to
+/// `table`[first + j]. Returns how many are written.
+Value writeBlockTable(
+    OpBuilder &b, Location loc, Value table, Value first, Value blocks,
+    function_ref<std::pair<Value, Value>(OpBuilder &, Location, Value j)>
+        block) {
+  auto loop = scf::ForOp::create(
+      b, loc, i32Const(b, loc, 0), blocks, i32Const(b, loc, 1),
+      ValueRange{i32Const(b, loc, 0)},
+      [&](OpBuilder &lb, Location ll, Value j, ValueRange acc) {
+        auto [written, entry] = block(lb, ll, j);
+        ifThen(lb, ll, written, [&](OpBuilder &tb) {
+          storeAt(tb, ll, entry, table, arith::AddIOp::create(tb, ll, first, j),
+                  4);
+        });
+        Value count = arith::AddIOp::create(
+            lb, ll, acc[0],
+            arith::ExtUIOp::create(lb, ll, lb.getI32Type(), written));
+        scf::YieldOp::create(lb, ll, count);
+      });
+  return loop.getResult(0);
+}
+
 /// With half blocks: expert l's m-blocks, the `first`-th of the layout on:
 /// block j starts at row start + 128 j and is a half block when the padded
 /// rows leave it 64. Only blocks wholly inside the pool are written (they are
@@ -165,39 +190,27 @@ void writeExpert(OpBuilder &b, Location loc, const LayoutShape &s,
 Value writeExpertBlocks(OpBuilder &b, Location loc, const LayoutShape &s,
                         const BoundKernel &args, Value first, Value start,
                         Value padded, Value blocks) {
-  auto loop = scf::ForOp::create(
-      b, loc, i32Const(b, loc, 0), blocks, i32Const(b, loc, 1),
-      ValueRange{i32Const(b, loc, 0)},
-      [&](OpBuilder &lb, Location ll, Value j, ValueRange acc) {
-        Value offset =
-            arith::MulIOp::create(lb, ll, j, i32Const(lb, ll, s.blockM));
+  return writeBlockTable(
+      b, loc, args.arg("pool_block_row"), first, blocks,
+      [&](OpBuilder &lb, Location ll, Value j) -> std::pair<Value, Value> {
+        auto c = [&](int64_t v) { return i32Const(lb, ll, v); };
+        Value offset = arith::MulIOp::create(lb, ll, j, c(s.blockM));
         Value row = arith::AddIOp::create(lb, ll, start, offset);
         Value left = arith::SubIOp::create(lb, ll, padded, offset);
         Value half = arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::ult,
-                                           left, i32Const(lb, ll, s.blockM));
-        Value rows = arith::SelectOp::create(lb, ll, half,
-                                             i32Const(lb, ll, s.align),
-                                             i32Const(lb, ll, s.blockM));
+                                           left, c(s.blockM));
+        Value rows = arith::SelectOp::create(lb, ll, half, c(s.align),
+                                             c(s.blockM));
         Value inPool = arith::CmpIOp::create(
             lb, ll, arith::CmpIPredicate::ule,
-            arith::AddIOp::create(lb, ll, row, rows),
-            i32Const(lb, ll, s.poolRows));
-        ifThen(lb, ll, inPool, [&](OpBuilder &tb) {
-          Value entry = arith::OrIOp::create(
-              tb, ll, row,
-              arith::SelectOp::create(
-                  tb, ll, half,
-                  i32Const(tb, ll, static_cast<int32_t>(config::kHalfBlockBit)),
-                  i32Const(tb, ll, 0)));
-          storeAt(tb, ll, entry, args.arg("pool_block_row"),
-                  arith::AddIOp::create(tb, ll, first, j), 4);
-        });
-        Value count = arith::AddIOp::create(
-            lb, ll, acc[0],
-            arith::ExtUIOp::create(lb, ll, lb.getI32Type(), inPool));
-        scf::YieldOp::create(lb, ll, count);
+            arith::AddIOp::create(lb, ll, row, rows), c(s.poolRows));
+        Value entry = arith::OrIOp::create(
+            lb, ll, row,
+            arith::SelectOp::create(
+                lb, ll, half,
+                c(static_cast<int32_t>(config::kHalfBlockBit)), c(0)));
+        return {inPool, entry};
       });
-  return loop.getResult(0);
 }
 
 /// With expert blocks: expert l's blocks of up to 256 rows, the `first`-th
@@ -209,10 +222,9 @@ Value writeExpertBlocks(OpBuilder &b, Location loc, const LayoutShape &s,
 Value writeExpertL2Blocks(OpBuilder &b, Location loc, const LayoutShape &s,
                           const BoundKernel &args, Value first, Value start,
                           Value padded, Value blocks) {
-  auto loop = scf::ForOp::create(
-      b, loc, i32Const(b, loc, 0), blocks, i32Const(b, loc, 1),
-      ValueRange{i32Const(b, loc, 0)},
-      [&](OpBuilder &lb, Location ll, Value j, ValueRange acc) {
+  return writeBlockTable(
+      b, loc, args.arg("pool_expert_block"), first, blocks,
+      [&](OpBuilder &lb, Location ll, Value j) -> std::pair<Value, Value> {
         auto c = [&](int64_t v) { return i32Const(lb, ll, v); };
         Value offset =
             arith::MulIOp::create(lb, ll, j, c(config::kExpertBlockRows));
@@ -244,22 +256,13 @@ Value writeExpertL2Blocks(OpBuilder &b, Location loc, const LayoutShape &s,
             arith::DivUIOp::create(lb, ll, rowsIn, c(config::kHalfBlockRows));
         Value written = arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::ugt,
                                               units, zero);
-        ifThen(lb, ll, written, [&](OpBuilder &tb) {
-          Value entry = arith::OrIOp::create(
-              tb, ll, row,
-              arith::ShLIOp::create(
-                  tb, ll,
-                  arith::SubIOp::create(tb, ll, units, i32Const(tb, ll, 1)),
-                  i32Const(tb, ll, config::kExpertBlockUnitsShift)));
-          storeAt(tb, ll, entry, args.arg("pool_expert_block"),
-                  arith::AddIOp::create(tb, ll, first, j), 4);
-        });
-        Value count = arith::AddIOp::create(
-            lb, ll, acc[0],
-            arith::ExtUIOp::create(lb, ll, lb.getI32Type(), written));
-        scf::YieldOp::create(lb, ll, count);
+        Value entry = arith::OrIOp::create(
+            lb, ll, row,
+            arith::ShLIOp::create(lb, ll,
+                                  arith::SubIOp::create(lb, ll, units, c(1)),
+                                  c(config::kExpertBlockUnitsShift)));
+        return {written, entry};
       });
-  return loop.getResult(0);
 }
 
 /// The value of lane 31 (every lane gets it).

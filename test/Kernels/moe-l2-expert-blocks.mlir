@@ -44,8 +44,8 @@
 // LAYOUT: arith.minui %{{.*}}, %c256_i32{{.*}} : i32
 // LAYOUT: arith.divui %{{.*}}, %c64_i32{{.*}} : i32
 // LAYOUT: arith.cmpi ugt
+// LAYOUT: arith.shli %{{.*}}, %c30_i32{{.*}} : i32
 // LAYOUT: scf.if
-// LAYOUT: arith.shli %{{.*}}, %c30_i32 : i32
 // LAYOUT: warpspec.global.offset %arg10
 // LAYOUT: warpspec.global.offset %arg4[%c2_i32{{.*}}]
 // OFF-LABEL: warpspec.kernel @moe_layout(
