@@ -61,10 +61,10 @@ GemmProblem layerGemmProblem(const LayerConfig &c, const Plan &plan,
   // An expert's last m-block may be 64 rows (Variant::expertAlign).
   g.halfBlocks = v.halfBlocks();
   // The L2 GEMM may take an expert's 64-row units four at a time: 256 x 128
-  // tiles, two row blocks per math warpgroup (Variant::l2ExpertBlocks).
+  // tiles (the variant's L2 BLOCK_N), two row blocks per math warpgroup
+  // (Variant::l2ExpertBlocks).
   if (!l1 && v.l2ExpertBlocks) {
     g.blockM = kExpertBlockRows;
-    g.blockN = 128;
     g.halfBlocks = false;
     g.expertBlocks = true;
   }

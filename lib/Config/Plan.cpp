@@ -90,6 +90,11 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
     v.l2ExpertBlocks = o.l2ExpertBlocks && l2ExpertBlocksApply(c, schedule, v)
                            ? *o.l2ExpertBlocks
                            : stageL2ExpertBlocks(c, schedule, v);
+    // Their tiles are 256 x 128 (two row blocks per warpgroup hold what two
+    // column blocks would): the variant says so, unless l2-block-n asked
+    // otherwise (then the rule says no).
+    if (v.l2ExpertBlocks && !o.l2BlockN)
+      v.l2BlockN = 128;
     // The fused-gemm kernel's tile order (Heuristics.cpp says what was
     // measured; PlanRules.cpp "wave-order" where it applies).
     auto [waveMBlocks, waveLag] = fusedGemmWaveOrder(c, schedule, v);

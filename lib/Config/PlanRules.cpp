@@ -471,6 +471,12 @@ const VariantRule kVariantRules[] = {
     {"l2-expert-blocks", kAnySchedule,
      [](const LayerConfig &c, const Plan &p, size_t i, Report &r) {
        const Variant &v = p.variants[i];
+       if (v.l2ExpertBlocks && v.l2BlockN != 128)
+         r.fail(cat(describe(v),
+                    ": l2-expert-blocks needs L2 BLOCK_N 128 (a 256-row tile "
+                    "of 256 columns does not fit a warpgroup's registers), "
+                    "got ",
+                    v.l2BlockN));
        if (v.l2ExpertBlocks && !l2ExpertBlocksApply(c, scheduleOf(p, v), v))
          r.fail(cat(describe(v),
                     ": l2-expert-blocks is built for the split schedule's L2 "

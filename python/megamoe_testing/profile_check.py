@@ -102,7 +102,15 @@ def main(argv=None):
     if variant.get("expert_align", block_m) < block_m:
         rows = cand.region(0, "pool_block_row")[:m_blocks]
         half = int((rows < 0).sum().item())
-    count_problems = expected_counts(prof, prof_doc, schedule, variant, m_blocks, ctas, half)
+    # Expert blocks (the L2 GEMM's, l2_expert_blocks): pool_info[2] of them, bits 30-31 of
+    # each pool_expert_block entry its 64-row units less one.
+    expert_blocks = None
+    if variant.get("l2_expert_blocks"):
+        count = int(cand.region(0, "pool_info")[2].item())
+        entries = cand.region(0, "pool_expert_block")[:count].to(torch.int64) & 0xFFFFFFFF
+        expert_blocks = (count, int(((entries >> 30) + 1 > 2).sum().item()))
+    count_problems = expected_counts(prof, prof_doc, schedule, variant, m_blocks, ctas, half,
+                                     expert_blocks)
     report(not count_problems, "%s: BLOCK_M %d, %d m-blocks (%d half), intervals per role = "
            "tiles computed%s" % (args.name, block_m, m_blocks, half,
                            (": " + "; ".join(count_problems[:6])) if count_problems else ""))

@@ -40,12 +40,16 @@ def mainloop_units(tiles, ctas, k_split, num_sms):
     return tiles
 
 
-def expected_counts(prof, doc, schedule, variant, m_blocks, ctas_of, half_blocks=0):
+def expected_counts(prof, doc, schedule, variant, m_blocks, ctas_of, half_blocks=0,
+                    expert_blocks=None):
     """{(kernel, role, phase): n} and the problems of the roles' counts. With `half_blocks`
     of the m-blocks 64-row half blocks (the variant's expert_align 64,
     docs/UnfusedSchedule.md "Half blocks"), math1 stores none of their tiles, and in the L2
     GEMM it does not compute them either (it skips their stages). With the variant's
-    k_split the mainloops count units (mainloop_units), the epilogues tiles."""
+    k_split the mainloops count units (mainloop_units), the epilogues tiles. With
+    `expert_blocks` = (blocks, blocks of more than two 64-row units) the L2 GEMM's tiles are
+    the variant's expert blocks (l2_expert_blocks, docs/SplitSchedule.md): math1 computes
+    only those of more than two units."""
     problems = []
     got = {}
     for iv in prof.intervals:
@@ -61,7 +65,10 @@ def expected_counts(prof, doc, schedule, variant, m_blocks, ctas_of, half_blocks
             continue
         want = {}
         for gemm, tiles in phases.items():
-            total = m_blocks * tiles
+            blocks, math1_blocks = m_blocks, m_blocks - half_blocks
+            if expert_blocks is not None and kernel.startswith("moe_l2_gemm"):
+                blocks, math1_blocks = expert_blocks
+            total = blocks * tiles
             k_split = variant.get("k_split", 1)
             units = total if k_split <= 1 else mainloop_units(
                 total, ctas_of(kernel), k_split, doc["plan"]["num_sms"])
@@ -71,7 +78,7 @@ def expected_counts(prof, doc, schedule, variant, m_blocks, ctas_of, half_blocks
             if gemm == "l2" and "l1" in phases:  # the fused kernel's L2 arrival waits
                 want[(kernel, "tma", "l2_wait")] = total
             if got.get((kernel, "math1", main), 0):  # math1 computes every tile or none
-                whole = (m_blocks - half_blocks) * tiles
+                whole = math1_blocks * tiles
                 want[(kernel, "math1", main)] = whole if kernel.startswith("moe_l2_gemm") \
                     else units
                 want[(kernel, "math1", epi)] = whole

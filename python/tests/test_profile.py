@@ -94,6 +94,7 @@ def main():
     fused_counts()
     fused_counts("moe_fused_bm64")
     half_block_counts()
+    expert_block_counts()
     k_split_counts()
     dispatch_lane()
 
@@ -169,6 +170,28 @@ def half_block_counts():
     print("half blocks:", expected_counts(P, DOC, [l1, l2k], variant, m_blocks,
                                           lambda _: 0, half))
     print("half blocks counted as whole:",
+          len(expected_counts(P, DOC, [l1, l2k], variant, m_blocks, lambda _: 0)))
+
+
+def expert_block_counts():
+    """Expert blocks (l2_expert_blocks): of 3 L2 blocks 1 has more than two 64-row units;
+    math1 computes and stores that one's tiles only; the L1 kernel keeps its 4 m-blocks."""
+    P = Intervals()
+    variant = {"l1_block_n": 128, "l2_block_n": 128, "l2_expert_blocks": True}
+    m_blocks, pairs, blocks, wide, l2 = 4, 2, 3, 1, 4
+    l1, l2k = "moe_l1_swiglu_bm128", "moe_l2_gemm_bm128"
+    for role in ("tma", "math0", "math1"):
+        P.add(l1, role, "l1_mainloop", m_blocks * pairs)
+    for role in ("math0", "math1"):
+        P.add(l1, role, "l1_epilogue", m_blocks * pairs)
+    for role in ("tma", "math0"):
+        P.add(l2k, role, "l2_mainloop", blocks * l2)
+    P.add(l2k, "math0", "l2_epilogue", blocks * l2)
+    for phase in ("l2_mainloop", "l2_epilogue"):
+        P.add(l2k, "math1", phase, wide * l2)
+    print("expert blocks:", expected_counts(P, DOC, [l1, l2k], variant, m_blocks,
+                                            lambda _: 0, 0, (blocks, wide)))
+    print("expert blocks counted as m-blocks:",
           len(expected_counts(P, DOC, [l1, l2k], variant, m_blocks, lambda _: 0)))
 
 

@@ -29,8 +29,9 @@
 // RUN: not megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a requant-block=64" --megamoe-plan="schedule=split block-m=128 l2-expert-blocks=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: not megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=split block-m=128 l2-expert-blocks=yes" -o /dev/null 2>&1 | FileCheck %s --check-prefix=VALUE
 // RUN: not megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=fused l2-expert-blocks=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=RULE
+// RUN: not megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=split block-m=128 l2-block-n=256 l2-expert-blocks=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BN
 
-// PLAN: variant tokens 0..64: {{.*}}BLOCK_M=128 (experts padded to 64: half blocks){{.*}} l2-expert-blocks (the L2 GEMM in 256-row expert blocks)
+// PLAN: variant tokens 0..64: {{.*}}BLOCK_M=128 (experts padded to 64: half blocks) L1 BLOCK_N=128 L2 BLOCK_N=128 {{.*}} l2-expert-blocks (the L2 GEMM in 256-row expert blocks)
 // PLAN: l2_expert_blocks = true
 
 // moe_layout: per expert ceil(padded / 256) blocks, scanned over the lanes;
@@ -109,3 +110,4 @@
 // NONE: l2-expert-blocks=true applies to no variant of this plan: it is built for the split schedule's L2 GEMM at BLOCK_M 128 with half blocks (expert-align 64) on sm_90a, without k-split, with requant-block 128
 // VALUE: unknown l2-expert-blocks="yes"; expected true, false or empty (heuristic)
 // RULE: l2-expert-blocks is built for the split schedule's L2 GEMM
+// BN: l2-expert-blocks needs L2 BLOCK_N 128 (a 256-row tile of 256 columns does not fit a warpgroup's registers), got 256

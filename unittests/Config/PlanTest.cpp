@@ -1000,6 +1000,8 @@ TEST(UnfusedPlan, L2ExpertBlocks) {
   EXPECT_FALSE(l2.halfBlocks);
   EXPECT_EQ(l2.blockM, kExpertBlockRows);
   EXPECT_EQ(l2.blockN, 128);
+  EXPECT_EQ(p.variants[1].l2BlockN, 128); // the plan says what runs
+  EXPECT_EQ(off.variants[1].l2BlockN, 256);
   KernelPlan k = planGroupedGemmKernel(l2);
   EXPECT_EQ(k.rowBlocks, 2);
   EXPECT_EQ(k.mathWarpgroups(), 2);
@@ -1026,10 +1028,19 @@ TEST(UnfusedPlan, L2ExpertBlocks) {
   // The rule: not on the BLOCK_M 64 variant.
   Plan bad = p;
   bad.variants[0].l2ExpertBlocks = true;
+  bad.variants[0].l2BlockN = 128; // only the BLOCK_M 64 rule fails
   std::vector<std::string> e = validatePlan(c, bad);
   ASSERT_EQ(e.size(), 1u);
   EXPECT_NE(e[0].find("l2-expert-blocks is built for the split schedule's "
                       "L2 GEMM at BLOCK_M 128 with half blocks"),
+            std::string::npos)
+      << e[0];
+  // Not with 256-column L2 tiles.
+  bad = p;
+  bad.variants[1].l2BlockN = 256;
+  e = validatePlan(c, bad);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("l2-expert-blocks needs L2 BLOCK_N 128"),
             std::string::npos)
       << e[0];
   // The override where no variant can take it: an error, not a no-op.
