@@ -158,19 +158,27 @@ void writeExpert(OpBuilder &b, Location loc, const LayoutShape &s,
           });
 }
 
-/// The loop of both block tables: for block j in [0, blocks) of an expert
-/// whose first block is the layout's `first`-th, `block` gives whether it is
-/// written and its entry (built in the loop body); written entries go to
-/// `table`[first + j]. Returns how many are written.
+/// The loop of both block tables over an expert's rows [start, start +
+/// padded) in blocks of `blockRows`, the first the layout's `first`-th:
+/// block j starts at `row` = start + j blockRows with `left` = padded - j
+/// blockRows of the expert's rows from there; `block(row, left)` gives
+/// whether it is written and its entry (built in the loop body); written
+/// entries go to `table`[first + j]. Returns how many are written.
 Value writeBlockTable(
     OpBuilder &b, Location loc, Value table, Value first, Value blocks,
-    function_ref<std::pair<Value, Value>(OpBuilder &, Location, Value j)>
+    Value start, Value padded, int64_t blockRows,
+    function_ref<std::pair<Value, Value>(OpBuilder &, Location, Value row,
+                                         Value left)>
         block) {
   auto loop = scf::ForOp::create(
       b, loc, i32Const(b, loc, 0), blocks, i32Const(b, loc, 1),
       ValueRange{i32Const(b, loc, 0)},
       [&](OpBuilder &lb, Location ll, Value j, ValueRange acc) {
-        auto [written, entry] = block(lb, ll, j);
+        Value offset =
+            arith::MulIOp::create(lb, ll, j, i32Const(lb, ll, blockRows));
+        auto [written, entry] =
+            block(lb, ll, arith::AddIOp::create(lb, ll, start, offset),
+                  arith::SubIOp::create(lb, ll, padded, offset));
         ifThen(lb, ll, written, [&](OpBuilder &tb) {
           storeAt(tb, ll, entry, table, arith::AddIOp::create(tb, ll, first, j),
                   4);
@@ -191,12 +199,11 @@ Value writeExpertBlocks(OpBuilder &b, Location loc, const LayoutShape &s,
                         const BoundKernel &args, Value first, Value start,
                         Value padded, Value blocks) {
   return writeBlockTable(
-      b, loc, args.arg("pool_block_row"), first, blocks,
-      [&](OpBuilder &lb, Location ll, Value j) -> std::pair<Value, Value> {
+      b, loc, args.arg("pool_block_row"), first, blocks, start, padded,
+      s.blockM,
+      [&](OpBuilder &lb, Location ll, Value row,
+          Value left) -> std::pair<Value, Value> {
         auto c = [&](int64_t v) { return i32Const(lb, ll, v); };
-        Value offset = arith::MulIOp::create(lb, ll, j, c(s.blockM));
-        Value row = arith::AddIOp::create(lb, ll, start, offset);
-        Value left = arith::SubIOp::create(lb, ll, padded, offset);
         Value half = arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::ult,
                                            left, c(s.blockM));
         Value rows = arith::SelectOp::create(lb, ll, half, c(s.align),
@@ -223,13 +230,11 @@ Value writeExpertL2Blocks(OpBuilder &b, Location loc, const LayoutShape &s,
                           const BoundKernel &args, Value first, Value start,
                           Value padded, Value blocks) {
   return writeBlockTable(
-      b, loc, args.arg("pool_expert_block"), first, blocks,
-      [&](OpBuilder &lb, Location ll, Value j) -> std::pair<Value, Value> {
+      b, loc, args.arg("pool_expert_block"), first, blocks, start, padded,
+      config::kExpertBlockRows,
+      [&](OpBuilder &lb, Location ll, Value row,
+          Value left) -> std::pair<Value, Value> {
         auto c = [&](int64_t v) { return i32Const(lb, ll, v); };
-        Value offset =
-            arith::MulIOp::create(lb, ll, j, c(config::kExpertBlockRows));
-        Value row = arith::AddIOp::create(lb, ll, start, offset);
-        Value left = arith::SubIOp::create(lb, ll, padded, offset);
         // The rows of its first and second m-block (64 or 128; 0 when the
         // expert's rows end before the second) and whether each lies
         // inside the pool.
