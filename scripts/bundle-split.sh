@@ -24,8 +24,12 @@
 # binary) each layer's split schedule is also compiled by it, into split_old,
 # so that gpu-split.sh times the two compilers' split kernels side by side.
 # BUILDS (default "unfused split") lists the schedules compiled per layer
-# (folder = schedule with '-' as '_', e.g. fused_gemm); a layer whose name
-# starts with "missing" is compiled with fused-gemm only (its fault test).
+# (folder = schedule with '-' as '_', e.g. fused_gemm); an entry
+# FOLDER=SCHEDULE@OPTIONS (options joined by ',') compiles SCHEDULE with
+# these plan options too into FOLDER, e.g. split_eb=split@l2-expert-blocks=true
+# beside split (the candidate of a plan option, timed against the build
+# without it by gpu-split.sh's BENCH_PAIRS); a layer whose name starts with
+# "missing" is compiled with fused-gemm only (its fault test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/bundle-common.sh
@@ -46,10 +50,16 @@ for spec in $LAYERS; do
   [[ $name == *_q64* ]] && clamp+=" requant-block=64"
   builds=${BUILDS:-unfused split}; [[ -n ${OLD_OPT:-} ]] && builds+=" split_old"
   [[ $name == missing* ]] && builds=fused_gemm
-  for build in ${builds//-/_}; do
-    schedule=${build%_old}; schedule=${schedule//_/-}
+  for entry in $builds; do
+    build=${entry%%=*}; build=${build//-/_}; extra=""
+    if [[ $entry == *=*@* ]]; then
+      schedule=${entry#*=}; extra=${schedule#*@}; extra=${extra//,/ }; schedule=${schedule%%@*}
+    else
+      schedule=${build%_old}; schedule=${schedule//_/-}
+    fi
     bopt=$opt; [[ $build == *_old ]] && bopt=$OLD_OPT
     bplan=$planopts; [[ $build != unfused && -n $candplan ]] && bplan+="${bplan:+ }$candplan"
+    [[ -n $extra ]] && bplan+="${bplan:+ }$extra"
     echo "bundle-split: $name $build (H=$h I=$i E=$e K=$k R=$r T=$t${bm:+ block-m=$bm}$clamp${bplan:+ $bplan})"
     compile_layer "$bopt" "$dest/layers/$name/$build" \
       "hidden=$h intermediate=$i experts=$e topk=$k ranks=$r max-tokens=$t$clamp" \

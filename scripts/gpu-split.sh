@@ -62,11 +62,18 @@ bench_pair() { # label old-build new-build
   done
   [[ $any == 1 ]] || return 0
   timeout ${BENCH_TIMEOUT:-300} python3 "$here/bench/compare_cubins.py" --layers "$out/bench-layers" \
-    --tokens ${BENCH_TOKENS:-1,8,128,512,2048,8192} --iters ${BENCH_ITERS:-10} > "$out/bench-$label.log" 2>&1
+    --tokens ${BENCH_TOKENS:-1,8,128,512,2048,8192} --iters ${BENCH_ITERS:-10} \
+    --gpu-sleep-cycles ${GPU_SLEEP_CYCLES:-0} > "$out/bench-$label.log" 2>&1
   summary+=("bench $label (old = $oldb, new = $newb): rc=$?")
   rm -rf "$out/bench-layers"
 }
-for cand in $cands; do bench_pair unfused-$cand unfused $cand; done
+# BENCH_PAIRS ("old:new ..." folders) replaces the default pairs (unfused
+# against each candidate), e.g. "split:split_eb auto:split_eb".
+if [[ -n ${BENCH_PAIRS:-} ]]; then
+  for p in $BENCH_PAIRS; do bench_pair "${p%%:*}-${p#*:}" "${p%%:*}" "${p#*:}"; done
+else
+  for cand in $cands; do bench_pair unfused-$cand unfused $cand; done
+fi
 bench_pair splitold-split split_old split
 echo "== summary"
 printf '%s\n' "${summary[@]}"
