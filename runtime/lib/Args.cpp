@@ -39,6 +39,12 @@ std::array<uint32_t, 3> evaluateGrid(const KernelSpec &kernel, int numSms) {
   std::array<uint32_t, 3> grid{};
   for (int i = 0; i < 3; ++i) {
     int64_t g = evaluate(kernel.grid[i], numSms, {});
+    // A persistent grid (one CTA per SM, at most N) runs whole clusters:
+    // the SMs of a partial one stay idle (the tile loop walks clusters,
+    // so fewer of them still cover every tile).
+    if (kernel.grid[i].kind == LaunchDim::Kind::NumSms &&
+        g >= kernel.cluster[i])
+      g -= g % kernel.cluster[i];
     require(g >= 1 && g <= limits[i],
             who + ": grid[" + std::to_string(i) +
                 "] = " + describe(kernel.grid[i]) + " = " + std::to_string(g) +

@@ -105,6 +105,12 @@ TEST(Args, GridChecks) {
   EXPECT_RT_ERROR(bindLaunch(m, m.kernels[0], goodArgs(), {{"M", 64}}, 1),
                   ErrorKind::InvalidArgument,
                   "grid[0] = 1 is not a multiple of the cluster size 2");
+  // Three SMs: min(num_sms, 4) = 3 runs one whole cluster of 2; 132 SMs
+  // min(132, 4) = 4, two clusters.
+  EXPECT_EQ(bindLaunch(m, m.kernels[0], goodArgs(), {{"M", 64}}, 3).grid[0],
+            2u);
+  EXPECT_EQ(bindLaunch(m, m.kernels[0], goodArgs(), {{"M", 64}}, 132).grid[0],
+            4u);
   EXPECT_RT_ERROR(bindLaunch(m, m.kernels[0], goodArgs(), {{"M", 64}}, 0),
                   ErrorKind::InvalidArgument,
                   "grid[0] = min(num_sms, 4) = 0 must be in [1, ");

@@ -43,9 +43,9 @@ struct BoundLaunch {
   SymbolTable symbols;            // the runtime symbols given
 };
 
-/// The grid of `kernel` on a device of `numSms` SMs. Throws
-/// Error(InvalidArgument) for a grid out of range or not divisible by the
-/// cluster shape.
+/// The grid of `kernel` on a device of `numSms` SMs; a persistent (num_sms)
+/// dimension is rounded down to whole clusters. Throws Error(InvalidArgument)
+/// for a grid out of range or not divisible by the cluster shape.
 std::array<uint32_t, 3> evaluateGrid(const KernelSpec &kernel, int numSms);
 
 /// Binds `args` and `runtimeSymbols` to `kernel` of `manifest` on a device of
