@@ -14,8 +14,9 @@ on the same inputs and weights in one process (EP1), for every token count asked
     ../shared/anchors); 0 (the default) times the calls as launched.
 
 Usage: python bench/compare_cubins.py --layers DIR [--tokens 8,512,8192] [--iters 20]
-DIR holds <name>/{old,new}/ (manifest + cubin each). Prints a markdown table; exit status 1 if
-any output differs.
+DIR holds <name>/{old,new}/ (manifest + cubin each); any other subfolder of <name>/ is one more
+candidate, compared with old as new is (every build timed in the same interleaved loop). Prints a
+markdown table, one row per layer, token count and candidate; exit status 1 if any output differs.
 """
 
 import argparse
@@ -53,7 +54,11 @@ def config_of(manifest):
 
 def run(layer_dir, tokens_list, iters, sleep_cycles=0):
     name = os.path.basename(layer_dir.rstrip("/"))
-    builds = {label: manifest_in(os.path.join(layer_dir, label)) for label in ("old", "new")}
+    # old first, then new and any other candidate folder.
+    labels = ["old", "new"] + sorted(
+        d for d in os.listdir(layer_dir)
+        if d not in ("old", "new") and os.path.isdir(os.path.join(layer_dir, d)))
+    builds = {label: manifest_in(os.path.join(layer_dir, label)) for label in labels}
     cfg = config_of(builds["new"])
     if cfg["ranks"] != 1:
         raise SystemExit(f"compare_cubins: {name} is compiled for {cfg['ranks']} ranks; EP1 only")
@@ -90,12 +95,15 @@ def run(layer_dir, tokens_list, iters, sleep_cycles=0):
                 torch.cuda.synchronize()
                 if i >= 2:  # the first calls warm the module and descriptor caches
                     times[label].append(start.elapsed_time(stop) * 1000.0)
-        same = torch.equal(ys["old"].view(torch.int16), ys["new"].view(torch.int16))
         ref = moe_oracle(shape, t, ExpertSource(shape, SEED, dev, w), clamp=cfg.get("clamp"),
                          requant_block=int((cfg.get("recipe") or {}).get("requant_block", 128)))
         err = {label: relative_l2(ys[label].float(), ref) for label in ys}
-        t_old, t_new = (statistics.median(times[label]) for label in ("old", "new"))
-        rows.append((name, tokens, t_old, t_new, t_new / t_old, same, err["old"], err["new"]))
+        t_old = statistics.median(times["old"])
+        for label in labels[1:]:
+            same = torch.equal(ys["old"].view(torch.int16), ys[label].view(torch.int16))
+            t_new = statistics.median(times[label])
+            rows.append((name, tokens, label, t_old, t_new, t_new / t_old, same, err["old"],
+                         err[label]))
     for buf in bufs.values():
         buf.close()
     return rows
@@ -116,12 +124,13 @@ def main():
     for layer_dir in sorted(glob.glob(os.path.join(args.layers, "*"))):
         if os.path.isdir(os.path.join(layer_dir, "old")):
             rows += run(layer_dir, tokens, args.iters, args.gpu_sleep_cycles)
-    print("| layer | tokens | old us | new us | new/old | y bitwise equal | rel L2 old | rel L2 new |")
-    print("|---|---:|---:|---:|---:|---|---:|---:|")
-    for name, n, to, tn, ratio, same, eo, en in rows:
-        print(f"| {name} | {n} | {to:.1f} | {tn:.1f} | {ratio:.3f} | {'yes' if same else 'NO'} | "
-              f"{eo:.2e} | {en:.2e} |")
-    sys.exit(0 if rows and all(r[5] for r in rows) else 1)
+    print("| layer | tokens | new | old us | new us | new/old | y bitwise equal | rel L2 old | "
+          "rel L2 new |")
+    print("|---|---:|---|---:|---:|---:|---|---:|---:|")
+    for name, n, label, to, tn, ratio, same, eo, en in rows:
+        print(f"| {name} | {n} | {label} | {to:.1f} | {tn:.1f} | {ratio:.3f} | "
+              f"{'yes' if same else 'NO'} | {eo:.2e} | {en:.2e} |")
+    sys.exit(0 if rows and all(r[6] for r in rows) else 1)
 
 
 if __name__ == "__main__":

@@ -133,9 +133,18 @@ Schedule fastestBuiltSchedule(const LayerConfig &c, int64_t blockM) {
   // 1.062 and 1.001 / 0.987 / 1.058. So fused-gemm at BLOCK_M 128 where H
   // is above V4-Flash's 4096 with fast math (the measured case), split
   // elsewhere.
+  //
+  // Since the split schedule's L1 kernel in clusters of 2 (stageL1Cluster)
+  // and its L2 GEMM in expert blocks (stageL2ExpertBlocks), both only at
+  // BLOCK_M 128 of the split schedule: split with both against split
+  // without, interleaved call by call, GPU-timed, y bitwise equal (one H100,
+  // fast math, bench/RESULTS.md 2026-12-07 "The split L1 kernel in clusters
+  // of 2"), V4-Pro 0.847 at 8192 tokens where fused-gemm (the BLOCK_M 128
+  // wave order) was 0.951 in the same call, V4-Flash 0.947 against 0.995.
+  // So split at BLOCK_M 128 everywhere.
   if (c.chip != Chip::SM90a)
     return Schedule::Unfused;
-  if (blockM == 64 || (blockM == 128 && c.hidden > 4096 && c.fastMath))
+  if (blockM == 64)
     return Schedule::FusedGemm;
   return Schedule::Split;
 }
@@ -221,6 +230,27 @@ bool stageL1PairStages(const LayerConfig &c, Schedule schedule,
   return l1PairStagesApply(c, schedule, v) && c.hidden > 4096;
 }
 
+bool l1ClusterApply(const LayerConfig &c, Schedule schedule,
+                    const Variant &v) {
+  return schedule == Schedule::Split && c.chip == Chip::SM90a &&
+         v.blockM == 128 && v.halfBlocks() && v.kSplit == 1 && !v.l1Pull;
+}
+bool stageL1Cluster(const LayerConfig &c, Schedule schedule,
+                    const Variant &v) {
+  // Where it applies. Why: at EP1 with 8192 tokens V4-Pro's split L1 kernel
+  // (pair stages) read 29 GB from DRAM for 16.9 GB of weights: an expert's
+  // ~1.5 m-blocks read its weights separately, and a tile order that keeps
+  // them close did not share them through L2 (the CTAs drift apart in
+  // time); a cluster's multicast shares them by construction. Measured (one
+  // H100, EP1, fast math, bench/RESULTS.md 2026-12-07 "The split L1 kernel
+  // in clusters of 2"; y bitwise equal to unfused on every scenario, EP1,
+  // one-GPU EP2 and EP4, V4-Flash and V4-Pro): Nsight at V4-Pro 8192 tokens
+  // 29.11 -> 21.62 GB read, 9.73 -> 7.55 ms; the layer 0.865 (V4-Pro) and
+  // 0.962 (V4-Flash) of split's time at 8192 tokens, 0.999-1.001 at 512 and
+  // 2048 (their BLOCK_M 64 variant: no cluster). megamoe-plan
+  // l1-cluster=false turns it off.
+  return l1ClusterApply(c, schedule, v);
+}
 bool l2ExpertBlocksApply(const LayerConfig &c, Schedule schedule,
                          const Variant &v) {
   // Per-64 activations (two A scales per K block) are not built with them.
@@ -229,13 +259,18 @@ bool l2ExpertBlocksApply(const LayerConfig &c, Schedule schedule,
          c.recipe.requantBlock == 128;
 }
 
-bool stageL2ExpertBlocks(const LayerConfig &, Schedule, const Variant &) {
-  // Off until measured on the GPU (megamoe-plan l2-expert-blocks=true asks
-  // for it). The reason it is built: at EP1 with 8192 tokens V4-Pro's split
-  // L2 GEMM read 12.8 GB from DRAM for 8.45 GB of weights (Nsight, one
-  // H100, bench/RESULTS.md 2026-12-07): an expert's ~170 rows are two
-  // m-blocks whose tiles read its weights twice.
-  return false;
+bool stageL2ExpertBlocks(const LayerConfig &c, Schedule schedule,
+                         const Variant &v) {
+  // Where it applies. Why: at EP1 with 8192 tokens V4-Pro's split L2 GEMM
+  // read 12.8 GB from DRAM for 8.45 GB of weights: an expert's ~170 rows
+  // are two m-blocks whose tiles read its weights twice. Measured (one
+  // H100, EP1, fast math, bench/RESULTS.md 2026-12-07 "The split L1 kernel
+  // in clusters of 2"; y bitwise equal to unfused on every scenario): Nsight
+  // at V4-Pro 8192 tokens 13.00 -> 8.79 GB read, 4.65 -> 3.74 ms; the layer
+  // 0.948 (V4-Pro) and 0.982 (V4-Flash) of split's time at 8192 tokens, and
+  // with l1-cluster 0.847 / 0.947 against l1-cluster alone's 0.865 / 0.962.
+  // megamoe-plan l2-expert-blocks=false turns it off.
+  return l2ExpertBlocksApply(c, schedule, v);
 }
 
 bool stageL1WeightTiles(const LayerConfig &) {

@@ -68,6 +68,10 @@ GemmProblem layerGemmProblem(const LayerConfig &c, const Plan &plan,
     g.halfBlocks = false;
     g.expertBlocks = true;
   }
+  // The L1 kernel may run in clusters of 2 that share an expert's weight
+  // tiles (Variant::l1Cluster; the layout pairs its m-blocks).
+  if (l1 && v.l1Cluster)
+    g.clusterM = 2;
   g.bWeightTiles = l1 && plan.l1WeightTiles;
   // The L1 kernel may run each pair as one BLOCK_N 256 pass.
   g.swigluPairStages = l1 && g.swiglu && v.l1PairStages;

@@ -95,6 +95,11 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
     // otherwise (then the rule says no).
     if (v.l2ExpertBlocks && !o.l2BlockN)
       v.l2BlockN = 128;
+    // The override asks it of the split schedule's BLOCK_M 128 L1 kernel
+    // with half blocks (PlanRules.cpp "l1-cluster").
+    v.l1Cluster = o.l1Cluster && l1ClusterApply(c, schedule, v)
+                      ? *o.l1Cluster
+                      : stageL1Cluster(c, schedule, v);
     // The fused-gemm kernel's tile order (Heuristics.cpp says what was
     // measured; PlanRules.cpp "wave-order" where it applies).
     auto [waveMBlocks, waveLag] = fusedGemmWaveOrder(c, schedule, v);
@@ -104,6 +109,12 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
     next = maxTokens + 1;
   }
   plan.l1WeightTiles = o.l1WeightTiles.value_or(stageL1WeightTiles(c));
+  // A cluster loads half column blocks, the tiled L1 weights whole tiles:
+  // the heuristic's clusters give way to tiles asked for (asked for both,
+  // the rule "l1-cluster" refuses).
+  if (plan.l1WeightTiles && !o.l1Cluster)
+    for (Variant &v : plan.variants)
+      v.l1Cluster = false;
   // The worst case, or a ring where every variant can run one; 0 asks for
   // the worst case.
   int64_t worst = worstCasePoolTokens(c, plan.variants.back().blockM);
@@ -111,6 +122,12 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
   if (plan.poolTokens == 0)
     plan.poolTokens = worst;
   // An override that applies to no variant is a mistake, not a no-op.
+  if (o.l1Cluster.value_or(false) &&
+      std::none_of(plan.variants.begin(), plan.variants.end(),
+                   [](const Variant &v) { return v.l1Cluster; }))
+    return {"l1-cluster=true applies to no variant of this plan: it is built "
+            "for the split schedule's L1 kernel at BLOCK_M 128 with half "
+            "blocks (expert-align 64) on sm_90a, without k-split or l1-pull"};
   if (o.l2ExpertBlocks.value_or(false) &&
       std::none_of(plan.variants.begin(), plan.variants.end(),
                    [](const Variant &v) { return v.l2ExpertBlocks; }))
@@ -217,6 +234,7 @@ std::vector<std::string> makePlan(const LayerConfig &c, const PlanOverrides &o,
     // "l1-pair-stages"), not dropped.
     v.l1PairStages = o.l1PairStages.value_or(false);
     v.l2ExpertBlocks = o.l2ExpertBlocks.value_or(false);
+    v.l1Cluster = o.l1Cluster.value_or(false);
     plan.variants.push_back(v);
     next = hi + 1;
   }

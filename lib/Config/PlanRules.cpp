@@ -490,6 +490,29 @@ const VariantRule kVariantRules[] = {
                     toString(c.chip)));
        return true;
      }},
+    {"l1-cluster", kAnySchedule,
+     [](const LayerConfig &c, const Plan &p, size_t i, Report &r) {
+       const Variant &v = p.variants[i];
+       if (!v.l1Cluster)
+         return true;
+       if (!l1ClusterApply(c, scheduleOf(p, v), v))
+         r.fail(cat(describe(v),
+                    ": l1-cluster is built for the split schedule's L1 kernel "
+                    "at BLOCK_M 128 with half blocks (expert-align 64) on "
+                    "sm_90a, without k-split or l1-pull (the layout pairs an "
+                    "expert's m-blocks in the half-block table); this "
+                    "variant is ",
+                    toString(scheduleOf(p, v)), ", BLOCK_M ", v.blockM,
+                    ", expert-align ", v.expertAlign, ", k-split ", v.kSplit,
+                    v.l1Pull ? ", l1-pull" : "", ", ", toString(c.chip)));
+       // A B box of a cluster is half a column block: the tiled weights'
+       // box is a whole 128 x 128 tile.
+       else if (p.l1WeightTiles)
+         r.fail(cat(describe(v),
+                    ": l1-cluster loads half column blocks, which the tiled "
+                    "L1 weights (l1-weight-tiles) do not have"));
+       return true;
+     }},
     {"l1-pull", kAnySchedule,
      [](const LayerConfig &c, const Plan &p, size_t i, Report &r) {
        const Variant &v = p.variants[i];

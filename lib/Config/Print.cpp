@@ -40,6 +40,7 @@ Json toJson(const Variant &v) {
       {"l1_pull", v.l1Pull},
       {"l1_pair_stages", v.l1PairStages},
       {"l2_expert_blocks", v.l2ExpertBlocks},
+      {"l1_cluster", v.l1Cluster},
       {"k_split", v.kSplit},
       {"wave_m_blocks", v.waveMBlocks},
       {"wave_lag", v.waveLag},
@@ -197,6 +198,9 @@ std::string planToText(const LayerConfig &c, const Plan &p) {
          << (v.l2ExpertBlocks ? " l2-expert-blocks (the L2 GEMM in 256-row "
                                 "expert blocks)"
                               : "")
+         << (v.l1Cluster ? " l1-cluster (the L1 kernel in clusters of 2, "
+                           "an expert's m-blocks sharing its weight tiles)"
+                         : "")
          << (v.kSplit > 1 ? " k-split=" + std::to_string(v.kSplit) +
                                 " (the last wave's tiles split along K)"
                           : std::string())

@@ -142,6 +142,10 @@ void readVariant(Reader &r, const Json &j, const std::string &w, Variant &v) {
   v.l2ExpertBlocks = false;
   if (j.is_object() && j.contains("l2_expert_blocks"))
     r.boolean(j, "l2_expert_blocks", w, v.l2ExpertBlocks);
+  // Older plans have no l1_cluster: one CTA per L1 tile.
+  v.l1Cluster = false;
+  if (j.is_object() && j.contains("l1_cluster"))
+    r.boolean(j, "l1_cluster", w, v.l1Cluster);
   // Older plans have no k_split: no tile is split.
   v.kSplit = 1;
   if (j.is_object() && j.contains("k_split"))

@@ -530,14 +530,16 @@ void buildProducerRole(OpBuilder &b, Location loc, const GemmKernel &k) {
           waitForPulledRows(tb, loc, g, warp, rows);
         SmallVector<Value, 2> nBlocks = tileColumnBlocks(tb, loc, c, tile);
         // The cluster shares the weight tile when its m-blocks belong to one
-        // expert (each expert's m-blocks are contiguous, so the first and the
-        // last tell). Every CTA of the cluster computes the same value.
+        // expert (each expert's m-blocks are contiguous, or paired by the
+        // layout, so the first and the last tell). Every CTA of the cluster
+        // computes the same value. With half blocks an m-block's expert is
+        // its first row's unit's (loadBlockRows), not block_expert[m].
         Value shareB;
         if (at)
           shareB = arith::CmpIOp::create(
               tb, loc, arith::CmpIPredicate::eq,
-              loadBlockExpert(tb, loc, g, at->firstMBlock),
-              loadBlockExpert(tb, loc, g, at->lastMBlock));
+              loadBlockRows(tb, loc, g, at->firstMBlock).expert,
+              loadBlockRows(tb, loc, g, at->lastMBlock).expert);
         auto operands = [&](Value nBlock) {
           TileOperands t =
               groupedTileOperands(tb, loc, k.mainloop.config(), g.a, g.sfa, g.b,
@@ -756,6 +758,15 @@ void buildMathTile(OpBuilder &tb, Location loc, const GemmKernel &k,
             cb, loc, again.half,
             arith::ConstantIntOp::create(cb, loc, cb.getI1Type(), 1));
     }
+    // In a cluster, a last group of one m-block has rank 1 compute it
+    // again (ClusterTile::owned false): it keeps the ring's protocol and
+    // stores nothing. Both warpgroups skip alike (the SwiGLU epilogue at
+    // BLOCK_M 128 exchanges nothing between them).
+    if (cluster && c.swiglu)
+      storeRows = storeRows ? arith::AndIOp::create(cb, loc, storeRows,
+                                                    cluster->owned)
+                                  .getResult()
+                            : cluster->owned;
     auto store = [&](OpBuilder &sb) {
       k.profile.span(sb, loc, role, g.epiloguePhase, tag, [&] {
         if (c.swiglu)
@@ -1124,6 +1135,13 @@ void megamoe::buildFusedGemmKernel(OpBuilder &b, Location loc,
                                    const GroupedGemmConfig &l2,
                                    const FusedGemmBinds &binds) {
   MLIRContext *ctx = b.getContext();
+  // Its L2 tiles wait per m-block for the L1 arrivals; a cluster's pair of
+  // m-blocks would meet in the ring at different times.
+  if (l1.clusterM != 1 || l2.clusterM != 1) {
+    emitError(loc) << kernelName
+                   << ": the fused GEMM kernel is not built with a cluster";
+    return;
+  }
   config::KernelPlan plan = config::planFusedGemmKernel(l1, l2);
   // Parameters: L1's, then L2's under an "l2_" prefix (block_expert and
   // num_m_blocks are shared), then the waits counter.

@@ -337,13 +337,15 @@ megamoe::verifyGroupedGemmConfig(const GroupedGemmConfig &c) {
     return "cluster-m must be 1 or 2 (CTAs per cluster), got " +
            str(c.clusterM);
   if (c.clusterM == 2) {
-    // The layer kernels would need a grid of whole clusters (their static-M
-    // grid min(num_sms, tiles) may be odd) and an owner predicate in their
-    // scatter / SwiGLU epilogues; only the standalone GEMM has both.
-    if (c.staticM > 0 || c.combineScatter || c.swiglu)
-      return "cluster-m 2 is built for the standalone grouped GEMM (TMA-store "
-             "epilogue, static-m 0): not with static-m, combine-scatter or "
-             "swiglu";
+    // The standalone GEMM and the layer's L1 GEMMs (the SwiGLU or the TMA
+    // store epilogue, their stores under the cluster tile's owner
+    // predicate; a grid of whole clusters: kernelGrid and the runtime).
+    // The combine scatter has no owner predicate; the pull and the ring
+    // pool wait per m-block, which a cluster's pair would interleave.
+    if (c.combineScatter || c.pullRows || c.poolRing())
+      return "cluster-m 2 is built for the standalone grouped GEMM and the "
+             "layer's L1 GEMM: not with combine-scatter, pull-rows or a ring "
+             "pool";
     if (c.chip != cfg::Chip::SM90a)
       return std::string("cluster-m 2 is built for sm_90a, got '") +
              cfg::toString(c.chip) + "'";

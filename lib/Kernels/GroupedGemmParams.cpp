@@ -145,10 +145,14 @@ SmallVector<KernelParam> gemm::kernelParams(Builder &b,
 /// host never knows, launches the same body this way.
 SmallVector<Attribute, 3> gemm::kernelGrid(Builder &b,
                                            const GroupedGemmConfig &c) {
-  // Expert blocks: at most one per 64-row unit.
-  if (c.staticM > 0)
-    return persistentGrid(
-        b, c.staticM / (c.expertBlocks ? config::kHalfBlockRows : c.blockM) *
-               tilesPerMBlock(c));
+  // Expert blocks: at most one per 64-row unit. A cluster computes its
+  // m-blocks in groups of clusterM: whole groups (the runtime rounds the
+  // grid down to whole clusters).
+  if (c.staticM > 0) {
+    int64_t mBlocks =
+        c.staticM / (c.expertBlocks ? config::kHalfBlockRows : c.blockM);
+    mBlocks = (mBlocks + c.clusterM - 1) / c.clusterM * c.clusterM;
+    return persistentGrid(b, mBlocks * tilesPerMBlock(c));
+  }
   return persistentGrid(b);
 }

@@ -63,6 +63,9 @@ struct LayoutShape {
   int64_t E, L, R, slotsPerRank, blockM, poolRows, align;
   /// The L2 GEMM's expert blocks (Variant::l2ExpertBlocks; half blocks).
   bool expertBlocks = false;
+  /// The L1 kernel's clusters of 2 (Variant::l1Cluster; half blocks): the
+  /// m-block table pairs each expert's m-blocks (pairedBlockPosition).
+  bool pairBlocks = false;
   bool halfBlocks() const { return align < blockM; }
 };
 
@@ -158,18 +161,24 @@ void writeExpert(OpBuilder &b, Location loc, const LayoutShape &s,
           });
 }
 
+/// Where block j of an expert goes in its table: `first` + j, or where
+/// the paired order puts it (pairedBlockPosition).
+using BlockPosition = function_ref<Value(OpBuilder &, Location, Value j)>;
+
 /// The loop of both block tables over an expert's rows [start, start +
 /// padded) in blocks of `blockRows`, the first the layout's `first`-th:
 /// block j starts at `row` = start + j blockRows with `left` = padded - j
 /// blockRows of the expert's rows from there; `block(row, left)` gives
 /// whether it is written and its entry (built in the loop body); written
-/// entries go to `table`[first + j]. Returns how many are written.
+/// entries go to `table`[first + j], or [`position`(j)] when given. Returns
+/// how many are written.
 Value writeBlockTable(
     OpBuilder &b, Location loc, Value table, Value first, Value blocks,
     Value start, Value padded, int64_t blockRows,
     function_ref<std::pair<Value, Value>(OpBuilder &, Location, Value row,
                                          Value left)>
-        block) {
+        block,
+    BlockPosition position = nullptr) {
   auto loop = scf::ForOp::create(
       b, loc, i32Const(b, loc, 0), blocks, i32Const(b, loc, 1),
       ValueRange{i32Const(b, loc, 0)},
@@ -180,8 +189,9 @@ Value writeBlockTable(
             block(lb, ll, arith::AddIOp::create(lb, ll, start, offset),
                   arith::SubIOp::create(lb, ll, padded, offset));
         ifThen(lb, ll, written, [&](OpBuilder &tb) {
-          storeAt(tb, ll, entry, table, arith::AddIOp::create(tb, ll, first, j),
-                  4);
+          Value at = position ? position(tb, ll, j)
+                              : arith::AddIOp::create(tb, ll, first, j);
+          storeAt(tb, ll, entry, table, at, 4);
         });
         Value count = arith::AddIOp::create(
             lb, ll, acc[0],
@@ -197,7 +207,8 @@ Value writeBlockTable(
 /// a prefix of the layout's, rows grow with the index); returns how many.
 Value writeExpertBlocks(OpBuilder &b, Location loc, const LayoutShape &s,
                         const BoundKernel &args, Value first, Value start,
-                        Value padded, Value blocks) {
+                        Value padded, Value blocks,
+                        BlockPosition position = nullptr) {
   return writeBlockTable(
       b, loc, args.arg("pool_block_row"), first, blocks, start, padded,
       s.blockM,
@@ -217,7 +228,36 @@ Value writeExpertBlocks(OpBuilder &b, Location loc, const LayoutShape &s,
                 lb, ll, half,
                 c(static_cast<int32_t>(config::kHalfBlockBit)), c(0)));
         return {inPool, entry};
-      });
+      },
+      position);
+}
+
+/// With the L1 kernel's clusters of 2 (a cluster computes m-blocks 2g and
+/// 2g + 1, sharing the weight tiles when both are one expert's): the
+/// m-block table lists first every expert's m-blocks in pairs (its
+/// m-blocks but the last of an odd count, in expert order, from 0), then
+/// those last ones (from `pairedTotal`), so that each pair is one expert's
+/// and a cluster shares its weights; the m-blocks are the same, in another
+/// order, and each is computed as before. An expert with `pairs` blocks in
+/// pairs puts block j at `pairFirst` + j, the one after them at
+/// `singleAt`. Its order needs every m-block written (a table with holes
+/// would lose blocks): the worst-case pool, which l1-cluster's plan has
+/// (a ring has no half blocks).
+/// An expert's `blocks` m-blocks as those in pairs (blocks & ~1) and the
+/// odd one out (blocks & 1).
+std::pair<Value, Value> pairedAndSingle(OpBuilder &b, Location loc,
+                                        Value blocks) {
+  Value single = arith::AndIOp::create(b, loc, blocks, i32Const(b, loc, 1));
+  return {arith::SubIOp::create(b, loc, blocks, single), single};
+}
+
+Value pairedBlockPosition(OpBuilder &b, Location loc, Value j, Value pairs,
+                          Value pairFirst, Value singleAt) {
+  Value inPair =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, j, pairs);
+  return arith::SelectOp::create(b, loc, inPair,
+                                 arith::AddIOp::create(b, loc, pairFirst, j),
+                                 singleAt);
 }
 
 /// With expert blocks: expert l's blocks of up to 256 rows, the `first`-th
@@ -312,6 +352,7 @@ void layOutPool(OpBuilder &b, Location loc, const LayoutShape &s,
   SmallVector<Value> padded, blocks, rowsBefore, blocksBefore;
   SmallVector<Value> l2Blocks, l2BlocksBefore;
   Value laneRows = zero, laneBlocks = zero, laneL2Blocks = zero;
+  Value lanePairs = zero, laneSingles = zero;
   for (int64_t j = 0; j < per; ++j) {
     Value rows = arith::SelectOp::create(b, loc, valid[j], counts[j], zero);
     padded.push_back(arith::MulIOp::create(b, loc, roundUp(rows, s.align),
@@ -322,6 +363,14 @@ void layOutPool(OpBuilder &b, Location loc, const LayoutShape &s,
       blocks.push_back(roundUp(padded[j], s.blockM));
       blocksBefore.push_back(laneBlocks);
       laneBlocks = arith::AddIOp::create(b, loc, laneBlocks, blocks[j]);
+    }
+    if (s.pairBlocks) {
+      // Its m-blocks in pairs (an even count) and the odd one out (0 or
+      // 1); the write loop below recomputes both and keeps running sums
+      // (arrays of them per expert spilled in moe_dispatch at V4-Pro).
+      auto [paired, single] = pairedAndSingle(b, loc, blocks[j]);
+      lanePairs = arith::AddIOp::create(b, loc, lanePairs, paired);
+      laneSingles = arith::AddIOp::create(b, loc, laneSingles, single);
     }
     if (s.expertBlocks) {
       l2Blocks.push_back(roundUp(padded[j], config::kExpertBlockRows));
@@ -342,9 +391,22 @@ void layOutPool(OpBuilder &b, Location loc, const LayoutShape &s,
     Value blocksIncl = warpInclusiveScan(b, loc, lane, laneL2Blocks);
     l2BlockBase = arith::SubIOp::create(b, loc, blocksIncl, laneL2Blocks);
   }
+  // Paired: the lanes' first paired block and first single, the singles
+  // after every pair.
+  Value pairBase, singleBase;
+  if (s.pairBlocks) {
+    Value pairsIncl = warpInclusiveScan(b, loc, lane, lanePairs);
+    pairBase = arith::SubIOp::create(b, loc, pairsIncl, lanePairs);
+    Value singlesIncl = warpInclusiveScan(b, loc, lane, laneSingles);
+    singleBase = arith::AddIOp::create(
+        b, loc, lastLane(b, loc, pairsIncl),
+        arith::SubIOp::create(b, loc, singlesIncl, laneSingles));
+  }
   // Write each expert's rows and blocks; with half blocks count the m-blocks
   // that lie wholly inside the pool (a prefix of the layout's).
   Value laneWritten = zero, laneL2Written = zero;
+  // Paired: where the next expert's pairs and single go.
+  Value pairAt = pairBase, singleAt = singleBase;
   for (int64_t j = 0; j < per; ++j) {
     Value start = arith::AddIOp::create(b, loc, rowBase, rowsBefore[j]);
     if (!s.halfBlocks()) {
@@ -363,8 +425,14 @@ void layOutPool(OpBuilder &b, Location loc, const LayoutShape &s,
         b, loc, valid[j],
         [&](OpBuilder &tb, Location tl) {
           writeExpert(tb, tl, s, args, experts[j], start, padded[j]);
+          auto paired = [&](OpBuilder &pb, Location pl, Value jb) {
+            return pairedBlockPosition(
+                pb, pl, jb, pairedAndSingle(pb, pl, blocks[j]).first, pairAt,
+                singleAt);
+          };
           SmallVector<Value, 2> counts = {writeExpertBlocks(
-              tb, tl, s, args, firstBlock, start, padded[j], blocks[j])};
+              tb, tl, s, args, firstBlock, start, padded[j], blocks[j],
+              s.pairBlocks ? BlockPosition(paired) : nullptr)};
           if (s.expertBlocks)
             counts.push_back(writeExpertL2Blocks(
                 tb, tl, s, args, firstL2Block, start, padded[j], l2Blocks[j]));
@@ -376,6 +444,11 @@ void layOutPool(OpBuilder &b, Location loc, const LayoutShape &s,
           scf::YieldOp::create(eb, el, none);
         });
     laneWritten = arith::AddIOp::create(b, loc, laneWritten, written.getResult(0));
+    if (s.pairBlocks) {
+      auto [paired, single] = pairedAndSingle(b, loc, blocks[j]);
+      pairAt = arith::AddIOp::create(b, loc, pairAt, paired);
+      singleAt = arith::AddIOp::create(b, loc, singleAt, single);
+    }
     if (s.expertBlocks)
       laneL2Written =
           arith::AddIOp::create(b, loc, laneL2Written, written.getResult(1));
@@ -418,7 +491,7 @@ LayoutShape layoutShape(const MoeKernelContext &ctx) {
   return {c.experts,       c.localExperts(),
           c.ranks,         c.maxTokensPerRank * c.topk,
           ctx.blockM,      config::poolLayoutRows(c, ctx.plan),
-          ctx.expertAlign, ctx.l2ExpertBlocks};
+          ctx.expertAlign, ctx.l2ExpertBlocks, ctx.l1Cluster};
 }
 
 } // namespace

@@ -49,7 +49,8 @@ def expected_counts(prof, doc, schedule, variant, m_blocks, ctas_of, half_blocks
     k_split the mainloops count units (mainloop_units), the epilogues tiles. With
     `expert_blocks` = (blocks, blocks of more than two 64-row units) the L2 GEMM's tiles are
     the variant's expert blocks (l2_expert_blocks, docs/SplitSchedule.md): math1 computes
-    only those of more than two units."""
+    only those of more than two units. With the variant's l1_cluster the L1 kernel's
+    mainloops count whole clusters of m-blocks (an odd count's last one twice)."""
     problems = []
     got = {}
     for iv in prof.intervals:
@@ -72,6 +73,10 @@ def expected_counts(prof, doc, schedule, variant, m_blocks, ctas_of, half_blocks
             k_split = variant.get("k_split", 1)
             units = total if k_split <= 1 else mainloop_units(
                 total, ctas_of(kernel), k_split, doc["plan"]["num_sms"])
+            if variant.get("l1_cluster") and kernel.startswith("moe_l1"):
+                # Clusters of 2: an odd count's last m-block is computed twice (rank 1 stores
+                # nothing, so the epilogues count each tile once).
+                units = (blocks + 1) // 2 * 2 * tiles
             main, epi = gemm + "_mainloop", gemm + "_epilogue"
             want.update({(kernel, "tma", main): units, (kernel, "math0", main): units,
                          (kernel, "math0", epi): total})

@@ -95,6 +95,7 @@ def main():
     fused_counts("moe_fused_bm64")
     half_block_counts()
     expert_block_counts()
+    l1_cluster_counts()
     k_split_counts()
     dispatch_lane()
 
@@ -193,6 +194,24 @@ def expert_block_counts():
                                             lambda _: 0, 0, (blocks, wide)))
     print("expert blocks counted as m-blocks:",
           len(expected_counts(P, DOC, [l1, l2k], variant, m_blocks, lambda _: 0)))
+
+
+def l1_cluster_counts():
+    """The L1 kernel in clusters of 2 (l1_cluster): of 5 m-blocks (one a half block) the
+    last is computed twice, by rank 1 of the third cluster, which stores nothing: mainloops
+    count 6 m-blocks, epilogues 5 (math1 4, its half block stores nothing)."""
+    P = Intervals()
+    variant = {"l1_block_n": 128, "l2_block_n": 256, "l1_cluster": True}
+    m_blocks, pairs, half = 5, 2, 1
+    l1 = "moe_l1_swiglu_bm128"
+    for role in ("tma", "math0", "math1"):
+        P.add(l1, role, "l1_mainloop", 6 * pairs)
+    P.add(l1, "math0", "l1_epilogue", m_blocks * pairs)
+    P.add(l1, "math1", "l1_epilogue", (m_blocks - half) * pairs)
+    print("l1 cluster:", expected_counts(P, DOC, [l1], variant, m_blocks, lambda _: 0, half))
+    print("l1 cluster counted without:",
+          len(expected_counts(P, DOC, [l1], {"l1_block_n": 128, "l2_block_n": 256}, m_blocks,
+                              lambda _: 0, half)))
 
 
 def fused_counts(k="moe_fused_gemm"):

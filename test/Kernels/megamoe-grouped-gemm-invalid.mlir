@@ -30,7 +30,7 @@
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="swiglu=true b-scale-interleave=8 static-m=4096 device-m-blocks=true n=384" 2>&1 | FileCheck %s --check-prefix=SWIGLUN
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="swiglu=true b-scale-interleave=8 static-m=4096 device-m-blocks=true combine-scatter=true combine-tokens=64 combine-topk=2 combine-ranks=2" 2>&1 | FileCheck %s --check-prefix=SWIGLUSCATTER
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="cluster-m=3" 2>&1 | FileCheck %s --check-prefix=CLUSTER
-// RUN: not megamoe-opt %s --megamoe-grouped-gemm="cluster-m=2 static-m=4096" 2>&1 | FileCheck %s --check-prefix=CLUSTERLAYER
+// RUN: not megamoe-opt %s --megamoe-grouped-gemm="cluster-m=2 static-m=4096 combine-scatter combine-tokens=64 combine-topk=2 combine-ranks=1" 2>&1 | FileCheck %s --check-prefix=CLUSTERLAYER
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="cluster-m=2 chip=sm_100a" 2>&1 | FileCheck %s --check-prefix=CLUSTERCHIP
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=160" 2>&1 | FileCheck %s --check-prefix=BN
 // RUN: not megamoe-opt %s --megamoe-grouped-gemm="block-n=192 n=4160" 2>&1 | FileCheck %s --check-prefix=BN192N
@@ -57,7 +57,7 @@
 // PF: error: megamoe-grouped-gemm: scale-prefetch must be 0, 1 or -1 (the plan's choice), got 2
 // TW: error: megamoe-grouped-gemm: tma-warps must be 4 (one TMA load and commit per operand) or 1 (every load of a stage under one commit), got 2
 // CLUSTER: error: megamoe-grouped-gemm: cluster-m must be 1 or 2 (CTAs per cluster), got 3
-// CLUSTERLAYER: error: megamoe-grouped-gemm: cluster-m 2 is built for the standalone grouped GEMM (TMA-store epilogue, static-m 0): not with static-m, combine-scatter or swiglu
+// CLUSTERLAYER: error: megamoe-grouped-gemm: cluster-m 2 is built for the standalone grouped GEMM and the layer's L1 GEMM: not with combine-scatter, pull-rows or a ring pool
 // CLUSTERCHIP: error: megamoe-grouped-gemm: cluster-m 2 is built for sm_90a, got 'sm_100a'
 // K: error: megamoe-grouped-gemm: k must be a positive multiple of 128 (the scale block), got 100
 // N: error: megamoe-grouped-gemm: n must be a positive multiple of block-n 128, got 200

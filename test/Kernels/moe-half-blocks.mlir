@@ -4,9 +4,9 @@
 // 64-row half block when the padded rows leave 64.
 // Layer: E = 8, L = 8, R = 1, T = 64, K = 2, P = 1152, BLOCK_M 128.
 // REQUIRES: ptxas
-// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=split block-m=128" --megamoe-expand="only=moe_layout" | FileCheck %s --check-prefix=LAYOUT
+// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=split block-m=128 l1-cluster=false l2-expert-blocks=false" --megamoe-expand="only=moe_layout" | FileCheck %s --check-prefix=LAYOUT
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=split block-m=128" --megamoe-expand="only=moe_pull" | FileCheck %s --check-prefix=PULL
-// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=split block-m=128" --megamoe-expand="only=moe_l2_gemm" | FileCheck %s --check-prefix=L2
+// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=split block-m=128 l2-expert-blocks=false" --megamoe-expand="only=moe_l2_gemm" | FileCheck %s --check-prefix=L2
 // RUN: rm -rf %t && mkdir -p %t/a %t/b
 // Every kernel of the split layer with half blocks, with and without
 // fast-math (moe_l1_swiglu or moe_l1_gemm), compiles without spills.

@@ -4,7 +4,7 @@
 // REQUIRES: ptxas
 // BLOCK_M 128 fuses the activation only with fast-math (splitFusesActivation).
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7 fast-math=true" --megamoe-plan="schedule=split block-m=128" --megamoe-expand="only=moe_l1_swiglu" | FileCheck %s
-// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7 fast-math=true" --megamoe-plan="schedule=split block-m=128" --megamoe-expand="only=moe_l1_swiglu" | FileCheck %s --check-prefix=HALF
+// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7 fast-math=true" --megamoe-plan="schedule=split block-m=128 l1-cluster=false" --megamoe-expand="only=moe_l1_swiglu" | FileCheck %s --check-prefix=HALF
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7 fast-math=true" --megamoe-plan="schedule=split block-m=128 expert-align=128" --megamoe-expand="only=moe_l1_swiglu" | FileCheck %s --check-prefix=WHOLE
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a clamp=7" --megamoe-plan="schedule=split" --megamoe-expand="only=moe_l1_swiglu" | FileCheck %s --check-prefix=SPLITN

@@ -8,8 +8,9 @@
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=split block-m=128 l2-expert-blocks=true" --megamoe-print-plan | FileCheck %s --check-prefix=PLAN
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=split block-m=128 l2-expert-blocks=true" --megamoe-expand="only=moe_layout" | FileCheck %s --check-prefix=LAYOUT
 // RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=split block-m=128 l2-expert-blocks=true" --megamoe-expand="only=moe_l2_gemm" | FileCheck %s --check-prefix=L2
-// Without the option the layout has no expert-block table.
-// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=split block-m=128" --megamoe-expand="only=moe_layout" | FileCheck %s --check-prefix=OFF
+// Off (l2-expert-blocks=false; on by default where it applies,
+// stageL2ExpertBlocks) the layout has no expert-block table.
+// RUN: megamoe-opt --megamoe-layer="hidden=512 intermediate=256 experts=8 topk=2 ranks=1 max-tokens=64 chip=sm_90a" --megamoe-plan="schedule=split block-m=128 l2-expert-blocks=false" --megamoe-expand="only=moe_layout" | FileCheck %s --check-prefix=OFF
 // Every kernel of the layer, and V4-Pro's and V4-Flash's layout and L2
 // GEMM, compile without spills.
 // RUN: rm -rf %t && mkdir -p %t/s %t/pro %t/flash

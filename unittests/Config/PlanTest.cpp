@@ -160,16 +160,18 @@ TEST(Plan, SplitPlansLikeUnfusedWithoutH) {
         return l.regions[i + 1].offset - l.regions[i].offset;
     return 0;
   };
-  // h is P x 2I f32 (a multiple of the region alignment) and the block
-  // rows P / 64 i32: the only differences.
+  // h is P x 2I f32 (a multiple of the region alignment), the block rows
+  // and the expert blocks P / 64 i32 each: the only differences.
   EXPECT_EQ(lu.totalBytes - ls.totalBytes,
-            split.poolTokens * 2 * 2048 * 4 - span(ls, "pool_block_row"));
+            split.poolTokens * 2 * 2048 * 4 - span(ls, "pool_block_row") -
+                span(ls, "pool_expert_block"));
   EXPECT_GE(span(ls, "pool_block_row"), split.poolTokens / 64 * 4);
   ASSERT_EQ(splitExact.variants.size(), 2u);
   EXPECT_TRUE(splitFusesActivation(v4Flash(1, 8192), splitExact.variants[0]));
   EXPECT_FALSE(splitFusesActivation(v4Flash(1, 8192), splitExact.variants[1]));
   EXPECT_TRUE(has(lx, "l1_out"));
-  EXPECT_EQ(lx.totalBytes, lu.totalBytes + span(lx, "pool_block_row"));
+  EXPECT_EQ(lx.totalBytes, lu.totalBytes + span(lx, "pool_block_row") +
+                               span(lx, "pool_expert_block"));
 }
 
 // The fused-gemm schedule plans as the unfused one, without h, with the
@@ -603,7 +605,9 @@ TEST(UnfusedPlan, SchedulePerVariant) {
   EXPECT_FALSE(p.variants[1].schedule.has_value());
   EXPECT_EQ(scheduleOf(p, p.variants[1]), Schedule::Split);
   EXPECT_EQ(p.variants[1].waveMBlocks, 0);
-  EXPECT_EQ(p.variants[1].l2BlockN, 256);
+  // Its L2 GEMM in expert blocks: 256 x 128 tiles (stageL2ExpertBlocks).
+  EXPECT_TRUE(p.variants[1].l2ExpertBlocks);
+  EXPECT_EQ(p.variants[1].l2BlockN, 128);
   EXPECT_TRUE(anyVariantRuns(p, Schedule::FusedGemm));
   EXPECT_TRUE(anyVariantRuns(p, Schedule::Split));
   BufferLayout layout = computeBufferLayout(c, p);
@@ -675,7 +679,8 @@ TEST(UnfusedPlan, BlockNBySchedule) {
     SCOPED_TRACE(toString(k.schedule));
     for (const Variant &v : p.variants) {
       EXPECT_EQ(v.l1BlockN, k.l1);
-      EXPECT_EQ(v.l2BlockN, k.l2);
+      // The split L2 GEMM in expert blocks has 256 x 128 tiles.
+      EXPECT_EQ(v.l2BlockN, v.l2ExpertBlocks ? 128 : k.l2);
     }
   }
   PlanOverrides o = unfused();
@@ -791,8 +796,10 @@ TEST(Plan, KSplitOverrideAndItsRule) {
   bad.variants[1].kSplit = 4;
   std::vector<std::string> errors = validatePlan(c, bad);
   ASSERT_FALSE(errors.empty());
-  EXPECT_NE(errors[0].find("k-split: BLOCK_M is 128"), std::string::npos)
-      << errors[0];
+  // (l1-cluster's and l2-expert-blocks' rules refuse it too.)
+  EXPECT_TRUE(std::any_of(errors.begin(), errors.end(), [](const std::string &e) {
+    return e.find("k-split: BLOCK_M is 128") != std::string::npos;
+  })) << errors[0];
   o.kSplit = 3;
   EXPECT_NE(planError(c, o).find("k-split: it must be 1, 2 or 4, got 3"),
             std::string::npos);
@@ -898,18 +905,18 @@ TEST(UnfusedPlan, L1PairStages) {
   flash.fastMath = true;
   for (const Variant &v : planOk(flash, none).variants)
     EXPECT_FALSE(v.l1PairStages);
-  // schedule=auto: V4-Pro's BLOCK_M 128 variant (fast math) runs fused-gemm
-  // with the wave order (fastestBuiltSchedule: 0.907-0.970 of split's time
-  // at 2048-8192 tokens), which has no pair stages; V4-Flash's stays split.
+  // schedule=auto: every BLOCK_M 128 variant is split (with l1-cluster and
+  // l2-expert-blocks 0.847 of split's time at V4-Pro 8192 tokens, where
+  // fused-gemm's wave order was 0.951: fastestBuiltSchedule), V4-Pro's with
+  // its pair stages, with or without fast math.
   none.schedulePerVariant = true;
   Plan autoPro = planOk(c, none);
-  EXPECT_EQ(scheduleOf(autoPro, autoPro.variants[1]), Schedule::FusedGemm);
-  EXPECT_FALSE(autoPro.variants[1].l1PairStages);
-  EXPECT_EQ(autoPro.variants[1].waveMBlocks, 4);
-  EXPECT_EQ(autoPro.variants[1].waveLag, 1);
+  EXPECT_EQ(scheduleOf(autoPro, autoPro.variants[1]), Schedule::Split);
+  EXPECT_TRUE(autoPro.variants[1].l1PairStages);
+  EXPECT_TRUE(autoPro.variants[1].l1Cluster);
+  EXPECT_EQ(autoPro.variants[1].waveMBlocks, 0);
   Plan autoFlash = planOk(flash, none);
   EXPECT_EQ(scheduleOf(autoFlash, autoFlash.variants[1]), Schedule::Split);
-  // Without fast math (not measured) V4-Pro's BLOCK_M 128 variant is split.
   c.fastMath = false;
   Plan exactPro = planOk(c, none);
   EXPECT_EQ(scheduleOf(exactPro, exactPro.variants[1]), Schedule::Split);
@@ -984,10 +991,84 @@ TEST(FusedGemmPlan, L1PullRing) {
 // variant (half blocks), round-trips through JSON, gives the L2 GEMM
 // problem 256 x 128 expert-block tiles and the buffer its table, and is
 // refused where no variant can take it.
+// The split L1 kernel in clusters of 2 (Variant::l1Cluster): on by default
+// where it applies (the split schedule's BLOCK_M 128 variant with half
+// blocks on sm_90a, without k-split or l1-pull), its L1 GEMM problem with
+// clusterM 2 and its L2 GEMM without; JSON round trip; the rules.
+TEST(UnfusedPlan, L1Cluster) {
+  LayerConfig c = v4Pro(1, 8192);
+  c.fastMath = true;
+  PlanOverrides o;
+  o.schedule = Schedule::Split;
+  Plan p = planOk(c, o);
+  ASSERT_EQ(p.variants.size(), 2u);
+  EXPECT_FALSE(p.variants[0].l1Cluster); // BLOCK_M 64: no half blocks
+  EXPECT_TRUE(p.variants[1].l1Cluster);
+  GemmProblem l1 = layerGemmProblem(c, p, p.variants[1], LayerGemm::L1);
+  EXPECT_EQ(l1.clusterM, 2);
+  EXPECT_TRUE(l1.swiglu && l1.halfBlocks && l1.swigluPairStages);
+  EXPECT_EQ(planGroupedGemmKernel(l1).clusterM, 2);
+  EXPECT_EQ(layerGemmProblem(c, p, p.variants[1], LayerGemm::L2).clusterM, 1);
+  EXPECT_EQ(layerGemmProblem(c, p, p.variants[0], LayerGemm::L1).clusterM, 1);
+  // JSON round trip; an older plan has none.
+  Plan back;
+  LayerConfig backConfig;
+  std::vector<std::string> errors =
+      planFromJson(planToJson(c, p, 0), backConfig, back);
+  ASSERT_TRUE(errors.empty()) << errors[0];
+  EXPECT_FALSE(back.variants[0].l1Cluster);
+  EXPECT_TRUE(back.variants[1].l1Cluster);
+  // false turns it off; the unfused and fused-gemm schedules never have it.
+  o.l1Cluster = false;
+  for (const Variant &v : planOk(c, o).variants)
+    EXPECT_FALSE(v.l1Cluster);
+  o.l1Cluster.reset();
+  for (Schedule s : {Schedule::Unfused, Schedule::FusedGemm}) {
+    o.schedule = s;
+    for (const Variant &v : planOk(c, o).variants)
+      EXPECT_FALSE(v.l1Cluster) << toString(s);
+    o.l1Cluster = true;
+    std::vector<std::string> e;
+    Plan none;
+    e = makePlan(c, o, none);
+    ASSERT_EQ(e.size(), 1u);
+    EXPECT_NE(e[0].find("l1-cluster=true applies to no variant"),
+              std::string::npos)
+        << e[0];
+    o.l1Cluster.reset();
+  }
+  o.schedule = Schedule::Split;
+  // With l1-pull it does not apply; with the tiled L1 weights the
+  // heuristic gives way, and asked for with them the rule refuses.
+  o.l1Pull = true;
+  for (const Variant &v : planOk(c, o).variants)
+    EXPECT_FALSE(v.l1Cluster);
+  o.l1Pull.reset();
+  o.l1WeightTiles = true;
+  for (const Variant &v : planOk(c, o).variants)
+    EXPECT_FALSE(v.l1Cluster);
+  Plan bad = p;
+  bad.l1WeightTiles = true;
+  std::vector<std::string> e = validatePlan(c, bad);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("l1-cluster loads half column blocks"), std::string::npos)
+      << e[0];
+  // Not on the BLOCK_M 64 variant.
+  bad = p;
+  bad.variants[0].l1Cluster = true;
+  e = validatePlan(c, bad);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].find("l1-cluster is built for the split schedule's L1 "
+                      "kernel at BLOCK_M 128 with half blocks"),
+            std::string::npos)
+      << e[0];
+}
+
 TEST(UnfusedPlan, L2ExpertBlocks) {
   LayerConfig c = v4Pro(1, 8192);
   PlanOverrides o;
   o.schedule = Schedule::Split;
+  o.l2ExpertBlocks = false;
   Plan off = planOk(c, o);
   o.l2ExpertBlocks = true;
   Plan p = planOk(c, o);
@@ -1056,8 +1137,13 @@ TEST(UnfusedPlan, L2ExpertBlocks) {
   c.recipe.requantBlock = 64; // two A scales per K block: not built
   e = makePlan(c, o, bad);
   ASSERT_EQ(e.size(), 1u);
-  // Off by default until measured.
+  // On by default where it applies (stageL2ExpertBlocks); false turns it
+  // off.
   c.recipe.requantBlock = 128;
   for (const Variant &v : off.variants)
     EXPECT_FALSE(v.l2ExpertBlocks);
+  o.l2ExpertBlocks.reset();
+  Plan byDefault = planOk(c, o);
+  EXPECT_FALSE(byDefault.variants[0].l2ExpertBlocks);
+  EXPECT_TRUE(byDefault.variants[1].l2ExpertBlocks);
 }

@@ -83,6 +83,16 @@ bool l2ExpertBlocksApply(const LayerConfig &config, Schedule schedule,
 /// Whether it does (Variant::l2ExpertBlocks), where it applies.
 bool stageL2ExpertBlocks(const LayerConfig &config, Schedule schedule,
                          const Variant &v);
+/// Whether variant `v` of a plan of `schedule` can run its L1 kernel in
+/// clusters of 2 (Variant::l1Cluster): the split schedule's BLOCK_M 128 L1
+/// kernel with half blocks on sm_90a, without a K-split or the L1 pull.
+/// The plan-wide conditions (the worst-case pool, untiled L1 weights) are
+/// PlanRules.cpp's "l1-cluster".
+bool l1ClusterApply(const LayerConfig &config, Schedule schedule,
+                    const Variant &v);
+/// Whether it does (Variant::l1Cluster), where it applies.
+bool stageL1Cluster(const LayerConfig &config, Schedule schedule,
+                    const Variant &v);
 /// Whether the plan's L1 weights are in the tiled kernel layout
 /// (Plan::l1WeightTiles). PlanRules.cpp checks where it is allowed.
 bool stageL1WeightTiles(const LayerConfig &config);

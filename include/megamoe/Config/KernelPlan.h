@@ -180,9 +180,10 @@ struct GemmProblem {
   bool pullRows = false;
   int64_t pullTopk = 0, pullRanks = 0, pullTokens = 0, pullScaleBlock = 0,
           pullAlign = 0;
-  /// CTAs per cluster (1 or 2, the standalone grouped GEMM): the two CTAs of
-  /// a cluster compute adjacent m-blocks of one expert at the same n-block
-  /// and each loads half of the shared weight tile, multicast to both
+  /// CTAs per cluster (1 or 2: the standalone grouped GEMM, the layer's L1
+  /// kernel with Variant::l1Cluster): the two CTAs of a cluster compute
+  /// adjacent m-blocks at the same n-block and, when both are one expert's,
+  /// each loads half of the shared weight tile, multicast to both
   /// (docs/Collectives.md, "Cluster of 2").
   int64_t clusterM = 1;
   /// Read each K block's weight scales one K block ahead (carried in

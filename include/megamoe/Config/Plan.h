@@ -83,6 +83,14 @@ struct Variant {
   /// instead of one 128-row tile per m-block, which reads the expert's
   /// weights once per m-block.
   bool l2ExpertBlocks = false;
+  /// Whether the variant's L1 kernel (the split schedule's moe_l1_swiglu,
+  /// BLOCK_M 128 with half blocks) runs in clusters of 2 CTAs that compute
+  /// two m-blocks at the same column blocks and, where both are one
+  /// expert's, share its weight tiles by TMA multicast; moe_layout then
+  /// orders the block table so that an expert's m-blocks pair up
+  /// (docs/SplitSchedule.md, "The L1 kernel in clusters of 2"). Without
+  /// it each m-block reads its expert's weights on its own.
+  bool l1Cluster = false;
   /// Units the grouped GEMMs split each tile of their last, partial wave
   /// into along K (1 = none; warpspec.tile_loop k_split), so that the SMs
   /// that wave would leave idle stream weights too. Stage kernels of the
@@ -168,6 +176,7 @@ struct PlanOverrides {
   std::optional<bool> l1Pull;
   std::optional<bool> l1PairStages;
   std::optional<bool> l2ExpertBlocks;
+  std::optional<bool> l1Cluster;
   std::optional<bool> l1WeightTiles;
   std::optional<int64_t> kSplit;
   std::optional<int64_t> waveMBlocks, waveLag;

@@ -72,7 +72,8 @@
 // ends with fence.sc.sys so the remote stores are visible before the next
 // kernel's cross-rank barrier.
 //
-// clusterM 2 (the standalone GEMM only, sm_90a): clusters of 2 CTAs compute
+// clusterM 2 (sm_90a; the standalone GEMM and the layer's L1 SwiGLU GEMM,
+// whose stores a cluster's duplicate m-block skips): clusters of 2 CTAs compute
 // m-blocks (2g, 2g + 1) at the same n-block; when both belong to one expert
 // each loads one 64-row half of each 128-row B column block multicast to
 // both (docs/Collectives.md, "Cluster of 2"). Same results, bitwise.

@@ -42,6 +42,9 @@ struct MoeKernelContext {
   /// The variant's L2 GEMM computes expert blocks (config::Variant::
   /// l2ExpertBlocks): moe_layout writes their table too.
   bool l2ExpertBlocks = false;
+  /// The variant's L1 kernel runs in clusters of 2 (config::Variant::
+  /// l1Cluster): moe_layout pairs each expert's m-blocks in the table.
+  bool l1Cluster = false;
   /// Cycles a cross-rank barrier waits before it traps with a message.
   int64_t barrierTimeoutCycles = int64_t(20) * 1000 * 1000 * 1000;
   /// Fault injection (tests): L1 arrivals the fused GEMM kernel's L2 tiles

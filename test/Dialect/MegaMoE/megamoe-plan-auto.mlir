@@ -20,7 +20,7 @@
 // above (split, the plan's).
 // SM90BIG: schedule = "split"
 // SM90BIG-SAME: #megamoe.variant<min_tokens = 0, max_tokens = 256, block_m = 64, {{.*}}wave_m_blocks = 4, schedule = "fused-gemm">
-// SM90BIG-SAME: #megamoe.variant<min_tokens = 257, max_tokens = 1024, block_m = 128, {{[^>]*}}smem_bytes = 0>
+// SM90BIG-SAME: #megamoe.variant<min_tokens = 257, max_tokens = 1024, block_m = 128, {{[^>]*}}smem_bytes = 0, l2_expert_blocks = true, l1_cluster = true>
 // block-m=128 pinned: one split variant.
 // PINNED: schedule = "split"
 // PINNED-NOT: schedule = "fused-gemm"

@@ -17,10 +17,10 @@
 // CHECK-LABEL: megamoe.layer @v4_flash_ep1_fm
 // CHECK-SAME: schedule = "split"
 // CHECK-SAME: #megamoe.variant<min_tokens = 0, max_tokens = 2730, block_m = 64, {{[^#]*}} smem_bytes = 0, l1_pull = true>
-// CHECK-SAME: #megamoe.variant<min_tokens = 2731, max_tokens = 8192, block_m = 128, {{[^#]*}} smem_bytes = 0, l1_pull = true>]>
+// CHECK-SAME: #megamoe.variant<min_tokens = 2731, max_tokens = 8192, block_m = 128, {{[^#]*}} smem_bytes = 0, l1_pull = true, l2_expert_blocks = true>]>
 // OFF-LABEL: megamoe.layer @v4_flash_ep1_fm
 // OFF-NOT: l1_pull
-// OFF: smem_bytes = 0>]>
+// OFF: smem_bytes = 0, l2_expert_blocks = true, l1_cluster = true>]>
 
 // No pull kernel when every variant pulls in its L1 kernel.
 // TEXT: plan: schedule=split sms=132 kernels: route, layout, L1 grouped GEMM + SwiGLU + requant,

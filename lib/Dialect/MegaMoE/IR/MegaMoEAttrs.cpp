@@ -158,7 +158,13 @@ LogicalResult VariantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   int64_t, int64_t, int64_t, int64_t, bool,
                                   int64_t kSplit, int64_t waveMBlocks,
                                   int64_t waveLag, StringRef schedule,
-                                  bool l1PairStages, bool l2ExpertBlocks) {
+                                  bool l1PairStages, bool l2ExpertBlocks,
+                                  bool l1Cluster) {
+  if (l1Cluster && (blockM != 128 || expertAlign != 64))
+    return emitError() << "l1_cluster needs block_m 128 and expert_align 64 "
+                          "(the layout pairs an expert's m-blocks in the "
+                          "half-block table), got block_m "
+                       << blockM << ", expert_align " << expertAlign;
   if (l2ExpertBlocks && (blockM != 128 || expertAlign != 64))
     return emitError() << "l2_expert_blocks needs block_m 128 and "
                           "expert_align 64 (its blocks are the half-block "
@@ -246,6 +252,7 @@ cfg::Plan PlanAttr::getPlan() const {
     v.waveLag = va.getWaveLag();
     v.l1PairStages = va.getL1PairStages();
     v.l2ExpertBlocks = va.getL2ExpertBlocks();
+    v.l1Cluster = va.getL1Cluster();
     if (!va.getSchedule().empty())
       v.schedule = cfg::parseSchedule(va.getSchedule().str());
     p.variants.push_back(v);
@@ -262,7 +269,7 @@ PlanAttr PlanAttr::get(MLIRContext *context, const cfg::Plan &p) {
         cfg::toString(v.mathMode), v.registers.producer, v.registers.math,
         v.registers.idle, v.smemBytes, v.l1Pull, v.kSplit, v.waveMBlocks,
         v.waveLag, v.schedule ? cfg::toString(*v.schedule) : "", v.l1PairStages,
-        v.l2ExpertBlocks));
+        v.l2ExpertBlocks, v.l1Cluster));
   return Base::get(
       context, cfg::toString(p.chip), p.numSMs, cfg::toString(p.schedule),
       p.roles.threads, p.roles.dispatchWarpEnd - p.roles.dispatchWarpBegin,

@@ -525,6 +525,7 @@ struct MegaMoEExpandPass
       vctx.blockM = v.blockM;
       vctx.expertAlign = v.expertAlign > 0 ? v.expertAlign : v.blockM;
       vctx.l2ExpertBlocks = v.l2ExpertBlocks;
+      vctx.l1Cluster = v.l1Cluster;
       SmallVector<std::string> order;
       for (const Stage &s : stagesOf(v)) {
         if (!wanted.empty() && !wanted.contains(s.name))

@@ -70,6 +70,7 @@ struct MegaMoEPlanPass
               "l1-pull", l1Pull, o.l1Pull},
           {"l1-pair-stages", l1PairStages, o.l1PairStages},
           {"l2-expert-blocks", l2ExpertBlocks, o.l2ExpertBlocks},
+          {"l1-cluster", l1Cluster, o.l1Cluster},
           {"l1-weight-tiles", l1WeightTiles, o.l1WeightTiles}}) {
       if (value == "true" || value == "false")
         out = value == "true";

@@ -93,7 +93,9 @@ def MegaMoE_VariantAttr : MegaMoE_Attr<"Variant", "variant"> {
     kernel runs a tile's pair of column blocks as one BLOCK_N 256 mainloop
     pass instead of two; `l2_expert_blocks` (omitted when false; split
     schedule, BLOCK_M 128 with half blocks, sm_90a): the L2 GEMM computes
-    256-row expert blocks.
+    256-row expert blocks; `l1_cluster` (omitted when false; split schedule,
+    BLOCK_M 128 with half blocks, sm_90a): the L1 kernel runs in clusters
+    of 2 that share an expert's weight tiles.
   }];
   let parameters = (ins
     "int64_t":$min_tokens,
@@ -117,7 +119,8 @@ def MegaMoE_VariantAttr : MegaMoE_Attr<"Variant", "variant"> {
     StringRefParameter<"the variant's own schedule (empty: the plan's)",
                        "\"\"">:$schedule,
     MegaMoE_BoolParameter:$l1_pair_stages,
-    MegaMoE_BoolParameter:$l2_expert_blocks
+    MegaMoE_BoolParameter:$l2_expert_blocks,
+    MegaMoE_BoolParameter:$l1_cluster
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -80,6 +80,11 @@ def MegaMoEPlan : Pass<"megamoe-plan", "::mlir::ModuleOp"> {
            "(sm_90a) compute 256-row expert blocks (an expert's 64-row units "
            "four at a time, absent ones skipped), false: 128-row m-blocks "
            "(empty = heuristic)">,
+    Option<"l1Cluster", "l1-cluster", "std::string", "\"\"",
+           "true: the split schedule's BLOCK_M 128 L1 kernels with half "
+           "blocks (sm_90a) run in clusters of 2 CTAs that share an "
+           "expert's weight tiles by TMA multicast (the layout pairs its "
+           "m-blocks), false: one CTA per tile (empty = heuristic)">,
     Option<"l1WeightTiles", "l1-weight-tiles", "std::string", "\"\"",
            "true: the L1 weights' kernel layout is 128 x 128 contiguous "
            "tiles (transform_l1 writes it, the L1 GEMMs read it with a "
