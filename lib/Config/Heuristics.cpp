@@ -96,7 +96,8 @@ int64_t defaultL2BlockN(const LayerConfig &c, MathMode mode) {
   return 128;
 }
 
-Schedule fastestBuiltSchedule(const LayerConfig &c, int64_t blockM) {
+Schedule fastestBuiltSchedule(const LayerConfig &c, int64_t blockM,
+                              bool sharedWeights) {
   // Measured on one H200 at EP1, V4-Flash and V4-Pro (bench/RESULTS.md
   // 2026-12-01): split against unfused, interleaved call by call, 0.942 /
   // 0.949 / 0.934 / 0.922 / 0.918 / 0.929 of the time at 1 / 8 / 128 / 512 /
@@ -141,10 +142,12 @@ Schedule fastestBuiltSchedule(const LayerConfig &c, int64_t blockM) {
   // fast math, bench/RESULTS.md 2026-12-07 "The split L1 kernel in clusters
   // of 2"), V4-Pro 0.847 at 8192 tokens where fused-gemm (the BLOCK_M 128
   // wave order) was 0.951 in the same call, V4-Flash 0.947 against 0.995.
-  // So split at BLOCK_M 128 everywhere.
+  // So split at BLOCK_M 128 where the m-blocks share weights
+  // (sharedWeightsMinTokens), the earlier rule below it.
   if (c.chip != Chip::SM90a)
     return Schedule::Unfused;
-  if (blockM == 64)
+  if (blockM == 64 ||
+      (blockM == 128 && !sharedWeights && c.hidden > 4096 && c.fastMath))
     return Schedule::FusedGemm;
   return Schedule::Split;
 }
@@ -532,6 +535,20 @@ int64_t unfusedSmallBlockMaxTokens(const LayerConfig &c) {
   // Past 64 expected rows per expert (T x R x K / E under balanced routing)
   // 128-row tiles pad about as much and run two math warpgroups.
   return 64 * c.experts / (c.ranks * c.topk);
+}
+
+int64_t sharedWeightsMinTokens(const LayerConfig &c) {
+  // The m-blocks of an expert share its weight tiles only where it has two
+  // or more of them. Measured (one H100, EP1, fast math, split with
+  // l1-cluster and l2-expert-blocks against split without, bench/RESULTS.md
+  // 2026-12-07 "The split L1 kernel in clusters of 2"), by expected rows
+  // per expert (T x R x K / E): 96 rows 1.050 (V4-Flash 4096 tokens) and
+  // 1.079 (V4-Pro 6144), 128 rows 0.849 (V4-Pro 8192), 144 rows 0.915
+  // (V4-Flash 6144), 192 rows 0.939 (V4-Flash 8192). From 112 rows, halfway
+  // between the loss and the gain.
+  constexpr int64_t kRowsPerExpert = 112;
+  int64_t perToken = c.ranks * c.topk;
+  return (kRowsPerExpert * c.experts + perToken - 1) / perToken;
 }
 
 int64_t unfusedBlockM(const LayerConfig &c) {

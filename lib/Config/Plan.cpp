@@ -50,15 +50,19 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
     buckets = {{c.maxTokensPerRank, 64}};
   else
     buckets = {{small, 64}, {c.maxTokensPerRank, 128}};
-  int64_t next = 0;
-  for (auto [maxTokens, blockM] : buckets) {
+  // Variant [minTokens, maxTokens] of `blockM` rows; `mayShare` false: an
+  // expert's m-blocks do not share its weights (below
+  // sharedWeightsMinTokens; the overrides then ask nothing of it).
+  auto makeVariant = [&](int64_t minTokens, int64_t maxTokens, int64_t blockM,
+                         bool mayShare) {
     Variant v;
-    v.minTokens = next;
+    v.minTokens = minTokens;
     v.maxTokens = maxTokens;
     v.blockM = blockM;
     // schedule=auto: the schedule measured fastest at this BLOCK_M.
-    Schedule schedule =
-        o.schedulePerVariant ? fastestBuiltSchedule(c, blockM) : plan.schedule;
+    Schedule schedule = o.schedulePerVariant
+                            ? fastestBuiltSchedule(c, blockM, mayShare)
+                            : plan.schedule;
     if (schedule != plan.schedule)
       v.schedule = schedule;
     v.expertAlign =
@@ -89,7 +93,7 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
     // half blocks (PlanRules.cpp "l2-expert-blocks").
     v.l2ExpertBlocks = o.l2ExpertBlocks && l2ExpertBlocksApply(c, schedule, v)
                            ? *o.l2ExpertBlocks
-                           : stageL2ExpertBlocks(c, schedule, v);
+                           : mayShare && stageL2ExpertBlocks(c, schedule, v);
     // Their tiles are 256 x 128 (two row blocks per warpgroup hold what two
     // column blocks would): the variant says so, unless l2-block-n asked
     // otherwise (then the rule says no).
@@ -99,13 +103,31 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
     // with half blocks (PlanRules.cpp "l1-cluster").
     v.l1Cluster = o.l1Cluster && l1ClusterApply(c, schedule, v)
                       ? *o.l1Cluster
-                      : stageL1Cluster(c, schedule, v);
+                      : mayShare && stageL1Cluster(c, schedule, v);
     // The fused-gemm kernel's tile order (Heuristics.cpp says what was
     // measured; PlanRules.cpp "wave-order" where it applies).
     auto [waveMBlocks, waveLag] = fusedGemmWaveOrder(c, schedule, v);
     v.waveMBlocks = o.waveMBlocks.value_or(waveMBlocks);
     v.waveLag = o.waveLag.value_or(waveLag);
-    plan.variants.push_back(v);
+    return v;
+  };
+  int64_t next = 0;
+  for (auto [maxTokens, blockM] : buckets) {
+    // The heuristic's shared weights (l1-cluster, l2-expert-blocks) pay
+    // where experts have two m-blocks or more: the range below
+    // sharedWeightsMinTokens is a variant of its own without them (asked
+    // for either, or where neither applies, one variant).
+    int64_t from = sharedWeightsMinTokens(c);
+    if (!o.l1Cluster && !o.l2ExpertBlocks && from > next && from <= maxTokens) {
+      Variant shared = makeVariant(from, maxTokens, blockM, true);
+      if (shared.l1Cluster || shared.l2ExpertBlocks) {
+        plan.variants.push_back(makeVariant(next, from - 1, blockM, false));
+        plan.variants.push_back(shared);
+        next = maxTokens + 1;
+        continue;
+      }
+    }
+    plan.variants.push_back(makeVariant(next, maxTokens, blockM, true));
     next = maxTokens + 1;
   }
   plan.l1WeightTiles = o.l1WeightTiles.value_or(stageL1WeightTiles(c));

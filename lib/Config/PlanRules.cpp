@@ -193,11 +193,29 @@ const PlanRule kPlanRules[] = {
      }},
     {"stage-kernels-variant-count", kStageKernels,
      [](const LayerConfig &, const Plan &p, Report &r) {
-       if (!p.variants.empty() && p.variants.size() <= 2)
+       // A variant's kernels are named by its BLOCK_M and whether its
+       // expert's m-blocks share the weight tiles (megamoe-expand's
+       // variantSuffix): at most one variant of each.
+       std::vector<std::pair<int64_t, bool>> seen;
+       for (const Variant &v : p.variants) {
+         std::pair<int64_t, bool> key{v.blockM,
+                                      v.l1Cluster || v.l2ExpertBlocks};
+         if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+           r.fail(cat("the ", toString(p.schedule),
+                      " schedule has at most one variant per BLOCK_M and "
+                      "weight sharing (l1-cluster or l2-expert-blocks); "
+                      "two have BLOCK_M ",
+                      v.blockM, key.second ? " with" : " without",
+                      " shared weights"));
+           return false;
+         }
+         seen.push_back(key);
+       }
+       if (!p.variants.empty() && p.variants.size() <= 3)
          return true;
        r.fail(cat("the ", toString(p.schedule),
-                  " schedule has one or two variants (BLOCK_M 64 "
-                  "and/or 128), got ",
+                  " schedule has one to three variants (BLOCK_M 64, 128, "
+                  "128 with shared weights), got ",
                   p.variants.size()));
        return false;
      }},

@@ -93,7 +93,7 @@
 // PTXAS-NOT: {{[1-9][0-9]*}} bytes spill
 // GRID: [('moe_l1_swiglu', {'ctas': 'num_sms', 'max': 20}, [2, 1, 1])]
 // GRIDG: [('moe_l1_gemm', {'ctas': 'num_sms', 'max': 40}, [2, 1, 1])]
-// PRO: [(64, False, False), (128, True, True)]
+// PRO: [(64, False, False), (128, False, True), (128, True, True)]
 // NONE: l1-cluster=true applies to no variant of this plan: it is built for the split schedule's L1 kernel at BLOCK_M 128 with half blocks (expert-align 64) on sm_90a, without k-split or l1-pull
 // RULE: l1-cluster is built for the split schedule's L1 kernel at BLOCK_M 128 with half blocks
 // TILES: l1-cluster loads half column blocks, which the tiled L1 weights (l1-weight-tiles) do not have

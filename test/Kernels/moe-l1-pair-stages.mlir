@@ -59,8 +59,8 @@
 // PTXAS: Compiling entry function 'moe_l1_swiglu' for 'sm_90a'
 // PTXAS-NEXT: Function properties for moe_l1_swiglu
 // PTXAS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-// PRO: [False, True]
-// PTXASV4: Compiling entry function 'moe_l1_swiglu_bm128' for 'sm_90a'
+// PRO: [False, True, True]
+// PTXASV4: Compiling entry function 'moe_l1_swiglu_bm128{{(_shared)?}}' for 'sm_90a'
 // PTXASV4-NEXT: Function properties for moe_l1_swiglu_bm128
 // PTXASV4-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 

@@ -8,8 +8,8 @@
 // fit in the SMEM beside the ring.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t/pro %t/flash
-// RUN: megamoe-opt --megamoe-layer="hidden=7168 intermediate=3072 experts=384 topk=6 ranks=1 max-tokens=8192 clamp=10 fast-math=true chip=sm_90a" --megamoe-plan="schedule=split l1-pull=true" --megamoe-expand="only=moe_l1_swiglu" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/pro" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOWARN --allow-empty
-// RUN: megamoe-opt --megamoe-layer="hidden=4096 intermediate=2048 experts=256 topk=6 ranks=1 max-tokens=8192 clamp=10 fast-math=true chip=sm_90a" --megamoe-plan="schedule=split l1-pull=true" --megamoe-expand="only=moe_l1_swiglu" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/flash" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOWARN --allow-empty
+// RUN: megamoe-opt --megamoe-layer="hidden=7168 intermediate=3072 experts=384 topk=6 ranks=1 max-tokens=8192 clamp=10 fast-math=true chip=sm_90a" --megamoe-plan="schedule=split l1-pull=true l2-expert-blocks=false" --megamoe-expand="only=moe_l1_swiglu" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/pro" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOWARN --allow-empty
+// RUN: megamoe-opt --megamoe-layer="hidden=4096 intermediate=2048 experts=256 topk=6 ranks=1 max-tokens=8192 clamp=10 fast-math=true chip=sm_90a" --megamoe-plan="schedule=split l1-pull=true l2-expert-blocks=false" --megamoe-expand="only=moe_l1_swiglu" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/flash" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOWARN --allow-empty
 // RUN: %ptxas -arch=sm_90a -v %t/pro/layer.ptx -o %t/pro/check.cubin > %t/pro/ptxas.txt 2>&1
 // RUN: %ptxas -arch=sm_90a -v %t/flash/layer.ptx -o %t/flash/check.cubin > %t/flash/ptxas.txt 2>&1
 // RUN: FileCheck %s --check-prefix=PTXAS < %t/pro/ptxas.txt

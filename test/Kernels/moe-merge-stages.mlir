@@ -50,6 +50,7 @@
 
 // SCHED: 64 moe_dispatch_bm64 moe_l1_swiglu_bm64 moe_l2_gemm_bm64 moe_combine
 // SCHED: 128 moe_dispatch_bm128 moe_l1_gemm_bm128 moe_activation moe_l2_gemm_bm128 moe_combine
+// SCHED: 128 moe_dispatch_bm128_shared moe_l1_gemm_bm128_shared moe_activation moe_l2_gemm_bm128_shared moe_combine
 
 // PTX-LABEL: .entry moe_dispatch_bm64(
 // PTX: atom.add.release.gpu.global.u32
@@ -59,7 +60,7 @@
 // PTX: ld.global.v4.b32
 
 // PTXAS-NOT: bytes spill stores
-// PTXAS-COUNT-8: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-COUNT-11: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS-NOT: bytes spill stores
 // PTXAS-PRO-COUNT-3: 0 bytes spill stores, 0 bytes spill loads
 // OFF: 64 moe_route moe_layout_bm64 moe_pull_bm64 moe_l1_swiglu_bm64 moe_l2_gemm_bm64 moe_combine_barrier moe_combine_reduce

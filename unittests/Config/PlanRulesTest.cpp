@@ -148,8 +148,8 @@ TEST(PlanRules, NoVariantStopsTheChecks) {
   p.variants.clear();
   EXPECT_EQ(validatePlan(c, p),
             std::vector<std::string>{
-                "the unfused schedule has one or two variants (BLOCK_M 64 "
-                "and/or 128), got 0"});
+                "the unfused schedule has one to three variants (BLOCK_M 64, "
+                "128, 128 with shared weights), got 0"});
 }
 
 // An absurd BLOCK_M (a corrupted manifest) is a variant error, not an

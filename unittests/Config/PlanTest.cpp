@@ -126,6 +126,9 @@ TEST(Plan, SplitPlansLikeUnfusedWithoutH) {
   fm.fastMath = true;
   PlanOverrides o;
   o.schedule = Schedule::Split;
+  // One BLOCK_M 128 variant as unfused (no shared-weights variant).
+  o.l1Cluster = false;
+  o.l2ExpertBlocks = false;
   Plan split = planOk(fm, o);
   Plan splitExact = planOk(v4Flash(1, 8192), o);
   o.schedule = Schedule::Unfused;
@@ -341,6 +344,7 @@ TEST(Plan, L1PullOverrideAndItsRule) {
   EXPECT_FALSE(lh.find("pull_waits"));
 
   o.l1Pull = true;
+  o.l2ExpertBlocks = false; // one BLOCK_M 128 variant
   Plan pulled = planOk(c, o);
   ASSERT_EQ(pulled.variants.size(), 2u);
   for (const Variant &v : pulled.variants) {
@@ -438,6 +442,8 @@ TEST(PlanJson, RoundTrips) {
 TEST(PlanJson, ExpertAlignRoundTripsAndDefaultsToBlockM) {
   PlanOverrides o;
   o.schedule = Schedule::Split;
+  o.l1Cluster = false;
+  o.l2ExpertBlocks = false;
   LayerConfig c = v4Flash(1, 8192);
   Plan p = planOk(c, o);
   ASSERT_EQ(p.variants.size(), 2u);
@@ -494,6 +500,7 @@ TEST(PlanJson, L1PullRoundTripsAndDefaultsToFalse) {
   PlanOverrides o;
   o.schedule = Schedule::Split;
   o.l1Pull = true;
+  o.l2ExpertBlocks = false;
   LayerConfig c = v4Flash(1, 8192);
   c.fastMath = true;
   Plan p = planOk(c, o);
@@ -595,7 +602,11 @@ TEST(UnfusedPlan, SchedulePerVariant) {
   o.schedule = Schedule::Split;
   o.schedulePerVariant = true;
   Plan p = planOk(c, o);
-  ASSERT_EQ(p.variants.size(), 2u);
+  // BLOCK_M 64 (fused-gemm), BLOCK_M 128 below sharedWeightsMinTokens and
+  // from there (split, the second with shared weights).
+  ASSERT_EQ(p.variants.size(), 3u);
+  EXPECT_EQ(p.variants[1].maxTokens + 1, sharedWeightsMinTokens(c));
+  EXPECT_EQ(p.variants[2].minTokens, sharedWeightsMinTokens(c));
   EXPECT_EQ(p.schedule, Schedule::Split);
   ASSERT_TRUE(p.variants[0].schedule.has_value());
   EXPECT_EQ(*p.variants[0].schedule, Schedule::FusedGemm);
@@ -605,9 +616,13 @@ TEST(UnfusedPlan, SchedulePerVariant) {
   EXPECT_FALSE(p.variants[1].schedule.has_value());
   EXPECT_EQ(scheduleOf(p, p.variants[1]), Schedule::Split);
   EXPECT_EQ(p.variants[1].waveMBlocks, 0);
-  // Its L2 GEMM in expert blocks: 256 x 128 tiles (stageL2ExpertBlocks).
-  EXPECT_TRUE(p.variants[1].l2ExpertBlocks);
-  EXPECT_EQ(p.variants[1].l2BlockN, 128);
+  EXPECT_FALSE(p.variants[1].l2ExpertBlocks || p.variants[1].l1Cluster);
+  EXPECT_EQ(p.variants[1].l2BlockN, 256);
+  // The last one's L2 GEMM in expert blocks: 256 x 128 tiles
+  // (stageL2ExpertBlocks), its L1 in clusters of 2.
+  EXPECT_EQ(scheduleOf(p, p.variants[2]), Schedule::Split);
+  EXPECT_TRUE(p.variants[2].l2ExpertBlocks && p.variants[2].l1Cluster);
+  EXPECT_EQ(p.variants[2].l2BlockN, 128);
   EXPECT_TRUE(anyVariantRuns(p, Schedule::FusedGemm));
   EXPECT_TRUE(anyVariantRuns(p, Schedule::Split));
   BufferLayout layout = computeBufferLayout(c, p);
@@ -764,6 +779,8 @@ TEST(Plan, KSplitOverrideAndItsRule) {
   EXPECT_FALSE(computeBufferLayout(c, heuristic).find("split_partials"));
 
   o.kSplit = 4;
+  o.l1Cluster = false;
+  o.l2ExpertBlocks = false;
   Plan split = planOk(c, o);
   ASSERT_EQ(split.variants.size(), 2u);
   EXPECT_EQ(split.variants[0].blockM, 64);
@@ -840,6 +857,8 @@ TEST(UnfusedPlan, L1PairStages) {
   PlanOverrides o;
   o.schedule = Schedule::Split;
   o.l1PairStages = true;
+  o.l1Cluster = false;
+  o.l2ExpertBlocks = false;
   Plan p = planOk(c, o);
   ASSERT_EQ(p.variants.size(), 2u);
   EXPECT_EQ(p.variants[0].blockM, 64);
@@ -905,21 +924,29 @@ TEST(UnfusedPlan, L1PairStages) {
   flash.fastMath = true;
   for (const Variant &v : planOk(flash, none).variants)
     EXPECT_FALSE(v.l1PairStages);
-  // schedule=auto: every BLOCK_M 128 variant is split (with l1-cluster and
-  // l2-expert-blocks 0.847 of split's time at V4-Pro 8192 tokens, where
-  // fused-gemm's wave order was 0.951: fastestBuiltSchedule), V4-Pro's with
-  // its pair stages, with or without fast math.
+  // schedule=auto: the BLOCK_M 128 variant where an expert's m-blocks
+  // share its weights is split (with l1-cluster and l2-expert-blocks 0.847
+  // of split's time at V4-Pro 8192 tokens, where fused-gemm's wave order
+  // was 0.951: fastestBuiltSchedule), V4-Pro's with its pair stages; the
+  // one below it (4097..7167 tokens) fused-gemm with the wave order where
+  // H > 4096 with fast math (0.907-0.970 of split's time), else split.
   none.schedulePerVariant = true;
   Plan autoPro = planOk(c, none);
-  EXPECT_EQ(scheduleOf(autoPro, autoPro.variants[1]), Schedule::Split);
-  EXPECT_TRUE(autoPro.variants[1].l1PairStages);
-  EXPECT_TRUE(autoPro.variants[1].l1Cluster);
-  EXPECT_EQ(autoPro.variants[1].waveMBlocks, 0);
+  ASSERT_EQ(autoPro.variants.size(), 3u);
+  EXPECT_EQ(scheduleOf(autoPro, autoPro.variants[1]), Schedule::FusedGemm);
+  EXPECT_EQ(autoPro.variants[1].waveMBlocks, 4);
+  EXPECT_FALSE(autoPro.variants[1].l1Cluster);
+  EXPECT_EQ(scheduleOf(autoPro, autoPro.variants[2]), Schedule::Split);
+  EXPECT_TRUE(autoPro.variants[2].l1PairStages);
+  EXPECT_TRUE(autoPro.variants[2].l1Cluster);
+  EXPECT_EQ(autoPro.variants[2].waveMBlocks, 0);
   Plan autoFlash = planOk(flash, none);
   EXPECT_EQ(scheduleOf(autoFlash, autoFlash.variants[1]), Schedule::Split);
+  EXPECT_EQ(scheduleOf(autoFlash, autoFlash.variants[2]), Schedule::Split);
   c.fastMath = false;
   Plan exactPro = planOk(c, none);
   EXPECT_EQ(scheduleOf(exactPro, exactPro.variants[1]), Schedule::Split);
+  EXPECT_EQ(scheduleOf(exactPro, exactPro.variants[2]), Schedule::Split);
 }
 
 // The fused-gemm schedule with l1-pull: its dispatch warps fill the pool,
@@ -1001,9 +1028,24 @@ TEST(UnfusedPlan, L1Cluster) {
   PlanOverrides o;
   o.schedule = Schedule::Split;
   Plan p = planOk(c, o);
-  ASSERT_EQ(p.variants.size(), 2u);
+  // BLOCK_M 64, BLOCK_M 128 below 112 expected rows per expert (7168
+  // tokens: sharedWeightsMinTokens) without, from there with.
+  ASSERT_EQ(p.variants.size(), 3u);
   EXPECT_FALSE(p.variants[0].l1Cluster); // BLOCK_M 64: no half blocks
-  EXPECT_TRUE(p.variants[1].l1Cluster);
+  EXPECT_FALSE(p.variants[1].l1Cluster);
+  EXPECT_EQ(sharedWeightsMinTokens(c), 7168);
+  EXPECT_EQ(p.variants[1].minTokens, 4097);
+  EXPECT_EQ(p.variants[1].maxTokens, 7167);
+  EXPECT_EQ(p.variants[2].minTokens, 7168);
+  EXPECT_TRUE(p.variants[2].l1Cluster && p.variants[2].l2ExpertBlocks);
+  EXPECT_EQ(sharedWeightsMinTokens(v4Flash(1, 8192)), 4779);
+  // Asked for, one BLOCK_M 128 variant takes it whole.
+  o.l1Cluster = true;
+  Plan asked = planOk(c, o);
+  ASSERT_EQ(asked.variants.size(), 2u);
+  EXPECT_TRUE(asked.variants[1].l1Cluster);
+  o.l1Cluster.reset();
+  p = asked;
   GemmProblem l1 = layerGemmProblem(c, p, p.variants[1], LayerGemm::L1);
   EXPECT_EQ(l1.clusterM, 2);
   EXPECT_TRUE(l1.swiglu && l1.halfBlocks && l1.swigluPairStages);
@@ -1144,6 +1186,8 @@ TEST(UnfusedPlan, L2ExpertBlocks) {
     EXPECT_FALSE(v.l2ExpertBlocks);
   o.l2ExpertBlocks.reset();
   Plan byDefault = planOk(c, o);
+  ASSERT_EQ(byDefault.variants.size(), 3u);
   EXPECT_FALSE(byDefault.variants[0].l2ExpertBlocks);
-  EXPECT_TRUE(byDefault.variants[1].l2ExpertBlocks);
+  EXPECT_FALSE(byDefault.variants[1].l2ExpertBlocks);
+  EXPECT_TRUE(byDefault.variants[2].l2ExpertBlocks);
 }

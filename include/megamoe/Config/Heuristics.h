@@ -45,9 +45,12 @@ int64_t defaultL2BlockN(const LayerConfig &config, MathMode mode);
 /// The schedule megamoe-plan's schedule=auto takes for a variant of
 /// `blockM` rows: of the schedules that megamoe-expand builds, the one
 /// measured fastest on the layer's chip: on sm_90a fused-gemm at BLOCK_M 64,
-/// split at 128 (Heuristics.cpp has the numbers); elsewhere the unfused
-/// reference.
-Schedule fastestBuiltSchedule(const LayerConfig &config, int64_t blockM);
+/// split at 128 where an expert's m-blocks share its weights
+/// (`sharedWeights`: from sharedWeightsMinTokens), below that fused-gemm
+/// above H 4096 with fast math, else split (Heuristics.cpp has the
+/// numbers); elsewhere the unfused reference.
+Schedule fastestBuiltSchedule(const LayerConfig &config, int64_t blockM,
+                              bool sharedWeights = true);
 
 /// The stage-kernel schedules' (unfused, split, fused-gemm) GEMM BLOCK_N:
 /// 256 where the schedule's epilogue and the chip build it (the unfused L1
@@ -212,6 +215,10 @@ constexpr int64_t kPoolAlignment = 128;
 /// (T x R x K / E under balanced routing), i.e. up to
 /// unfusedSmallBlockMaxTokens tokens per rank, else 128 (two warpgroups).
 int64_t unfusedSmallBlockMaxTokens(const LayerConfig &config);
+/// The fewest tokens per rank at which an expert's m-blocks share its
+/// weight tiles by default (l1-cluster, l2-expert-blocks): below, the
+/// BLOCK_M 128 range is a variant of its own without them.
+int64_t sharedWeightsMinTokens(const LayerConfig &config);
 int64_t unfusedBlockM(const LayerConfig &config);
 
 /// Pool rows needed when every token of every rank may land on this rank's

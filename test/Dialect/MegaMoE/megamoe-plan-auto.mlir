@@ -17,10 +17,13 @@
 // SM90: block_m = 64
 // SM90-SAME: wave_m_blocks = 4
 // Max 1024 tokens: BLOCK_M 64 up to 256 tokens (fused-gemm, its own), 128
-// above (split, the plan's).
+// above (split, the plan's), from 448 (112 expected rows per expert,
+// sharedWeightsMinTokens) its own variant with l1-cluster and
+// l2-expert-blocks.
 // SM90BIG: schedule = "split"
 // SM90BIG-SAME: #megamoe.variant<min_tokens = 0, max_tokens = 256, block_m = 64, {{.*}}wave_m_blocks = 4, schedule = "fused-gemm">
-// SM90BIG-SAME: #megamoe.variant<min_tokens = 257, max_tokens = 1024, block_m = 128, {{[^>]*}}smem_bytes = 0, l2_expert_blocks = true, l1_cluster = true>
+// SM90BIG-SAME: #megamoe.variant<min_tokens = 257, max_tokens = 447, block_m = 128, {{[^>]*}}smem_bytes = 0>
+// SM90BIG-SAME: #megamoe.variant<min_tokens = 448, max_tokens = 1024, block_m = 128, {{[^>]*}}smem_bytes = 0, l2_expert_blocks = true, l1_cluster = true>
 // block-m=128 pinned: one split variant.
 // PINNED: schedule = "split"
 // PINNED-NOT: schedule = "fused-gemm"
@@ -32,6 +35,6 @@
 // Each variant's kernels in one manifest: fused-gemm's at BLOCK_M 64, the
 // split schedule's at 128 (without fast math its L1 GEMM stores h for
 // moe_activation, splitFusesActivation).
-// EXPANDBIG: megamoe.variants = [{block_m = 64 : i64, max_tokens = 256 : i64, min_tokens = 0 : i64, schedule = ["moe_route", "moe_layout_bm64", "moe_pull_bm64", "moe_fused_gemm_bm64", "moe_combine_barrier", "moe_combine_reduce"]}, {block_m = 128 : i64, max_tokens = 1024 : i64, min_tokens = 257 : i64, schedule = ["moe_route", "moe_layout_bm128", "moe_pull_bm128", "moe_l1_gemm_bm128", "moe_activation", "moe_l2_gemm_bm128", "moe_combine_barrier", "moe_combine_reduce"]}]
+// EXPANDBIG: megamoe.variants = [{block_m = 64 : i64, max_tokens = 256 : i64, min_tokens = 0 : i64, schedule = ["moe_route", "moe_layout_bm64", "moe_pull_bm64", "moe_fused_gemm_bm64", "moe_combine_barrier", "moe_combine_reduce"]}, {block_m = 128 : i64, max_tokens = 447 : i64, min_tokens = 257 : i64, schedule = ["moe_route", "moe_layout_bm128", "moe_pull_bm128", "moe_l1_gemm_bm128", "moe_activation", "moe_l2_gemm_bm128", "moe_combine_barrier", "moe_combine_reduce"]}, {block_m = 128 : i64, max_tokens = 1024 : i64, min_tokens = 448 : i64, schedule = ["moe_route", "moe_layout_bm128_shared", "moe_pull_bm128_shared", "moe_l1_gemm_bm128_shared", "moe_activation", "moe_l2_gemm_bm128_shared", "moe_combine_barrier", "moe_combine_reduce"]}]
 // EXPANDBIG: warpspec.kernel @moe_fused_gemm_bm64
 // EXPANDBIG: warpspec.kernel @moe_l2_gemm_bm128

@@ -11,7 +11,9 @@
 // BLOCK_M 64 one fuses and passes); on sm_100a neither is built.
 // SPLIT: error: megamoe-plan: no plan fits layer @v4_flash_ep1{{$}}
 // SPLIT-NOT: BLOCK_M 64
-// SPLIT: note: variant BLOCK_M 128 (tokens/rank 2731..8192): l1-pull: this variant's L1 kernel stores h for moe_activation (splitFusesActivation: BLOCK_M 64, or fast-math); the pull inside the L1 kernel is built for the split schedule's moe_l1_swiglu and the fused-gemm schedule's moe_fused_gemm on sm_90a
+// Two BLOCK_M 128 variants: below and from sharedWeightsMinTokens (4779).
+// SPLIT: note: variant BLOCK_M 128 (tokens/rank 2731..4778): l1-pull: this variant's L1 kernel stores h for moe_activation (splitFusesActivation: BLOCK_M 64, or fast-math); the pull inside the L1 kernel is built for the split schedule's moe_l1_swiglu and the fused-gemm schedule's moe_fused_gemm on sm_90a
+// SPLIT: note: variant BLOCK_M 128 (tokens/rank 4779..8192): l1-pull: this variant's L1 kernel stores h for moe_activation
 // SPLIT-NOT: @v4_flash_ep1_fm
 // SPLIT: error: megamoe-plan: no plan fits layer @v4_flash_ep1_sm100
 // SPLIT: note: variant BLOCK_M 64 (tokens/rank 0..2730): l1-pull: it is not built for sm_100a (sm_90a only); the pull inside the L1 kernel is built for the split schedule's moe_l1_swiglu and the fused-gemm schedule's moe_fused_gemm on sm_90a

@@ -17,7 +17,8 @@
 // CHECK-LABEL: megamoe.layer @v4_flash_ep1_fm
 // CHECK-SAME: schedule = "split"
 // CHECK-SAME: #megamoe.variant<min_tokens = 0, max_tokens = 2730, block_m = 64, {{[^#]*}} smem_bytes = 0, l1_pull = true>
-// CHECK-SAME: #megamoe.variant<min_tokens = 2731, max_tokens = 8192, block_m = 128, {{[^#]*}} smem_bytes = 0, l1_pull = true, l2_expert_blocks = true>]>
+// CHECK-SAME: #megamoe.variant<min_tokens = 2731, max_tokens = 4778, block_m = 128, {{[^#]*}} smem_bytes = 0, l1_pull = true>
+// CHECK-SAME: #megamoe.variant<min_tokens = 4779, max_tokens = 8192, block_m = 128, {{[^#]*}} smem_bytes = 0, l1_pull = true, l2_expert_blocks = true>]>
 // OFF-LABEL: megamoe.layer @v4_flash_ep1_fm
 // OFF-NOT: l1_pull
 // OFF: smem_bytes = 0, l2_expert_blocks = true, l1_cluster = true>]>
@@ -25,12 +26,13 @@
 // No pull kernel when every variant pulls in its L1 kernel.
 // TEXT: plan: schedule=split sms=132 kernels: route, layout, L1 grouped GEMM + SwiGLU + requant,
 // TEXT: variant tokens 0..2730: grouped GEMMs BLOCK_M=64 {{.*}} L1+SwiGLU epilogue l1-pull (the L1 kernel pulls its pool rows)
-// TEXT-NEXT: variant tokens 2731..8192: grouped GEMMs BLOCK_M=128 {{.*}} L1+SwiGLU epilogue l1-pull (the L1 kernel pulls its pool rows)
+// TEXT-NEXT: variant tokens 2731..4778: grouped GEMMs BLOCK_M=128 {{.*}} L1+SwiGLU epilogue l1-pull (the L1 kernel pulls its pool rows)
+// TEXT-NEXT: variant tokens 4779..8192: grouped GEMMs BLOCK_M=128 {{.*}} L1+SwiGLU epilogue l1-pull (the L1 kernel pulls its pool rows) l2-expert-blocks
 // TEXT-OFF: kernels: route, layout, pull, L1
 // TEXT-OFF-NOT: l1-pull
 
 // The pull's arrivals and waits: u32 per 64-row unit of the 81664-row pool,
 // in the workspace (zero between calls).
-// JSON: [True, True] [('pull_arrivals', [1276], True), ('pull_waits', [1276], True)]
-// JSON-OFF: [False, False] []
+// JSON: [True, True, True] [('pull_arrivals', [1276], True), ('pull_waits', [1276], True)]
+// JSON-OFF: [False, False, False] []
 megamoe.layer @v4_flash_ep1_fm config = #megamoe.config<hidden = 4096, intermediate = 2048, experts = 256, topk = 6, ranks = 1, max_tokens = 8192, fast_math = true>

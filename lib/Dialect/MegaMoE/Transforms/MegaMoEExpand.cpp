@@ -47,13 +47,22 @@ namespace {
 /// One kernel of a schedule: its name, how to build it, and whether it
 /// depends on the variant's BLOCK_M (pool padding, block indices, GEMM
 /// tiles): such a stage is built once per variant, named
-/// `<name>_bm<BLOCK_M>` when the plan has several.
+/// `<name>` + variantSuffix when the plan has several.
 struct Stage {
   const char *name;
   std::function<void(OpBuilder &, Location, const mk::MoeKernelContext &)>
       build;
   bool perVariant = false;
 };
+
+/// The name suffix of a variant's own kernels in a plan of several:
+/// `_bm<BLOCK_M>`, and `_shared` where an expert's m-blocks share its
+/// weight tiles (l1-cluster, l2-expert-blocks), which tells the two
+/// BLOCK_M 128 variants of a plan apart (sharedWeightsMinTokens).
+std::string variantSuffix(const cfg::Variant &v) {
+  return "_bm" + std::to_string(v.blockM) +
+         (v.l1Cluster || v.l2ExpertBlocks ? "_shared" : "");
+}
 
 /// The binds of one layer GEMM's parameters (regions and forward inputs).
 mk::GroupedGemmBinds layerGemmBinds(const mk::GroupedGemmConfig &g, bool l1) {
@@ -461,10 +470,9 @@ struct MegaMoEExpandPass
         for (const Stage &s : stagesOf(v)) {
           if (!wanted.empty() && !wanted.contains(s.name))
             continue;
-          std::string name = std::string(s.name) +
-                             (s.perVariant && several
-                                  ? "_bm" + std::to_string(v.blockM)
-                                  : std::string());
+          std::string name =
+              std::string(s.name) +
+              (s.perVariant && several ? variantSuffix(v) : std::string());
           if (profileSections.count(name))
             continue;
           mk::ProfileSection section;
@@ -530,9 +538,8 @@ struct MegaMoEExpandPass
       for (const Stage &s : stagesOf(v)) {
         if (!wanted.empty() && !wanted.contains(s.name))
           continue;
-        vctx.nameSuffix = s.perVariant && several
-                              ? "_bm" + std::to_string(v.blockM)
-                              : std::string();
+        vctx.nameSuffix =
+            s.perVariant && several ? variantSuffix(v) : std::string();
         std::string name = vctx.kernelName(s.name);
         order.push_back(name);
         if (!built.insert(name).second)
