@@ -45,10 +45,10 @@ int64_t defaultL2BlockN(const LayerConfig &config, MathMode mode);
 /// The schedule megamoe-plan's schedule=auto takes for a variant of
 /// `blockM` rows: of the schedules that megamoe-expand builds, the one
 /// measured fastest on the layer's chip: on sm_90a fused-gemm at BLOCK_M 64,
-/// split at 128 where an expert's m-blocks share its weights
-/// (`sharedWeights`: from sharedWeightsMinTokens), below that fused-gemm
-/// above H 4096 with fast math, else split (Heuristics.cpp has the
-/// numbers); elsewhere the unfused reference.
+/// split at 128, with or without an expert's m-blocks sharing its weights
+/// (`sharedWeights`: from sharedWeightsMinTokens; Heuristics.cpp has the
+/// numbers and why fused-gemm is not planned below it); elsewhere the
+/// unfused reference.
 Schedule fastestBuiltSchedule(const LayerConfig &config, int64_t blockM,
                               bool sharedWeights = true);
 
