@@ -26,6 +26,12 @@
 // RUN: megamoe-opt --megamoe-layer="hidden=7168 intermediate=3072 experts=384 topk=6 ranks=1 max-tokens=8192 chip=sm_90a clamp=10 fast-math=true" --megamoe-plan="schedule=split" --megamoe-expand="only=moe_layout,moe_l1_swiglu" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/pro" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t/pro/layer.ptx -o %t/pro/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: %python -c "import json; print([(v['block_m'], v['l1_cluster'], v['l1_pair_stages']) for v in json.load(open('%t/pro/layer.json'))['plan']['variants']])" | FileCheck %s --check-prefix=PRO
+// Two BLOCK_M 128 variants (below and from sharedWeightsMinTokens): each
+// kernel is built for its own variant, not for the first of its BLOCK_M
+// (the shared one's L1 in clusters, its L2 in expert blocks: 765 x 24 L1
+// tiles rounded to whole clusters, 1530 units x 56 L2 tiles).
+// RUN: megamoe-opt --megamoe-layer="hidden=7168 intermediate=3072 experts=384 topk=6 ranks=1 max-tokens=8192 chip=sm_90a clamp=10 fast-math=true" --megamoe-plan="schedule=split" --megamoe-expand="only=moe_l1_swiglu,moe_l2_gemm" -o %t/pro3.mlir
+// RUN: FileCheck %s --check-prefix=PRO3 --input-file=%t/pro3.mlir
 // RUN: megamoe-opt --megamoe-layer="hidden=4096 intermediate=2048 experts=256 topk=6 ranks=1 max-tokens=8192 chip=sm_90a clamp=10 fast-math=true" --megamoe-plan="schedule=split" --megamoe-expand="only=moe_layout,moe_l1_swiglu" --megamoe-to-cubin="chip=sm_90a emit-dir=%t/flash" -o /dev/null
 // RUN: %ptxas -arch=sm_90a -v %t/flash/layer.ptx -o %t/flash/check.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // Only the split schedule's BLOCK_M 128 variant with half blocks, without
@@ -94,6 +100,10 @@
 // GRID: [('moe_l1_swiglu', {'ctas': 'num_sms', 'max': 20}, [2, 1, 1])]
 // GRIDG: [('moe_l1_gemm', {'ctas': 'num_sms', 'max': 40}, [2, 1, 1])]
 // PRO: [(64, False, False), (128, False, True), (128, True, True)]
+// PRO3-DAG: warpspec.kernel @moe_l1_swiglu_bm128({{.*}}megamoe.grid = [{ctas = "num_sms", max = 18360 : i64}
+// PRO3-DAG: warpspec.kernel @moe_l2_gemm_bm128({{.*}}megamoe.grid = [{ctas = "num_sms", max = 21420 : i64}
+// PRO3-DAG: warpspec.kernel @moe_l1_swiglu_bm128_shared({{.*}}cluster = array<i32: 2, 1, 1>{{.*}}megamoe.grid = [{ctas = "num_sms", max = 18384 : i64}
+// PRO3-DAG: warpspec.kernel @moe_l2_gemm_bm128_shared({{.*}}megamoe.grid = [{ctas = "num_sms", max = 85680 : i64}
 // NONE: l1-cluster=true applies to no variant of this plan: it is built for the split schedule's L1 kernel at BLOCK_M 128 with half blocks (expert-align 64) on sm_90a, without k-split or l1-pull
 // RULE: l1-cluster is built for the split schedule's L1 kernel at BLOCK_M 128 with half blocks
 // TILES: l1-cluster loads half column blocks, which the tiled L1 weights (l1-weight-tiles) do not have

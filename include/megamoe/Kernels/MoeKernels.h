@@ -45,6 +45,10 @@ struct MoeKernelContext {
   /// The variant's L1 kernel runs in clusters of 2 (config::Variant::
   /// l1Cluster): moe_layout pairs each expert's m-blocks in the table.
   bool l1Cluster = false;
+  /// The plan variant a per-variant kernel is built for (two variants may
+  /// share a BLOCK_M: config::sharedWeightsMinTokens); null outside the
+  /// per-variant loop.
+  const config::Variant *variant = nullptr;
   /// Cycles a cross-rank barrier waits before it traps with a message.
   int64_t barrierTimeoutCycles = int64_t(20) * 1000 * 1000 * 1000;
   /// Fault injection (tests): L1 arrivals the fused GEMM kernel's L2 tiles

@@ -118,10 +118,8 @@ void buildLayerFusedGemm(OpBuilder &b, Location loc,
                          const mk::MoeKernelContext &ctx,
                          bool wholeLayer = false) {
   const cfg::LayerConfig &c = ctx.config;
-  const cfg::Variant &v =
-      *llvm::find_if(ctx.plan.variants, [&](const cfg::Variant &x) {
-        return x.blockM == ctx.blockM;
-      });
+  assert(ctx.variant && "a layer GEMM is built for its variant");
+  const cfg::Variant &v = *ctx.variant;
   mk::GroupedGemmConfig l1(
       cfg::layerGemmProblem(c, ctx.plan, v, cfg::LayerGemm::L1));
   mk::GroupedGemmConfig l2(
@@ -162,10 +160,8 @@ void buildLayerFusedGemm(OpBuilder &b, Location loc,
 void buildLayerGemm(OpBuilder &b, Location loc, const mk::MoeKernelContext &ctx,
                     bool l1) {
   const cfg::LayerConfig &c = ctx.config;
-  const cfg::Variant &v =
-      *llvm::find_if(ctx.plan.variants, [&](const cfg::Variant &x) {
-        return x.blockM == ctx.blockM;
-      });
+  assert(ctx.variant && "a layer GEMM is built for its variant");
+  const cfg::Variant &v = *ctx.variant;
   mk::GroupedGemmConfig g =
       mk::GroupedGemmConfig(cfg::layerGemmProblem(
           c, ctx.plan, v, l1 ? cfg::LayerGemm::L1 : cfg::LayerGemm::L2));
@@ -534,6 +530,7 @@ struct MegaMoEExpandPass
       vctx.expertAlign = v.expertAlign > 0 ? v.expertAlign : v.blockM;
       vctx.l2ExpertBlocks = v.l2ExpertBlocks;
       vctx.l1Cluster = v.l1Cluster;
+      vctx.variant = &v;
       SmallVector<std::string> order;
       for (const Stage &s : stagesOf(v)) {
         if (!wanted.empty() && !wanted.contains(s.name))
