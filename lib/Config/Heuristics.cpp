@@ -144,12 +144,12 @@ Schedule fastestBuiltSchedule(const LayerConfig &c, int64_t blockM,
   // wave order) was 0.951 in the same call, V4-Flash 0.947 against 0.995.
   // So split at BLOCK_M 128 where the m-blocks share weights
   // (sharedWeightsMinTokens). Below it too (`sharedWeights` false), though
-  // fused-gemm's wave order measured 0.905-0.968 of split's time there
-  // (V4-Pro 4096-6144 tokens): a plan with a fused-gemm BLOCK_M 128 variant
-  // beside the shared split one gave a wrong y (rel. L2 1.41, one H100,
-  // bench/RESULTS.md 2026-12-07 "The three-variant plans") on the shared
-  // variant's calls that followed a fused-gemm call; not understood yet, so
-  // that mix is not planned.
+  // fused-gemm's wave order measured 0.968 of split's time there (V4-Pro
+  // 6144 tokens): a plan with a fused-gemm BLOCK_M 128 variant beside the
+  // shared split one gave a wrong y (rel. L2 1.41, one H100,
+  // bench/RESULTS.md 2026-12-07 "The three-variant plans"), a build bug
+  // since fixed (each layer GEMM built for its own variant, 5b55c0f) but
+  // not re-run on a GPU: that mix waits for its bitwise check.
   (void)sharedWeights;
   if (c.chip != Chip::SM90a)
     return Schedule::Unfused;
