@@ -96,8 +96,7 @@ int64_t defaultL2BlockN(const LayerConfig &c, MathMode mode) {
   return 128;
 }
 
-Schedule fastestBuiltSchedule(const LayerConfig &c, int64_t blockM,
-                              bool sharedWeights) {
+Schedule fastestBuiltSchedule(const LayerConfig &c, int64_t blockM) {
   // Measured on one H200 at EP1, V4-Flash and V4-Pro (bench/RESULTS.md
   // 2026-12-01): split against unfused, interleaved call by call, 0.942 /
   // 0.949 / 0.934 / 0.922 / 0.918 / 0.929 of the time at 1 / 8 / 128 / 512 /
@@ -143,14 +142,13 @@ Schedule fastestBuiltSchedule(const LayerConfig &c, int64_t blockM,
   // of 2"), V4-Pro 0.847 at 8192 tokens where fused-gemm (the BLOCK_M 128
   // wave order) was 0.951 in the same call, V4-Flash 0.947 against 0.995.
   // So split at BLOCK_M 128 where the m-blocks share weights
-  // (sharedWeightsMinTokens). Below it too (`sharedWeights` false), though
+  // (sharedWeightsMinTokens). Below it too, though
   // fused-gemm's wave order measured 0.968 of split's time there (V4-Pro
   // 6144 tokens): a plan with a fused-gemm BLOCK_M 128 variant beside the
   // shared split one gave a wrong y (rel. L2 1.41, one H100,
   // bench/RESULTS.md 2026-12-07 "The three-variant plans"), a build bug
   // since fixed (each layer GEMM built for its own variant, 5b55c0f) but
   // not re-run on a GPU: that mix waits for its bitwise check.
-  (void)sharedWeights;
   if (c.chip != Chip::SM90a)
     return Schedule::Unfused;
   if (blockM == 64)

@@ -60,9 +60,8 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
     v.maxTokens = maxTokens;
     v.blockM = blockM;
     // schedule=auto: the schedule measured fastest at this BLOCK_M.
-    Schedule schedule = o.schedulePerVariant
-                            ? fastestBuiltSchedule(c, blockM, mayShare)
-                            : plan.schedule;
+    Schedule schedule =
+        o.schedulePerVariant ? fastestBuiltSchedule(c, blockM) : plan.schedule;
     if (schedule != plan.schedule)
       v.schedule = schedule;
     v.expertAlign =
@@ -120,7 +119,7 @@ makeUnfusedPlan(const LayerConfig &c, const PlanOverrides &o, Plan &plan) {
     int64_t from = sharedWeightsMinTokens(c);
     if (!o.l1Cluster && !o.l2ExpertBlocks && from > next && from <= maxTokens) {
       Variant shared = makeVariant(from, maxTokens, blockM, true);
-      if (shared.l1Cluster || shared.l2ExpertBlocks) {
+      if (shared.sharesWeights()) {
         plan.variants.push_back(makeVariant(next, from - 1, blockM, false));
         plan.variants.push_back(shared);
         next = maxTokens + 1;

@@ -198,8 +198,7 @@ const PlanRule kPlanRules[] = {
        // variantSuffix): at most one variant of each.
        std::vector<std::pair<int64_t, bool>> seen;
        for (const Variant &v : p.variants) {
-         std::pair<int64_t, bool> key{v.blockM,
-                                      v.l1Cluster || v.l2ExpertBlocks};
+         std::pair<int64_t, bool> key{v.blockM, v.sharesWeights()};
          if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
            r.fail(cat("the ", toString(p.schedule),
                       " schedule has at most one variant per BLOCK_M and "

@@ -232,17 +232,6 @@ Value writeExpertBlocks(OpBuilder &b, Location loc, const LayoutShape &s,
       position);
 }
 
-/// With the L1 kernel's clusters of 2 (a cluster computes m-blocks 2g and
-/// 2g + 1, sharing the weight tiles when both are one expert's): the
-/// m-block table lists first every expert's m-blocks in pairs (its
-/// m-blocks but the last of an odd count, in expert order, from 0), then
-/// those last ones (from `pairedTotal`), so that each pair is one expert's
-/// and a cluster shares its weights; the m-blocks are the same, in another
-/// order, and each is computed as before. An expert with `pairs` blocks in
-/// pairs puts block j at `pairFirst` + j, the one after them at
-/// `singleAt`. Its order needs every m-block written (a table with holes
-/// would lose blocks): the worst-case pool, which l1-cluster's plan has
-/// (a ring has no half blocks).
 /// An expert's `blocks` m-blocks as those in pairs (blocks & ~1) and the
 /// odd one out (blocks & 1).
 std::pair<Value, Value> pairedAndSingle(OpBuilder &b, Location loc,
@@ -251,6 +240,17 @@ std::pair<Value, Value> pairedAndSingle(OpBuilder &b, Location loc,
   return {arith::SubIOp::create(b, loc, blocks, single), single};
 }
 
+/// With the L1 kernel's clusters of 2 (a cluster computes m-blocks 2g and
+/// 2g + 1, sharing the weight tiles when both are one expert's): the
+/// m-block table lists first every expert's m-blocks in pairs (its
+/// m-blocks but the last of an odd count, in expert order, from 0), then
+/// those last ones (after every pair), so that each pair is one expert's
+/// and a cluster shares its weights; the m-blocks are the same, in another
+/// order, and each is computed as before. An expert with `pairs` blocks in
+/// pairs puts block j at `pairFirst` + j, the one after them at
+/// `singleAt`. Its order needs every m-block written (a table with holes
+/// would lose blocks): the worst-case pool, which l1-cluster's plan has
+/// (a ring has no half blocks).
 Value pairedBlockPosition(OpBuilder &b, Location loc, Value j, Value pairs,
                           Value pairFirst, Value singleAt) {
   Value inPair =

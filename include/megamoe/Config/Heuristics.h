@@ -46,11 +46,9 @@ int64_t defaultL2BlockN(const LayerConfig &config, MathMode mode);
 /// `blockM` rows: of the schedules that megamoe-expand builds, the one
 /// measured fastest on the layer's chip: on sm_90a fused-gemm at BLOCK_M 64,
 /// split at 128, with or without an expert's m-blocks sharing its weights
-/// (`sharedWeights`: from sharedWeightsMinTokens; Heuristics.cpp has the
-/// numbers and why fused-gemm is not planned below it); elsewhere the
-/// unfused reference.
-Schedule fastestBuiltSchedule(const LayerConfig &config, int64_t blockM,
-                              bool sharedWeights = true);
+/// (Heuristics.cpp has the numbers and why fused-gemm is not planned below
+/// sharedWeightsMinTokens); elsewhere the unfused reference.
+Schedule fastestBuiltSchedule(const LayerConfig &config, int64_t blockM);
 
 /// The stage-kernel schedules' (unfused, split, fused-gemm) GEMM BLOCK_N:
 /// 256 where the schedule's epilogue and the chip build it (the unfused L1

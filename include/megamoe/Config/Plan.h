@@ -120,6 +120,10 @@ struct Variant {
   int64_t activeMathWarpgroups() const;
   /// Whether an expert's last m-block may be a 64-row half block.
   bool halfBlocks() const { return expertAlign > 0 && expertAlign < blockM; }
+  /// Whether an expert's m-blocks share its weight tiles (l1Cluster or
+  /// l2ExpertBlocks): the plan's variant from sharedWeightsMinTokens, whose
+  /// kernels are named apart from its BLOCK_M's other variant.
+  bool sharesWeights() const { return l1Cluster || l2ExpertBlocks; }
   /// wgmma N of one warpgroup on the L1 and L2 GEMMs.
   int64_t l1WarpgroupN() const;
   int64_t l2WarpgroupN() const;

@@ -61,7 +61,7 @@ struct Stage {
 /// BLOCK_M 128 variants of a plan apart (sharedWeightsMinTokens).
 std::string variantSuffix(const cfg::Variant &v) {
   return "_bm" + std::to_string(v.blockM) +
-         (v.l1Cluster || v.l2ExpertBlocks ? "_shared" : "");
+         (v.sharesWeights() ? "_shared" : "");
 }
 
 /// The binds of one layer GEMM's parameters (regions and forward inputs).
